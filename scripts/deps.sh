@@ -1,0 +1,17 @@
+#!/bin/bash
+# Install the Debian packages railmpi builds, tests and benchmarks with.
+# Idempotent: does nothing when they are all present.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libhwloc-dev mpich libmpich-dev openmpi-bin libopenmpi-dev
+      netpipe-mpich2 iproute2 gnuplot-nox procps)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    if [ "$(id -u)" != 0 ]; then echo "deps.sh: run as root to install packages" >&2; exit 1; fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q "${missing[@]}"
+fi

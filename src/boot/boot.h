@@ -1,0 +1,22 @@
+/* Boot: how a rank learns who it is and exchanges addresses with its peers
+ * (PMI wire protocols of the launchers, or a one-rank singleton job). */
+#ifndef RM_BOOT_BOOT_H
+#define RM_BOOT_BOOT_H
+
+#include "util/status.h"
+
+typedef struct boot_info {
+    int rank, size, appnum;
+    int singleton;
+    char kvsname[256];
+} boot_info_t;
+
+rm_status_t boot_init(boot_info_t *out);
+rm_status_t boot_put(const char *key, const char *val);
+rm_status_t boot_fence(void);
+rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen);
+void boot_abort(int code, const char *msg) __attribute__((noreturn));
+rm_status_t boot_finalize(void);
+int boot_vallen_max(void);
+
+#endif

@@ -1,0 +1,44 @@
+/* Blocking collectives over the point-to-point engine (context comm->ctx + 1).
+ * Arguments are already checked by src/mpi; MPI_IN_PLACE is passed through. */
+#ifndef RM_COLL_COLL_H
+#define RM_COLL_COLL_H
+
+#include "mpi.h"
+#include "coll/op.h"
+#include "comm/comm.h"
+#include "dtype/dtype.h"
+#include "util/status.h"
+
+rm_status_t coll_barrier(comm_t *c);
+rm_status_t coll_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
+rm_status_t coll_gather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                        MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+rm_status_t coll_gatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                         const int *rcounts, const int *displs, dtype_t *rdt, int root, comm_t *c);
+rm_status_t coll_scatter(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                         MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+rm_status_t coll_scatterv(const void *sbuf, const int *scounts, const int *displs, dtype_t *sdt,
+                          void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+rm_status_t coll_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                           MPI_Count rcount, dtype_t *rdt, comm_t *c);
+rm_status_t coll_allgatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                            const int *rcounts, const int *displs, dtype_t *rdt, comm_t *c);
+rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                          MPI_Count rcount, dtype_t *rdt, comm_t *c);
+rm_status_t coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, dtype_t *sdt,
+                           void *rbuf, const int *rcounts, const int *rdispls, dtype_t *rdt,
+                           comm_t *c);
+rm_status_t coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                        int root, comm_t *c);
+rm_status_t coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                           comm_t *c);
+rm_status_t coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, dtype_t *dt,
+                                op_t *op, comm_t *c);
+rm_status_t coll_reduce_scatter_block(const void *sbuf, void *rbuf, MPI_Count rcount,
+                                      dtype_t *dt, op_t *op, comm_t *c);
+rm_status_t coll_scan(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                      comm_t *c);
+rm_status_t coll_exscan(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                        comm_t *c);
+
+#endif

@@ -1,0 +1,313 @@
+/* Reduction operations: every predefined op on the types the standard
+ * defines it for, as plain typed loops the compiler vectorizes; user ops. */
+#include "coll/op.h"
+#include "util/handle.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_MAX = 1, OP_MIN, OP_SUM, OP_PROD, OP_LAND, OP_BAND, OP_LOR, OP_BOR, OP_LXOR, OP_BXOR,
+       OP_MINLOC, OP_MAXLOC, OP_REPLACE, OP_NO_OP, OP_NBUILTIN };
+
+static op_t op_builtin[OP_NBUILTIN];
+static rm_htable_t op_table = RM_HTABLE_INIT(RM_HOBJ_OP, 0);
+
+rm_status_t op_init(void)
+{
+    for (int i = 1; i < OP_NBUILTIN; i++) {
+        op_builtin[i].handle = RM_HANDLE_MAKE(RM_HKIND_BUILTIN, RM_HOBJ_OP, i);
+        op_builtin[i].refcount = 1;
+        op_builtin[i].builtin = 1;
+        op_builtin[i].commute = 1;
+    }
+    return RM_OK;
+}
+
+void op_finalize(void)
+{
+    for (int i = 0; i < op_table.used; i++)
+        free(op_table.slots[i]);
+    rm_htable_destroy(&op_table);
+}
+
+op_t *op_get(MPI_Op h)
+{
+    if (RM_HANDLE_KIND(h) == RM_HKIND_BUILTIN && RM_HANDLE_OBJ(h) == RM_HOBJ_OP) {
+        int i = RM_HANDLE_INDEX(h);
+        return i > 0 && i < OP_NBUILTIN ? &op_builtin[i] : NULL;
+    }
+    return rm_htable_get(&op_table, h);
+}
+
+op_t *op_create(MPI_User_function *fn, int commute)
+{
+    op_t *op = calloc(1, sizeof *op);
+    if (!op)
+        return NULL;
+    op->fn = fn;
+    op->commute = commute != 0;
+    op->refcount = 1;
+    op->handle = rm_htable_alloc(&op_table, op);
+    if (!op->handle) {
+        free(op);
+        return NULL;
+    }
+    return op;
+}
+
+void op_release(op_t *op)
+{
+    if (op->builtin || --op->refcount > 0)
+        return;
+    rm_htable_free(&op_table, op->handle);
+    free(op);
+}
+
+/* ---- type classes ------------------------------------------------------ */
+
+enum { TC_NONE, TC_INT, TC_FLOAT, TC_COMPLEX, TC_BOOL, TC_BYTE, TC_PAIR };
+
+static int op_type_class(MPI_Datatype t)
+{
+    switch (t) {
+    case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_UNSIGNED_CHAR: case MPI_WCHAR:
+    case MPI_SHORT: case MPI_UNSIGNED_SHORT: case MPI_INT: case MPI_UNSIGNED:
+    case MPI_LONG: case MPI_UNSIGNED_LONG: case MPI_LONG_LONG_INT: case MPI_UNSIGNED_LONG_LONG:
+    case MPI_INT8_T: case MPI_INT16_T: case MPI_INT32_T: case MPI_INT64_T:
+    case MPI_UINT8_T: case MPI_UINT16_T: case MPI_UINT32_T: case MPI_UINT64_T:
+    case MPI_AINT: case MPI_OFFSET: case MPI_COUNT:
+    case MPI_INTEGER: case MPI_INTEGER1: case MPI_INTEGER2: case MPI_INTEGER4: case MPI_INTEGER8:
+        return TC_INT;
+    case MPI_FLOAT: case MPI_DOUBLE: case MPI_LONG_DOUBLE:
+    case MPI_REAL: case MPI_DOUBLE_PRECISION: case MPI_REAL4: case MPI_REAL8: case MPI_REAL16:
+        return TC_FLOAT;
+    case MPI_C_FLOAT_COMPLEX: case MPI_C_DOUBLE_COMPLEX: case MPI_C_LONG_DOUBLE_COMPLEX:
+    case MPI_CXX_FLOAT_COMPLEX: case MPI_CXX_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX:
+    case MPI_COMPLEX: case MPI_DOUBLE_COMPLEX: case MPI_COMPLEX8: case MPI_COMPLEX16: case MPI_COMPLEX32:
+        return TC_COMPLEX;
+    case MPI_C_BOOL: case MPI_CXX_BOOL: case MPI_LOGICAL:
+        return TC_BOOL;
+    case MPI_BYTE:
+        return TC_BYTE;
+    case MPI_2INT: case MPI_FLOAT_INT: case MPI_DOUBLE_INT: case MPI_LONG_INT: case MPI_SHORT_INT:
+    case MPI_LONG_DOUBLE_INT: case MPI_2INTEGER: case MPI_2REAL: case MPI_2DOUBLE_PRECISION:
+        return TC_PAIR;
+    }
+    return TC_NONE;
+}
+
+static int op_allowed(int op, int tc)
+{
+    switch (op) {
+    case OP_MAX: case OP_MIN: return tc == TC_INT || tc == TC_FLOAT;
+    case OP_SUM: case OP_PROD: return tc == TC_INT || tc == TC_FLOAT || tc == TC_COMPLEX;
+    case OP_LAND: case OP_LOR: case OP_LXOR: return tc == TC_INT || tc == TC_BOOL;
+    case OP_BAND: case OP_BOR: case OP_BXOR: return tc == TC_INT || tc == TC_BYTE;
+    case OP_MINLOC: case OP_MAXLOC: return tc == TC_PAIR;
+    case OP_REPLACE: case OP_NO_OP: return tc != TC_NONE;
+    }
+    return 0;
+}
+
+int op_check(const op_t *op, const dtype_t *dt)
+{
+    if (!op->builtin)
+        return MPI_SUCCESS;
+    int idx = RM_HANDLE_INDEX(op->handle);
+    if (dt->basic == MPI_DATATYPE_NULL && dt->size)
+        return MPI_ERR_TYPE; /* mixed types cannot be reduced element-wise */
+    return op_allowed(idx, op_type_class(dt->basic)) || !dt->size ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+#define OP_LOOP(T, e)                                        \
+    do {                                                     \
+        const T *a = in;                                     \
+        T *b = io;                                           \
+        for (MPI_Count i = 0; i < n; i++)                    \
+            b[i] = e;                                        \
+    } while (0)
+
+#define OP_INT(T)                                                                      \
+    static void op_int_##T(int op, const void *in, void *io, MPI_Count n)              \
+    {                                                                                  \
+        switch (op) {                                                                  \
+        case OP_MAX: OP_LOOP(T, a[i] > b[i] ? a[i] : b[i]); break;                     \
+        case OP_MIN: OP_LOOP(T, a[i] < b[i] ? a[i] : b[i]); break;                     \
+        case OP_SUM: OP_LOOP(T, (T)(a[i] + b[i])); break;                              \
+        case OP_PROD: OP_LOOP(T, (T)(a[i] * b[i])); break;                             \
+        case OP_LAND: OP_LOOP(T, (T)(a[i] && b[i])); break;                            \
+        case OP_LOR: OP_LOOP(T, (T)(a[i] || b[i])); break;                             \
+        case OP_LXOR: OP_LOOP(T, (T)(!a[i] != !b[i])); break;                          \
+        case OP_BAND: OP_LOOP(T, (T)(a[i] & b[i])); break;                             \
+        case OP_BOR: OP_LOOP(T, (T)(a[i] | b[i])); break;                              \
+        case OP_BXOR: OP_LOOP(T, (T)(a[i] ^ b[i])); break;                             \
+        }                                                                              \
+    }
+
+#define OP_FLOAT(T)                                                                    \
+    static void op_float_##T(int op, const void *in, void *io, MPI_Count n)            \
+    {                                                                                  \
+        switch (op) {                                                                  \
+        case OP_MAX: OP_LOOP(T, a[i] > b[i] ? a[i] : b[i]); break;                     \
+        case OP_MIN: OP_LOOP(T, a[i] < b[i] ? a[i] : b[i]); break;                     \
+        case OP_SUM: OP_LOOP(T, a[i] + b[i]); break;                                   \
+        case OP_PROD: OP_LOOP(T, a[i] * b[i]); break;                                  \
+        }                                                                              \
+    }
+
+#define OP_COMPLEX(N, T)                                                               \
+    static void op_complex_##N(int op, const void *in, void *io, MPI_Count n)          \
+    {                                                                                  \
+        switch (op) {                                                                  \
+        case OP_SUM: OP_LOOP(T, a[i] + b[i]); break;                                   \
+        case OP_PROD: OP_LOOP(T, a[i] * b[i]); break;                                  \
+        }                                                                              \
+    }
+
+#define OP_PAIR(N, VT, IT)                                                             \
+    typedef struct { VT v; IT i; } op_pair_##N##_t;                                    \
+    static void op_pair_##N(int op, const void *in, void *io, MPI_Count n)             \
+    {                                                                                  \
+        const op_pair_##N##_t *a = in;                                                 \
+        op_pair_##N##_t *b = io;                                                       \
+        for (MPI_Count k = 0; k < n; k++) {                                            \
+            int better = op == OP_MAXLOC ? a[k].v > b[k].v : a[k].v < b[k].v;          \
+            if (better)                                                                \
+                b[k] = a[k];                                                           \
+            else if (a[k].v == b[k].v && a[k].i < b[k].i)                              \
+                b[k].i = a[k].i;                                                       \
+        }                                                                              \
+    }
+
+typedef signed char schar;
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+typedef long long llong;
+typedef unsigned long long ullong;
+typedef long double ldouble;
+OP_INT(char) OP_INT(schar) OP_INT(uchar) OP_INT(short) OP_INT(ushort) OP_INT(int)
+OP_INT(unsigned) OP_INT(long) OP_INT(ulong) OP_INT(llong) OP_INT(ullong) OP_INT(wchar_t)
+OP_FLOAT(float) OP_FLOAT(double) OP_FLOAT(ldouble)
+OP_COMPLEX(f, float _Complex) OP_COMPLEX(d, double _Complex) OP_COMPLEX(ld, long double _Complex)
+OP_PAIR(ii, int, int) OP_PAIR(fi, float, int) OP_PAIR(di, double, int) OP_PAIR(li, long, int)
+OP_PAIR(si, short, int) OP_PAIR(ldi, long double, int) OP_PAIR(ff, float, float)
+OP_PAIR(dd, double, double)
+
+static void op_bool(int op, const void *in, void *io, MPI_Count n)
+{
+    switch (op) {
+    case OP_LAND: OP_LOOP(bool, a[i] && b[i]); break;
+    case OP_LOR: OP_LOOP(bool, a[i] || b[i]); break;
+    case OP_LXOR: OP_LOOP(bool, a[i] != b[i]); break;
+    }
+}
+
+static void op_flogical(int op, const void *in, void *io, MPI_Count n)
+{
+    switch (op) {
+    case OP_LAND: OP_LOOP(int, a[i] && b[i]); break;
+    case OP_LOR: OP_LOOP(int, a[i] || b[i]); break;
+    case OP_LXOR: OP_LOOP(int, !a[i] != !b[i]); break;
+    }
+}
+
+typedef void (*op_kernel_t)(int op, const void *in, void *io, MPI_Count n);
+
+static op_kernel_t op_kernel(MPI_Datatype t)
+{
+    switch (t) {
+    case MPI_CHAR: return op_int_char;
+    case MPI_SIGNED_CHAR: case MPI_INT8_T: case MPI_INTEGER1: return op_int_schar;
+    case MPI_UNSIGNED_CHAR: case MPI_UINT8_T: case MPI_BYTE: return op_int_uchar;
+    case MPI_WCHAR: return op_int_wchar_t;
+    case MPI_SHORT: case MPI_INT16_T: case MPI_INTEGER2: return op_int_short;
+    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: return op_int_ushort;
+    case MPI_INT: case MPI_INT32_T: case MPI_INTEGER: case MPI_INTEGER4: return op_int_int;
+    case MPI_UNSIGNED: case MPI_UINT32_T: return op_int_unsigned;
+    case MPI_LONG: case MPI_AINT: case MPI_OFFSET: case MPI_COUNT: return op_int_long;
+    case MPI_UNSIGNED_LONG: return op_int_ulong;
+    case MPI_LONG_LONG_INT: case MPI_INT64_T: case MPI_INTEGER8: return op_int_llong;
+    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: return op_int_ullong;
+    case MPI_FLOAT: case MPI_REAL: case MPI_REAL4: return op_float_float;
+    case MPI_DOUBLE: case MPI_DOUBLE_PRECISION: case MPI_REAL8: return op_float_double;
+    case MPI_LONG_DOUBLE: case MPI_REAL16: return op_float_ldouble;
+    case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX: case MPI_COMPLEX: case MPI_COMPLEX8:
+        return op_complex_f;
+    case MPI_C_DOUBLE_COMPLEX: case MPI_CXX_DOUBLE_COMPLEX: case MPI_DOUBLE_COMPLEX:
+    case MPI_COMPLEX16:
+        return op_complex_d;
+    case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX: case MPI_COMPLEX32:
+        return op_complex_ld;
+    case MPI_C_BOOL: case MPI_CXX_BOOL: return op_bool;
+    case MPI_LOGICAL: return op_flogical;
+    case MPI_2INT: case MPI_2INTEGER: return op_pair_ii;
+    case MPI_FLOAT_INT: return op_pair_fi;
+    case MPI_DOUBLE_INT: return op_pair_di;
+    case MPI_LONG_INT: return op_pair_li;
+    case MPI_SHORT_INT: return op_pair_si;
+    case MPI_LONG_DOUBLE_INT: return op_pair_ldi;
+    case MPI_2REAL: return op_pair_ff;
+    case MPI_2DOUBLE_PRECISION: return op_pair_dd;
+    }
+    return NULL;
+}
+
+/* Apply on packed predefined elements. */
+static int op_apply_basic(int idx, const void *in, void *io, MPI_Count n, const dtype_t *bt)
+{
+    if (idx == OP_NO_OP)
+        return MPI_SUCCESS;
+    if (idx == OP_REPLACE) {
+        memcpy(io, in, (size_t)n * (size_t)bt->size);
+        return MPI_SUCCESS;
+    }
+    op_kernel_t k = op_kernel(bt->handle);
+    if (!k)
+        return MPI_ERR_OP;
+    k(idx, in, io, n);
+    return MPI_SUCCESS;
+}
+
+int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const dtype_t *dt)
+{
+    if (!count || !dt->size)
+        return MPI_SUCCESS;
+    if (!op->builtin) {
+        /* the user function sees the user's own datatype and count */
+        int len = (int)count;
+        MPI_Datatype h = dt->handle;
+        op->fn((void *)in, inout, &len, &h);
+        return MPI_SUCCESS;
+    }
+    int rc = op_check(op, dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int idx = RM_HANDLE_INDEX(op->handle);
+    dtype_t *bt = dtype_get(dt->basic);
+    if (!bt)
+        return MPI_ERR_TYPE;
+    MPI_Count n = count * dt->nbasic;
+    if (dtype_is_contig(dt, count))
+        return op_apply_basic(idx, (const char *)in + dt->true_lb, (char *)inout + dt->true_lb, n, bt);
+    /* noncontiguous: reduce on packed copies, place the result back */
+    size_t bytes = (size_t)count * (size_t)dt->size;
+    void *a = malloc(bytes), *b = malloc(bytes);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return MPI_ERR_NO_MEM;
+    }
+    dtype_pack(in, count, dt, 0, a, bytes);
+    dtype_pack(inout, count, dt, 0, b, bytes);
+    rc = op_apply_basic(idx, a, b, n, bt);
+    dtype_unpack(inout, count, dt, 0, b, bytes);
+    free(a);
+    free(b);
+    return rc;
+}

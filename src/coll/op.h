@@ -1,0 +1,28 @@
+/* Reduction operations: every predefined op on every valid predefined type,
+ * plus user ops. */
+#ifndef RM_COLL_OP_H
+#define RM_COLL_OP_H
+
+#include "mpi.h"
+#include "dtype/dtype.h"
+
+typedef struct op {
+    int handle;
+    int refcount;
+    unsigned builtin : 1;
+    unsigned commute : 1;
+    MPI_User_function *fn; /* user ops */
+} op_t;
+
+rm_status_t op_init(void);
+void op_finalize(void);
+op_t *op_get(MPI_Op h); /* NULL if invalid */
+op_t *op_create(MPI_User_function *fn, int commute); /* with a handle, or NULL */
+void op_release(op_t *op);
+/* MPI_SUCCESS, or MPI_ERR_OP when the predefined op is not defined on dt. */
+int op_check(const op_t *op, const dtype_t *dt);
+/* inout[i] = in[i] op inout[i] for count items of dt (dt may be derived when
+ * its elements are all one predefined type, e.g. contiguous/vector of it). */
+int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const dtype_t *dt);
+
+#endif

@@ -1,0 +1,313 @@
+/* Communicators and groups. A communicator is a group plus a context id that
+ * all its members agree on: ids come from a bitmask reduced with BAND over the
+ * parent, so creation needs no central authority. */
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "comm/attr.h"
+#include "comm/comm.h"
+#include "proto/proto.h"
+#include "util/handle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COMM_MAX_IDS 2048
+
+comm_t *comm_world, *comm_self;
+group_t *group_empty;
+static comm_t comm_world_obj, comm_self_obj;
+static group_t group_empty_obj;
+static rm_htable_t comm_table = RM_HTABLE_INIT(RM_HOBJ_COMM, 0);
+static rm_htable_t group_table = RM_HTABLE_INIT(RM_HOBJ_GROUP, 0);
+static errhandler_t errh_fatal, errh_return, errh_abort;
+static rm_htable_t errh_table = RM_HTABLE_INIT(RM_HOBJ_ERRHANDLER, 0);
+static uint32_t comm_ids[COMM_MAX_IDS / 32]; /* bit set: id free */
+
+/* ---- groups ------------------------------------------------------------ */
+
+group_t *group_new(int size, int my_world_rank)
+{
+    group_t *g = calloc(1, sizeof *g);
+    if (!g || !(g->world = malloc(sizeof(int) * (size_t)(size ? size : 1)))) {
+        free(g);
+        return NULL;
+    }
+    g->size = size;
+    g->rank = MPI_UNDEFINED;
+    g->refcount = 1;
+    (void)my_world_rank;
+    return g;
+}
+
+group_t *group_register(group_t *g)
+{
+    g->handle = rm_htable_alloc(&group_table, g);
+    return g->handle ? g : NULL;
+}
+
+void group_release(group_t *g)
+{
+    if (!g || g == group_empty || --g->refcount > 0)
+        return;
+    if (g->handle)
+        rm_htable_free(&group_table, g->handle);
+    free(g->world);
+    free(g);
+}
+
+group_t *group_get(MPI_Group h)
+{
+    if (h == MPI_GROUP_EMPTY)
+        return group_empty;
+    return rm_htable_get(&group_table, h);
+}
+
+/* ---- error handlers ---------------------------------------------------- */
+
+errhandler_t *errhandler_get(MPI_Errhandler h)
+{
+    if (h == MPI_ERRORS_ARE_FATAL)
+        return &errh_fatal;
+    if (h == MPI_ERRORS_RETURN)
+        return &errh_return;
+    if (h == MPI_ERRORS_ABORT)
+        return &errh_abort;
+    return rm_htable_get(&errh_table, h);
+}
+
+errhandler_t *errhandler_create(MPI_Comm_errhandler_function *fn)
+{
+    errhandler_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->kind = 2;
+    e->fn = fn;
+    e->refcount = 1;
+    e->handle = rm_htable_alloc(&errh_table, e);
+    if (!e->handle) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void errhandler_release(errhandler_t *e)
+{
+    if (!e || e->builtin || --e->refcount > 0)
+        return;
+    rm_htable_free(&errh_table, e->handle);
+    free(e);
+}
+
+void comm_set_errhandler(comm_t *c, errhandler_t *e)
+{
+    if (!e->builtin)
+        e->refcount++;
+    errhandler_release(c->errh);
+    c->errh = e;
+}
+
+/* ---- context ids ------------------------------------------------------- */
+
+static void comm_id_take(int id)
+{
+    comm_ids[id / 32] &= ~(1u << (id % 32));
+}
+
+static void comm_id_give(int id)
+{
+    comm_ids[id / 32] |= 1u << (id % 32);
+}
+
+/* Agree on an id free at every member of parent; members take it. */
+static rm_status_t comm_id_alloc(comm_t *parent, int member, int *id)
+{
+    uint32_t mask[COMM_MAX_IDS / 32];
+    memcpy(mask, comm_ids, sizeof mask);
+    rm_status_t st = coll_allreduce(MPI_IN_PLACE, mask, COMM_MAX_IDS / 32, dtype_get(MPI_UINT32_T),
+                                    op_get(MPI_BAND), parent);
+    if (st < 0)
+        return st;
+    for (int i = 0; i < COMM_MAX_IDS; i++) {
+        if (mask[i / 32] & (1u << (i % 32))) {
+            if (member)
+                comm_id_take(i);
+            *id = i;
+            return RM_OK;
+        }
+    }
+    return RM_ERR_NO_RESOURCE;
+}
+
+/* ---- communicators ----------------------------------------------------- */
+
+static void comm_setup(comm_t *c, group_t *g, int id, int my_world)
+{
+    c->refcount = 1;
+    c->ctx = (uint32_t)id * 2;
+    c->group = g;
+    c->size = g->size;
+    c->rank = MPI_UNDEFINED;
+    for (int i = 0; i < g->size; i++)
+        if (g->world[i] == my_world)
+            c->rank = i;
+    g->rank = c->rank;
+    c->errh = &errh_fatal;
+}
+
+rm_status_t comm_init(int world_rank, int world_size)
+{
+    memset(comm_ids, 0xff, sizeof comm_ids);
+    errh_fatal = (errhandler_t){.handle = MPI_ERRORS_ARE_FATAL, .refcount = 1, .builtin = 1, .kind = 0};
+    errh_return = (errhandler_t){.handle = MPI_ERRORS_RETURN, .refcount = 1, .builtin = 1, .kind = 1};
+    errh_abort = (errhandler_t){.handle = MPI_ERRORS_ABORT, .refcount = 1, .builtin = 1, .kind = 0};
+    group_empty_obj = (group_t){.handle = MPI_GROUP_EMPTY, .refcount = 1, .size = 0, .rank = MPI_UNDEFINED};
+    group_empty = &group_empty_obj;
+
+    group_t *gw = group_new(world_size, world_rank), *gs = group_new(1, world_rank);
+    if (!gw || !gs)
+        return RM_ERR_NOMEM;
+    for (int i = 0; i < world_size; i++)
+        gw->world[i] = i;
+    gs->world[0] = world_rank;
+    comm_world = &comm_world_obj;
+    comm_self = &comm_self_obj;
+    memset(comm_world, 0, sizeof *comm_world);
+    memset(comm_self, 0, sizeof *comm_self);
+    comm_setup(comm_world, gw, 0, world_rank);
+    comm_setup(comm_self, gs, 1, world_rank);
+    comm_id_take(0);
+    comm_id_take(1);
+    comm_world->handle = MPI_COMM_WORLD;
+    comm_self->handle = MPI_COMM_SELF;
+    strcpy(comm_world->name, "MPI_COMM_WORLD");
+    strcpy(comm_self->name, "MPI_COMM_SELF");
+    return RM_OK;
+}
+
+static void comm_destroy(comm_t *c)
+{
+    if (c->attrs)
+        attr_delete_all(&c->attrs, ATTR_COMM, c->handle);
+    errhandler_release(c->errh);
+    group_release(c->group);
+    comm_id_give((int)(c->ctx / 2));
+    if (c != comm_world && c != comm_self) {
+        rm_htable_free(&comm_table, c->handle);
+        free(c);
+    }
+}
+
+void comm_finalize(void)
+{
+    for (int i = 0; i < comm_table.used; i++) {
+        comm_t *c = comm_table.slots[i];
+        if (c) {
+            c->refcount = 1;
+            comm_destroy(c);
+        }
+    }
+    rm_htable_destroy(&comm_table);
+    comm_destroy(comm_self);
+    comm_destroy(comm_world);
+    for (int i = 0; i < group_table.used; i++) {
+        group_t *g = group_table.slots[i];
+        if (g) {
+            free(g->world);
+            free(g);
+        }
+    }
+    rm_htable_destroy(&group_table);
+    for (int i = 0; i < errh_table.used; i++)
+        free(errh_table.slots[i]);
+    rm_htable_destroy(&errh_table);
+    comm_world = comm_self = NULL;
+}
+
+comm_t *comm_get(MPI_Comm h)
+{
+    if (h == MPI_COMM_WORLD)
+        return comm_world;
+    if (h == MPI_COMM_SELF)
+        return comm_self;
+    return rm_htable_get(&comm_table, h);
+}
+
+void comm_release(comm_t *c)
+{
+    if (--c->refcount == 0)
+        comm_destroy(c);
+}
+
+rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out)
+{
+    int id;
+    *out = NULL;
+    rm_status_t st = comm_id_alloc(parent, members != NULL, &id);
+    if (st < 0 || !members)
+        return st;
+    comm_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        comm_id_give(id);
+        return RM_ERR_NOMEM;
+    }
+    comm_setup(c, members, id, proto_proc.world_rank);
+    c->handle = rm_htable_alloc(&comm_table, c);
+    if (!c->handle) {
+        comm_id_give(id);
+        free(c);
+        return RM_ERR_NOMEM;
+    }
+    comm_set_errhandler(c, parent->errh);
+    *out = c;
+    return RM_OK;
+}
+
+rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out)
+{
+    int n = parent->size;
+    int mine[2] = {color, key};
+    int *all = malloc(sizeof(int) * 2 * (size_t)n);
+    if (!all)
+        return RM_ERR_NOMEM;
+    rm_status_t st = coll_allgather(mine, 2, dtype_get(MPI_INT), all, 2, dtype_get(MPI_INT), parent);
+    if (st < 0) {
+        free(all);
+        return st;
+    }
+    group_t *g = NULL;
+    if (color != MPI_UNDEFINED) {
+        int cnt = 0;
+        for (int r = 0; r < n; r++)
+            cnt += all[2 * r] == color;
+        g = group_new(cnt, 0);
+        int *order = malloc(sizeof(int) * (size_t)(cnt ? cnt : 1));
+        if (!g || !order) {
+            free(order);
+            group_release(g);
+            free(all);
+            return RM_ERR_NOMEM;
+        }
+        int k = 0;
+        for (int r = 0; r < n; r++)
+            if (all[2 * r] == color)
+                order[k++] = r;
+        /* stable insertion sort by key; ties keep the parent's rank order */
+        for (int i = 1; i < cnt; i++) {
+            int v = order[i], j = i - 1;
+            while (j >= 0 && all[2 * order[j] + 1] > all[2 * v + 1]) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = v;
+        }
+        for (int i = 0; i < cnt; i++)
+            g->world[i] = comm_world_rank(parent, order[i]);
+        free(order);
+    }
+    free(all);
+    st = comm_create_from(parent, g, out);
+    if (st < 0 || !*out)
+        group_release(g);
+    return st;
+}

@@ -1,0 +1,69 @@
+/* Communicators, groups, error handlers, attributes. */
+#ifndef RM_COMM_COMM_H
+#define RM_COMM_COMM_H
+
+#include <stdint.h>
+
+#include "mpi.h"
+#include "util/status.h"
+
+typedef struct group {
+    int handle;
+    int refcount;
+    int size;
+    int rank;   /* my rank in the group, MPI_UNDEFINED if not a member */
+    int *world; /* group rank -> MPI_COMM_WORLD rank */
+} group_t;
+
+typedef struct errhandler {
+    int handle;
+    int refcount;
+    unsigned builtin : 1;
+    int kind; /* 0 fatal, 1 return, 2 user comm function */
+    MPI_Comm_errhandler_function *fn;
+} errhandler_t;
+
+struct attr_list;
+
+typedef struct comm {
+    int handle;
+    int refcount;
+    uint32_t ctx;   /* point-to-point context id; ctx + 1 carries collectives */
+    int rank, size;
+    group_t *group; /* comm rank -> world rank via group->world */
+    errhandler_t *errh;
+    struct attr_list *attrs;
+    char name[MPI_MAX_OBJECT_NAME];
+    int coll_seq;   /* collectives issued on this comm (tags for algorithms) */
+} comm_t;
+
+extern comm_t *comm_world, *comm_self;
+
+rm_status_t comm_init(int world_rank, int world_size); /* after proto is up */
+void comm_finalize(void);
+comm_t *comm_get(MPI_Comm h); /* NULL if invalid or MPI_COMM_NULL */
+void comm_release(comm_t *c);
+group_t *group_get(MPI_Group h);
+errhandler_t *errhandler_get(MPI_Errhandler h);
+
+/* Groups */
+group_t *group_new(int size, int my_world_rank); /* world[] to be filled */
+void group_release(group_t *g);
+group_t *group_register(group_t *g);            /* gives it a handle; NULL on failure */
+extern group_t *group_empty;
+
+/* Communicator creation, collective over `parent`: members is the new
+ * communicator's group (NULL for a process that is not a member, which
+ * gets *out = NULL). */
+rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out);
+rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out);
+void comm_set_errhandler(comm_t *c, errhandler_t *e);
+errhandler_t *errhandler_create(MPI_Comm_errhandler_function *fn);
+void errhandler_release(errhandler_t *e);
+
+static inline int comm_world_rank(const comm_t *c, int rank)
+{
+    return c->group->world[rank];
+}
+
+#endif

@@ -1,0 +1,232 @@
+/* Start-up and shut-down, and the environment queries. */
+#include "boot/boot.h"
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "mpi/mpiimpl.h"
+#include "util/config.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Objects the MPICH ABI exports as data. */
+static int mpi_unweighted_dummy, mpi_weights_empty_dummy;
+int *const MPI_UNWEIGHTED = &mpi_unweighted_dummy;
+int *const MPI_WEIGHTS_EMPTY = &mpi_weights_empty_dummy;
+MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
+MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
+
+static int mpi_init_common(int required, int *provided)
+{
+    static const char *const fn_name_ = "MPI_Init";
+    if (mpi_state.initialized)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI is already initialized");
+    if (mpi_state.finalized)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI cannot be initialized again after MPI_Finalize");
+    mpi_state.world_rank = -1;
+    if (rm_config_load() < 0)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "invalid RAILMPI_* setting (see above)");
+
+    boot_info_t bi;
+    rm_status_t st = boot_init(&bi);
+    if (st < 0)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "cannot reach the launcher: %s",
+                             rm_status_str(st));
+    rm_log_rank = bi.rank;
+    mpi_state.world_rank = bi.rank;
+    mpi_state.world_size = bi.size;
+
+    if (required < MPI_THREAD_SINGLE)
+        required = MPI_THREAD_SINGLE;
+    if (required > MPI_THREAD_MULTIPLE)
+        required = MPI_THREAD_MULTIPLE;
+    mpi_state.thread_level = required;
+    mpi_state.main_thread = pthread_self();
+    rm_lock_setup(required == MPI_THREAD_MULTIPLE);
+    if (provided)
+        *provided = required;
+
+    if (gethostname(mpi_state.processor_name, sizeof mpi_state.processor_name) != 0)
+        strcpy(mpi_state.processor_name, "localhost");
+    mpi_state.processor_name[sizeof mpi_state.processor_name - 1] = 0;
+
+    if ((st = dtype_init()) < 0 || (st = op_init()) < 0)
+        goto fail;
+    char job[300];
+    snprintf(job, sizeof job, "%s%s", bi.singleton ? "single-" : "", bi.kvsname);
+    if (bi.singleton)
+        snprintf(job, sizeof job, "single-%d", (int)getpid());
+    if ((st = proto_init(bi.rank, bi.size, job)) < 0)
+        goto fail;
+    if ((st = comm_init(bi.rank, bi.size)) < 0)
+        goto fail;
+    mpi_state.initialized = 1;
+    return MPI_SUCCESS;
+fail:
+    return mpi_err_raise(NULL, mpi_err_from_status(st), fn_name_, "start-up failed: %s",
+                         rm_status_str(st));
+}
+
+RM_ALIAS(Init)
+int PMPI_Init(int *argc, char ***argv)
+{
+    return mpi_init_common(MPI_THREAD_SINGLE, NULL);
+}
+
+RM_ALIAS(Init_thread)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return mpi_init_common(required, provided);
+}
+
+RM_ALIAS(Finalize)
+int PMPI_Finalize(void)
+{
+    MPI_BEGIN("MPI_Finalize");
+    void *bbuf;
+    size_t bsize;
+    proto_bsend_detach(&bbuf, &bsize);
+    proto_drain();
+    /* nobody leaves while a peer may still read from its memory */
+    rm_status_t st = coll_barrier(comm_world);
+    if (st < 0)
+        rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
+    comm_finalize();
+    proto_finalize();
+    op_finalize();
+    dtype_finalize();
+    boot_finalize();
+    mpi_state.finalized = 1;
+    MPI_END();
+}
+
+RM_ALIAS(Initialized)
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = mpi_state.initialized;
+    return MPI_SUCCESS;
+}
+
+RM_ALIAS(Finalized)
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = mpi_state.finalized;
+    return MPI_SUCCESS;
+}
+
+RM_ALIAS(Query_thread)
+int PMPI_Query_thread(int *provided)
+{
+    MPI_BEGIN("MPI_Query_thread");
+    CHECK_ARG(NULL, provided, "provided is NULL");
+    *provided = mpi_state.thread_level;
+    MPI_END();
+}
+
+RM_ALIAS(Is_thread_main)
+int PMPI_Is_thread_main(int *flag)
+{
+    MPI_BEGIN("MPI_Is_thread_main");
+    CHECK_ARG(NULL, flag, "flag is NULL");
+    *flag = pthread_equal(pthread_self(), mpi_state.main_thread);
+    MPI_END();
+}
+
+RM_ALIAS(Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "railmpi: rank %d called MPI_Abort with error code %d",
+             mpi_state.world_rank, errorcode);
+    fprintf(stderr, "%s\n", msg);
+    fflush(stderr);
+    fflush(stdout);
+    if (mpi_state.initialized && !mpi_state.finalized)
+        boot_abort(errorcode, msg);
+    _exit(errorcode);
+}
+
+RM_ALIAS(Wtime)
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+RM_ALIAS(Wtick)
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+RM_ALIAS(Get_processor_name)
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    MPI_BEGIN("MPI_Get_processor_name");
+    CHECK_ARG(NULL, name && resultlen, "name or resultlen is NULL");
+    strcpy(name, mpi_state.processor_name);
+    *resultlen = (int)strlen(name);
+    MPI_END();
+}
+
+RM_ALIAS(Get_version)
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+RM_ALIAS(Get_library_version)
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return MPI_ERR_ARG;
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "railmpi %s (MPI %d.%d, MPICH ABI): multi-rail, network-fault-tolerant MPI",
+                     RAILMPI_VERSION, MPI_VERSION, MPI_SUBVERSION);
+    *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+    return MPI_SUCCESS;
+}
+
+RM_ALIAS(Alloc_mem)
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    MPI_BEGIN("MPI_Alloc_mem");
+    if (size < 0)
+        MPI_FAIL(NULL, MPI_ERR_SIZE, "negative size %ld", (long)size);
+    CHECK_ARG(NULL, baseptr, "baseptr is NULL");
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        MPI_FAIL(NULL, MPI_ERR_NO_MEM, "cannot allocate %ld bytes", (long)size);
+    *(void **)baseptr = p;
+    MPI_END();
+}
+
+RM_ALIAS(Free_mem)
+int PMPI_Free_mem(void *base)
+{
+    MPI_BEGIN("MPI_Free_mem");
+    free(base);
+    MPI_END();
+}
+
+RM_ALIAS(Pcontrol)
+int PMPI_Pcontrol(const int level, ...)
+{
+    /* profiling hook: no built-in profiler listens */
+    (void)level;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,165 @@
+/* Shared by every binding file in src/mpi: entry/exit, argument checks,
+ * error reporting through the communicator's error handler, PMPI aliases. */
+#ifndef RM_MPI_MPIIMPL_H
+#define RM_MPI_MPIIMPL_H
+
+#include <stddef.h>
+
+#include "mpi.h"
+#include "comm/comm.h"
+#include "dtype/dtype.h"
+#include "proto/proto.h"
+#include "util/lock.h"
+#include "util/status.h"
+
+/* Each binding is written once as PMPI_Name; MPI_Name is a weak alias so a
+ * profiling library can interpose. Exports are limited to MPI_/PMPI_/MPIX_
+ * by the linker version script (src/libmpi.map). */
+#define RM_PRAGMA(x) _Pragma(#x)
+#define RM_ALIAS(name) RM_PRAGMA(weak MPI_##name = PMPI_##name)
+
+typedef struct mpi_state {
+    volatile int initialized, finalized;
+    int thread_level;
+    pthread_t main_thread;
+    int world_rank, world_size;
+    char processor_name[MPI_MAX_PROCESSOR_NAME];
+} mpi_state_t;
+
+extern mpi_state_t mpi_state;
+
+/* Report an error: invokes the handler of `comm` (MPI_COMM_WORLD's when comm
+ * is NULL). With MPI_ERRORS_ARE_FATAL it prints
+ *   railmpi: rank R: MPI_Send: MPI_ERR_RANK: <detail>
+ * and aborts the job. Returns the error code to hand back to the caller. */
+int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Map an internal status to an MPI error class. */
+int mpi_err_from_status(rm_status_t st);
+const char *mpi_err_class_name(int errclass);
+
+/* Fill a user status from a completed request (MPI_STATUS_IGNORE is fine). */
+void mpi_status_from_request(MPI_Status *st, const request_t *r);
+void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
+MPI_Count mpi_status_get_count(const MPI_Status *st);
+void mpi_status_empty(MPI_Status *st);
+
+/* ---- binding skeleton ------------------------------------------------------
+ *   int PMPI_Foo(...) {
+ *       MPI_BEGIN("MPI_Foo");
+ *       ... CHECK_COMM(c, comm); ... MPI_FAIL(c, MPI_ERR_ARG, "detail %d", x);
+ *       err = ...;
+ *       MPI_END();
+ *   }
+ */
+#define MPI_BEGIN(name)                                                              \
+    static const char *const fn_name_ = name;                                        \
+    MPI_BEGIN_SHARED()
+
+/* For helpers shared by several bindings: the caller passes `fn_name_`. */
+#define MPI_BEGIN_SHARED()                                                           \
+    int err = MPI_SUCCESS;                                                           \
+    comm_t *err_comm_ = NULL;                                                        \
+    (void)err_comm_;                                                                 \
+    if (!mpi_state.initialized || mpi_state.finalized)                               \
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "%s",                    \
+                             mpi_state.finalized ? "called after MPI_Finalize"        \
+                                                 : "called before MPI_Init");         \
+    rm_lock()
+
+/* For the few calls allowed before MPI_Init / after MPI_Finalize. */
+#define MPI_BEGIN_ANYTIME(name)              \
+    static const char *const fn_name_ = name; \
+    int err = MPI_SUCCESS;                    \
+    comm_t *err_comm_ = NULL;                 \
+    (void)err_comm_;                          \
+    rm_lock()
+
+#define MPI_END()        \
+    goto fn_exit;        \
+    fn_exit:             \
+    rm_unlock();         \
+    return err
+
+#define MPI_FAIL(comm, cls, ...)                                     \
+    do {                                                             \
+        err = mpi_err_raise((comm), (cls), fn_name_, __VA_ARGS__);   \
+        goto fn_exit;                                                \
+    } while (0)
+
+/* Fail with an internal status from a lower layer. */
+#define MPI_CHECK_STATUS(comm, st)                                                   \
+    do {                                                                             \
+        rm_status_t st_ = (st);                                                      \
+        if (st_ < 0)                                                                 \
+            MPI_FAIL((comm), mpi_err_from_status(st_), "%s", rm_status_str(st_));    \
+    } while (0)
+
+#define CHECK_COMM(c, h)                                                             \
+    do {                                                                             \
+        if (!((c) = comm_get(h)))                                                    \
+            MPI_FAIL(NULL, MPI_ERR_COMM, "invalid communicator 0x%x", (unsigned)(h)); \
+        err_comm_ = (c);                                                             \
+    } while (0)
+
+#define CHECK_COUNT(c, n)                                                            \
+    do {                                                                             \
+        if ((n) < 0)                                                                 \
+            MPI_FAIL((c), MPI_ERR_COUNT, "negative count %ld", (long)(n));           \
+    } while (0)
+
+/* A datatype usable for communication: valid and committed. */
+#define CHECK_DTYPE(c, dt, h)                                                        \
+    do {                                                                             \
+        if (!((dt) = dtype_get(h)))                                                  \
+            MPI_FAIL((c), MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(h));     \
+        if (!(dt)->committed)                                                        \
+            MPI_FAIL((c), MPI_ERR_TYPE, "datatype 0x%x is not committed", (unsigned)(h)); \
+    } while (0)
+
+/* Destination/root rank: 0..size-1 or MPI_PROC_NULL. */
+#define CHECK_RANK(c, r)                                                             \
+    do {                                                                             \
+        if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= (c)->size))                   \
+            MPI_FAIL((c), MPI_ERR_RANK, "invalid rank %d (communicator size %d)", (r), (c)->size); \
+    } while (0)
+
+#define CHECK_SRC_RANK(c, r)                                                         \
+    do {                                                                             \
+        if ((r) != MPI_ANY_SOURCE) CHECK_RANK(c, r);                                 \
+    } while (0)
+
+#define CHECK_ROOT(c, r)                                                             \
+    do {                                                                             \
+        if ((r) < 0 || (r) >= (c)->size)                                             \
+            MPI_FAIL((c), MPI_ERR_ROOT, "invalid root %d (communicator size %d)", (r), (c)->size); \
+    } while (0)
+
+#define CHECK_SEND_TAG(c, t)                                                         \
+    do {                                                                             \
+        if ((t) < 0 || (t) > RM_TAG_UB)                                              \
+            MPI_FAIL((c), MPI_ERR_TAG, "invalid tag %d (must be 0..%d)", (t), RM_TAG_UB); \
+    } while (0)
+
+#define CHECK_RECV_TAG(c, t)                                                         \
+    do {                                                                             \
+        if ((t) != MPI_ANY_TAG) CHECK_SEND_TAG(c, t);                                \
+    } while (0)
+
+/* A NULL buffer is only valid when nothing is transferred (or for MPI_BOTTOM
+ * with absolute-address datatypes, which have a non-zero lower bound). */
+#define CHECK_BUF(c, b, n, dt)                                                       \
+    do {                                                                             \
+        if (!(b) && (n) > 0 && (dt)->size > 0 && (dt)->true_lb == 0)                  \
+            MPI_FAIL((c), MPI_ERR_BUFFER, "NULL buffer with count %ld", (long)(n));   \
+    } while (0)
+
+#define CHECK_ARG(c, cond, ...)                                                      \
+    do {                                                                             \
+        if (!(cond))                                                                 \
+            MPI_FAIL((c), MPI_ERR_ARG, __VA_ARGS__);                                 \
+    } while (0)
+
+#define RM_TAG_UB 0x7fffffff
+
+#endif

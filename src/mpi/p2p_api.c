@@ -1,0 +1,491 @@
+/* Point-to-point bindings: sends in four modes, receives, probes, persistent
+ * requests, buffered-send buffers. */
+#include "mpi/mpiimpl.h"
+
+#include <stdlib.h>
+
+#define P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag) \
+    CHECK_COMM(c, comm);                                             \
+    CHECK_COUNT(c, count);                                           \
+    CHECK_DTYPE(c, dt, datatype);                                    \
+    CHECK_RANK(c, dest);                                             \
+    CHECK_SEND_TAG(c, tag);                                          \
+    CHECK_BUF(c, buf, count, dt)
+
+#define P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, src, tag) \
+    CHECK_COMM(c, comm);                                            \
+    CHECK_COUNT(c, count);                                          \
+    CHECK_DTYPE(c, dt, datatype);                                   \
+    CHECK_SRC_RANK(c, src);                                         \
+    CHECK_RECV_TAG(c, tag);                                         \
+    CHECK_BUF(c, buf, count, dt)
+
+static int p2p_send(const char *fn_name_, const void *buf, int count, MPI_Datatype datatype,
+                    int dest, int tag, MPI_Comm comm, int mode)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c;
+    dtype_t *dt;
+    P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag);
+    if (mode == PROTO_BUFFERED) {
+        request_t *r;
+        rm_status_t st = proto_bsend(buf, count, dt, dest, tag, c, &r);
+        if (st == RM_ERR_NO_RESOURCE)
+            MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer (attach more with MPI_Buffer_attach)",
+                     (long)count * (long)dt->size);
+        MPI_CHECK_STATUS(c, st);
+        if (r)
+            proto_request_release(r);
+    } else {
+        MPI_CHECK_STATUS(c, proto_send(buf, count, dt, dest, tag, c, c->ctx, mode));
+    }
+    MPI_END();
+}
+
+RM_ALIAS(Send)
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_send("MPI_Send", buf, count, datatype, dest, tag, comm, PROTO_STD);
+}
+
+RM_ALIAS(Ssend)
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_send("MPI_Ssend", buf, count, datatype, dest, tag, comm, PROTO_SYNC);
+}
+
+RM_ALIAS(Rsend)
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_send("MPI_Rsend", buf, count, datatype, dest, tag, comm, PROTO_READY);
+}
+
+RM_ALIAS(Bsend)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return p2p_send("MPI_Bsend", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED);
+}
+
+/* A request that is already complete (buffered sends, MPI_PROC_NULL cases). */
+static request_t *p2p_done_request(int kind)
+{
+    request_t *r = proto_request_alloc(kind);
+    if (r)
+        r->done = 1;
+    return r;
+}
+
+static int p2p_isend(const char *fn_name_, const void *buf, int count, MPI_Datatype datatype,
+                     int dest, int tag, MPI_Comm comm, int mode, MPI_Request *request)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c;
+    dtype_t *dt;
+    request_t *r;
+    P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag);
+    CHECK_ARG(c, request, "request is NULL");
+    if (mode == PROTO_BUFFERED) {
+        request_t *inner;
+        rm_status_t st = proto_bsend(buf, count, dt, dest, tag, c, &inner);
+        if (st == RM_ERR_NO_RESOURCE)
+            MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer",
+                     (long)count * (long)dt->size);
+        MPI_CHECK_STATUS(c, st);
+        if (inner)
+            proto_request_release(inner);
+        if (!(r = p2p_done_request(REQ_SEND)))
+            MPI_FAIL(c, MPI_ERR_NO_MEM, "out of requests");
+    } else {
+        rm_status_t st = proto_isend(buf, count, dt, dest, tag, c, c->ctx, mode, &r);
+        if (st < 0 && r) {
+            proto_request_release(r);
+            r = NULL;
+        }
+        MPI_CHECK_STATUS(c, st);
+    }
+    *request = r->handle;
+    MPI_END();
+}
+
+RM_ALIAS(Isend)
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return p2p_isend("MPI_Isend", buf, count, datatype, dest, tag, comm, PROTO_STD, request);
+}
+
+RM_ALIAS(Issend)
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return p2p_isend("MPI_Issend", buf, count, datatype, dest, tag, comm, PROTO_SYNC, request);
+}
+
+RM_ALIAS(Irsend)
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return p2p_isend("MPI_Irsend", buf, count, datatype, dest, tag, comm, PROTO_READY, request);
+}
+
+RM_ALIAS(Ibsend)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return p2p_isend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED, request);
+}
+
+RM_ALIAS(Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    MPI_BEGIN("MPI_Recv");
+    comm_t *c;
+    dtype_t *dt;
+    P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, source, tag);
+    rm_status_t st = proto_recv(buf, count, dt, source, tag, c, c->ctx, status);
+    if (st == RM_ERR_TRUNCATE)
+        MPI_FAIL(c, MPI_ERR_TRUNCATE, "message from rank %d tag %d is longer than the %ld-byte buffer",
+                 status && status != MPI_STATUS_IGNORE ? status->MPI_SOURCE : source,
+                 status && status != MPI_STATUS_IGNORE ? status->MPI_TAG : tag,
+                 (long)count * (long)dt->size);
+    MPI_CHECK_STATUS(c, st);
+    MPI_END();
+}
+
+RM_ALIAS(Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Irecv");
+    comm_t *c;
+    dtype_t *dt;
+    request_t *r;
+    P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, source, tag);
+    CHECK_ARG(c, request, "request is NULL");
+    rm_status_t st = proto_irecv(buf, count, dt, source, tag, c, c->ctx, &r);
+    if (st < 0 && r)
+        proto_request_release(r);
+    MPI_CHECK_STATUS(c, st);
+    *request = r->handle;
+    MPI_END();
+}
+
+RM_ALIAS(Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    MPI_BEGIN("MPI_Sendrecv");
+    comm_t *c;
+    dtype_t *sdt, *rdt;
+    request_t *rr = NULL, *sr = NULL;
+    P2P_CHECK_SEND(c, comm, sendbuf, sendcount, sdt, sendtype, dest, sendtag);
+    P2P_CHECK_RECV(c, comm, recvbuf, recvcount, rdt, recvtype, source, recvtag);
+    rm_status_t st = proto_irecv(recvbuf, recvcount, rdt, source, recvtag, c, c->ctx, &rr);
+    if (st >= 0)
+        st = proto_isend(sendbuf, sendcount, sdt, dest, sendtag, c, c->ctx, PROTO_STD, &sr);
+    if (st >= 0)
+        st = proto_wait(sr);
+    if (st >= 0)
+        st = proto_wait(rr);
+    if (st >= 0 && sr && sr->err < 0)
+        st = sr->err;
+    if (st >= 0 && rr->err < 0)
+        st = rr->err;
+    if (rr)
+        proto_status_fill(status, rr);
+    if (sr)
+        proto_request_release(sr);
+    if (rr)
+        proto_request_release(rr);
+    if (st == RM_ERR_TRUNCATE)
+        MPI_FAIL(c, MPI_ERR_TRUNCATE, "received message is longer than the %ld-byte buffer",
+                 (long)recvcount * (long)rdt->size);
+    MPI_CHECK_STATUS(c, st);
+    MPI_END();
+}
+
+RM_ALIAS(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_BEGIN("MPI_Sendrecv_replace");
+    comm_t *c;
+    dtype_t *dt;
+    request_t *rr = NULL, *sr = NULL;
+    P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, sendtag);
+    CHECK_SRC_RANK(c, source);
+    CHECK_RECV_TAG(c, recvtag);
+    size_t bytes = (size_t)count * (size_t)dt->size;
+    void *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp)
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "cannot stage %zu bytes", bytes);
+    dtype_pack(buf, count, dt, 0, tmp, bytes);
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    rm_status_t st = proto_irecv(buf, count, dt, source, recvtag, c, c->ctx, &rr);
+    if (st >= 0)
+        st = proto_isend(tmp, (MPI_Count)bytes, byte, dest, sendtag, c, c->ctx, PROTO_STD, &sr);
+    if (st >= 0)
+        st = proto_wait(sr);
+    if (st >= 0)
+        st = proto_wait(rr);
+    if (st >= 0 && rr->err < 0)
+        st = rr->err;
+    if (rr)
+        proto_status_fill(status, rr);
+    if (sr)
+        proto_request_release(sr);
+    if (rr)
+        proto_request_release(rr);
+    free(tmp);
+    if (st == RM_ERR_TRUNCATE)
+        MPI_FAIL(c, MPI_ERR_TRUNCATE, "received message is longer than the buffer");
+    MPI_CHECK_STATUS(c, st);
+    MPI_END();
+}
+
+/* ---- persistent requests ---------------------------------------------- */
+
+static int p2p_send_init(const char *fn_name_, const void *buf, int count, MPI_Datatype datatype,
+                         int dest, int tag, MPI_Comm comm, int mode, MPI_Request *request)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c;
+    dtype_t *dt;
+    request_t *r;
+    P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag);
+    CHECK_ARG(c, request, "request is NULL");
+    MPI_CHECK_STATUS(c, proto_send_init(buf, count, dt, dest, tag, c, mode, &r));
+    *request = r->handle;
+    MPI_END();
+}
+
+RM_ALIAS(Send_init)
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Send_init", buf, count, datatype, dest, tag, comm, PROTO_STD, request);
+}
+
+RM_ALIAS(Ssend_init)
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Ssend_init", buf, count, datatype, dest, tag, comm, PROTO_SYNC, request);
+}
+
+RM_ALIAS(Rsend_init)
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Rsend_init", buf, count, datatype, dest, tag, comm, PROTO_READY, request);
+}
+
+RM_ALIAS(Bsend_init)
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Bsend_init", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED,
+                         request);
+}
+
+RM_ALIAS(Recv_init)
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Recv_init");
+    comm_t *c;
+    dtype_t *dt;
+    request_t *r;
+    P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, source, tag);
+    CHECK_ARG(c, request, "request is NULL");
+    MPI_CHECK_STATUS(c, proto_recv_init(buf, count, dt, source, tag, c, &r));
+    *request = r->handle;
+    MPI_END();
+}
+
+static int p2p_start_one(const char *fn_name_, MPI_Request h)
+{
+    request_t *r = proto_request_get(h);
+    if (!r || !r->persistent)
+        return mpi_err_raise(NULL, MPI_ERR_REQUEST, fn_name_, "0x%x is not a persistent request",
+                             (unsigned)h);
+    if (r->active)
+        return mpi_err_raise(r->comm, MPI_ERR_REQUEST, fn_name_, "request 0x%x is already active",
+                             (unsigned)h);
+    rm_status_t st = proto_start(r);
+    if (st < 0)
+        return mpi_err_raise(r->comm, mpi_err_from_status(st), fn_name_, "%s", rm_status_str(st));
+    return MPI_SUCCESS;
+}
+
+RM_ALIAS(Start)
+int PMPI_Start(MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Start");
+    CHECK_ARG(NULL, request, "request is NULL");
+    err = p2p_start_one(fn_name_, *request);
+    MPI_END();
+}
+
+RM_ALIAS(Startall)
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    MPI_BEGIN("MPI_Startall");
+    CHECK_COUNT(NULL, count);
+    CHECK_ARG(NULL, count == 0 || array_of_requests, "array_of_requests is NULL");
+    for (int i = 0; i < count && err == MPI_SUCCESS; i++)
+        err = p2p_start_one(fn_name_, array_of_requests[i]);
+    MPI_END();
+}
+
+/* ---- probes ----------------------------------------------------------- */
+
+static int p2p_probe(const char *fn_name_, int source, int tag, MPI_Comm comm, int blocking,
+                     int *flag, MPI_Message *message, MPI_Status *status)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c;
+    int found = 0;
+    request_t *m = NULL;
+    CHECK_COMM(c, comm);
+    CHECK_SRC_RANK(c, source);
+    CHECK_RECV_TAG(c, tag);
+    CHECK_ARG(c, blocking || flag, "flag is NULL");
+    for (int spins = 0;;) {
+        proto_progress();
+        MPI_CHECK_STATUS(c, proto_iprobe(source, tag, c, c->ctx, &found, status,
+                                         message ? &m : NULL));
+        if (found || !blocking)
+            break;
+        if (++spins >= (int)1000) {
+            spins = 0;
+            rm_lock_yield();
+        }
+    }
+    if (flag)
+        *flag = found;
+    if (message)
+        *message = !found ? MPI_MESSAGE_NULL : m ? m->handle : MPI_MESSAGE_NO_PROC;
+    MPI_END();
+}
+
+RM_ALIAS(Probe)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    return p2p_probe("MPI_Probe", source, tag, comm, 1, NULL, NULL, status);
+}
+
+RM_ALIAS(Iprobe)
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    return p2p_probe("MPI_Iprobe", source, tag, comm, 0, flag, NULL, status);
+}
+
+RM_ALIAS(Mprobe)
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    if (!message)
+        return mpi_err_raise(comm_get(comm), MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+    return p2p_probe("MPI_Mprobe", source, tag, comm, 1, NULL, message, status);
+}
+
+RM_ALIAS(Improbe)
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                 MPI_Status *status)
+{
+    if (!message)
+        return mpi_err_raise(comm_get(comm), MPI_ERR_ARG, "MPI_Improbe", "message is NULL");
+    return p2p_probe("MPI_Improbe", source, tag, comm, 0, flag, message, status);
+}
+
+static int p2p_mrecv(const char *fn_name_, void *buf, int count, MPI_Datatype datatype,
+                     MPI_Message *message, MPI_Request *request, MPI_Status *status)
+{
+    MPI_BEGIN_SHARED();
+    dtype_t *dt;
+    request_t *m, *r;
+    CHECK_ARG(NULL, message, "message is NULL");
+    if (*message == MPI_MESSAGE_NO_PROC) {
+        *message = MPI_MESSAGE_NULL;
+        if (request) {
+            if (!(r = p2p_done_request(REQ_RECV)))
+                MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of requests");
+            r->status.MPI_SOURCE = MPI_PROC_NULL;
+            r->status.MPI_TAG = MPI_ANY_TAG;
+            *request = r->handle;
+        } else if (status != MPI_STATUS_IGNORE) {
+            mpi_status_empty(status);
+            status->MPI_SOURCE = MPI_PROC_NULL;
+        }
+        goto fn_exit;
+    }
+    m = proto_request_get(*message);
+    if (!m || m->kind != REQ_MSG)
+        MPI_FAIL(NULL, MPI_ERR_REQUEST, "invalid message handle 0x%x", (unsigned)*message);
+    CHECK_COUNT(m->comm, count);
+    CHECK_DTYPE(m->comm, dt, datatype);
+    CHECK_BUF(m->comm, buf, count, dt);
+    comm_t *c = m->comm;
+    c->refcount++; /* m goes away inside proto_imrecv */
+    rm_status_t st = proto_imrecv(buf, count, dt, m, &r);
+    *message = MPI_MESSAGE_NULL;
+    if (st >= 0 && !request) {
+        proto_wait(r);
+        st = r->err;
+        proto_status_fill(status, r);
+        proto_request_release(r);
+    } else if (st >= 0) {
+        *request = r->handle;
+    }
+    if (st == RM_ERR_TRUNCATE) {
+        err = mpi_err_raise(c, MPI_ERR_TRUNCATE, fn_name_, "message is longer than the buffer");
+    } else if (st < 0) {
+        err = mpi_err_raise(c, mpi_err_from_status(st), fn_name_, "%s", rm_status_str(st));
+    }
+    comm_release(c);
+    MPI_END();
+}
+
+RM_ALIAS(Mrecv)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    return p2p_mrecv("MPI_Mrecv", buf, count, datatype, message, NULL, status);
+}
+
+RM_ALIAS(Imrecv)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Request *request)
+{
+    if (!request)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
+    return p2p_mrecv("MPI_Imrecv", buf, count, datatype, message, request, MPI_STATUS_IGNORE);
+}
+
+/* ---- buffered-send buffer --------------------------------------------- */
+
+RM_ALIAS(Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    MPI_BEGIN("MPI_Buffer_attach");
+    if (size < 0)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "negative size %d", size);
+    CHECK_ARG(NULL, buffer || size == 0, "buffer is NULL");
+    if (proto_bsend_attach(buffer, (size_t)size) < 0)
+        MPI_FAIL(NULL, MPI_ERR_BUFFER, "a buffer is already attached; detach it first");
+    MPI_END();
+}
+
+RM_ALIAS(Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPI_BEGIN("MPI_Buffer_detach");
+    CHECK_ARG(NULL, buffer_addr && size, "buffer_addr or size is NULL");
+    void *b;
+    size_t s;
+    proto_bsend_detach(&b, &s);
+    *(void **)buffer_addr = b;
+    *size = (int)s;
+    MPI_END();
+}

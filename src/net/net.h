@@ -1,0 +1,100 @@
+/* The transport contract. A transport moves frames between this process and
+ * one peer over one rail; it never decides policy: errors are reported to the
+ * rail layer through the error callback (always with the rail index), and the
+ * rail layer decides what to do.
+ *
+ * One ops table per transport, filled with designated initializers and
+ * registered in the explicit list in net.c, which checks that every mandatory
+ * op is present. Optional features are advertised by capability flags. */
+#ifndef RM_NET_NET_H
+#define RM_NET_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "util/status.h"
+
+/* Every frame starts with this header. The rail layer fills it; transports
+ * carry it unchanged (reliable transports may drop `ack`, which they never
+ * need). `hlen` bytes of upper-layer header follow, then `len` bytes of
+ * payload. */
+typedef struct net_frame_hdr {
+    uint64_t seq;   /* channel sequence number, 0 = unsequenced control frame */
+    uint64_t ack;   /* cumulative acknowledgement, piggybacked */
+    uint32_t len;   /* payload bytes */
+    uint16_t flags;
+    uint16_t hlen;  /* upper-layer header bytes, at most NET_UPPER_MAX */
+} net_frame_hdr_t;
+
+#define NET_UPPER_MAX 32
+
+enum net_frame_flags {
+    /* A data chunk placed by offset: the channel hands it up on arrival even
+     * ahead of sequence order (it still counts in sequence for acks and
+     * duplicate detection). */
+    NET_F_UNORDERED = 1u << 0,
+};
+
+enum net_caps {
+    NET_CAP_RELIABLE = 1u << 0,   /* frames are never lost while both processes live */
+    NET_CAP_LOCAL = 1u << 1,      /* same host; single-copy between address spaces possible */
+    NET_CAP_ZCOPY_RECV = 1u << 2, /* can receive a payload straight into a user buffer */
+    NET_CAP_RMA = 1u << 3,        /* put/get with memory registration */
+    NET_CAP_HW_MIGRATION = 1u << 4,
+};
+
+typedef struct net_iface net_iface_t; /* an opened device/interface, transport-private */
+typedef struct net_path net_path_t;   /* a connection to one peer, transport-private */
+
+/* Upcalls into the rail layer. `owner` is what the rail layer passed to connect
+ * (its per-peer channel). The payload pointer is valid only during the call. */
+typedef struct net_upcalls {
+    void (*recv)(void *owner, const net_frame_hdr_t *hdr, const void *upper, const void *payload);
+    void (*error)(void *owner, int rail, rm_status_t why);
+} net_upcalls_t;
+
+/* What a transport may know about the job when it opens. */
+typedef struct net_env {
+    int world_rank, world_size;
+    const int *node_of; /* world rank -> host index */
+    int node;           /* my host index */
+    const char *job_id; /* unique per job, for names of shared resources */
+    net_upcalls_t up;
+} net_env_t;
+
+typedef struct net_ops {
+    const char *name;
+    unsigned caps;
+    /* mandatory */
+    int (*query)(const net_env_t *env); /* number of usable devices (rails) */
+    rm_status_t (*open)(const net_env_t *env, int dev, net_iface_t **out);
+    void (*close)(net_iface_t *ifc);
+    /* business card published through the boot layer; a printable string */
+    rm_status_t (*addr_pack)(net_iface_t *ifc, char *buf, size_t len);
+    rm_status_t (*connect)(net_iface_t *ifc, int peer, const char *peer_addr, void *owner,
+                           net_path_t **out);
+    /* RM_OK when the frame is handed over (the caller's memory may be reused),
+     * RM_ERR_NO_RESOURCE when the path is full (try again after progress). */
+    rm_status_t (*send)(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
+                        const struct iovec *iov, int iovcnt);
+    int (*progress)(net_iface_t *ifc); /* events handled */
+    void (*path_close)(net_path_t *p);
+    /* optional (NET_CAP_LOCAL): copy len bytes from the peer's address space */
+    rm_status_t (*read_remote)(net_path_t *p, void *dst, uint64_t remote_addr, size_t len);
+    /* upper bound for one frame's payload on this transport */
+    size_t (*max_payload)(net_iface_t *ifc);
+    /* optional: every peer has connected (shared resources can be unlinked) */
+    void (*ready)(net_iface_t *ifc);
+} net_ops_t;
+
+/* The explicit list of transports compiled in. */
+const net_ops_t *net_transport_find(const char *name);
+/* Checks every mandatory op; RM_ERR_INTERNAL naming the missing op otherwise. */
+rm_status_t net_transport_check(const net_ops_t *ops);
+
+extern const net_ops_t net_self_ops;
+extern const net_ops_t net_shm_ops;
+extern const net_ops_t net_tcp_ops;
+
+#endif

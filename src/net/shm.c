@@ -1,0 +1,365 @@
+/* shm: ranks on one host. Each rank owns one shared-memory segment, its
+ * inbox, holding one single-producer/single-consumer ring per local sender.
+ * A cell's `flag` (ring position + 1) is written last with release order and
+ * is the only thing the receiver polls, so a small message costs the receiver
+ * one cache-line transfer. The consumer publishes how far it has read in
+ * `head`, which the producer reads only when the ring looks full.
+ * Large messages do not go through the rings: read_remote copies straight
+ * from the sender's buffer with process_vm_readv (single copy). */
+#include "net/net.h"
+#include "util/config.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define SHM_MAGIC 0x7261696c73686d31ull /* "railshm1" */
+#define SHM_LINE 64
+#define SHM_SEGMENT_BUDGET ((size_t)64 << 20)
+
+typedef struct shm_cell {
+    _Atomic uint64_t flag;
+    uint64_t seq;
+    uint32_t len;
+    uint16_t flags;
+    uint16_t hlen;
+    unsigned char upper[NET_UPPER_MAX];
+    unsigned char payload[];
+} shm_cell_t;
+
+typedef struct shm_ring_ctl {
+    _Alignas(SHM_LINE) _Atomic uint64_t head; /* frames consumed */
+    char pad[SHM_LINE - sizeof(uint64_t)];
+} shm_ring_ctl_t;
+
+typedef struct shm_seg_hdr {
+    uint64_t magic;
+    uint32_t nrings, ncells;
+    uint64_t stride; /* bytes per cell */
+    uint64_t ring_bytes;
+    int32_t pid;
+} shm_seg_hdr_t;
+
+struct net_path {
+    void *owner;
+    int peer;      /* world rank */
+    int peer_pid;
+    /* sending: my ring in the peer's inbox */
+    shm_ring_ctl_t *tx_ctl;
+    unsigned char *tx_cells;
+    uint64_t tx_pos, tx_head;
+    /* receiving: the peer's ring in my inbox */
+    shm_ring_ctl_t *rx_ctl;
+    unsigned char *rx_cells;
+    uint64_t rx_pos;
+    void *peer_map;
+    size_t peer_map_len;
+    struct net_iface *ifc;
+};
+
+struct net_iface {
+    net_env_t env;
+    int nlocal, my_local;
+    int *local_of;     /* world rank -> local index or -1 */
+    uint32_t ncells;
+    size_t stride, ring_bytes, seg_len;
+    void *seg;
+    char name[128];
+    int unlinked;
+    net_path_t **paths;  /* by local index */
+    net_path_t **active; /* connected peers, polled by progress */
+    int nactive;
+};
+
+static size_t shm_cell_payload_max(void)
+{
+    return (size_t)RM_CFG(shm_cell_size);
+}
+
+static int shm_query(const net_env_t *env)
+{
+    return 1;
+}
+
+static unsigned char *shm_ring_cells(void *seg, size_t ring_bytes, int ring)
+{
+    return (unsigned char *)seg + SHM_LINE * 2 + ring_bytes * (size_t)ring + sizeof(shm_ring_ctl_t);
+}
+
+static shm_ring_ctl_t *shm_ring_ctl(void *seg, size_t ring_bytes, int ring)
+{
+    return (shm_ring_ctl_t *)((unsigned char *)seg + SHM_LINE * 2 + ring_bytes * (size_t)ring);
+}
+
+static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **out)
+{
+    net_iface_t *ifc = calloc(1, sizeof *ifc);
+    if (!ifc)
+        return RM_ERR_NOMEM;
+    ifc->env = *env;
+    ifc->local_of = malloc(sizeof(int) * (size_t)env->world_size);
+    if (!ifc->local_of) {
+        free(ifc);
+        return RM_ERR_NOMEM;
+    }
+    for (int r = 0; r < env->world_size; r++) {
+        if (env->node_of[r] == env->node) {
+            if (r == env->world_rank)
+                ifc->my_local = ifc->nlocal;
+            ifc->local_of[r] = ifc->nlocal++;
+        } else {
+            ifc->local_of[r] = -1;
+        }
+    }
+    ifc->stride = (sizeof(shm_cell_t) + shm_cell_payload_max() + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
+    uint64_t cells = (uint64_t)RM_CFG(shm_cells);
+    if (cells < 2)
+        cells = 2;
+    /* keep the inbox bounded when many ranks share a host */
+    while (cells > 4 && cells * ifc->stride * (uint64_t)ifc->nlocal > SHM_SEGMENT_BUDGET)
+        cells /= 2;
+    ifc->ncells = (uint32_t)cells;
+    ifc->ring_bytes = sizeof(shm_ring_ctl_t) + ifc->stride * cells;
+    ifc->seg_len = SHM_LINE * 2 + ifc->ring_bytes * (size_t)ifc->nlocal;
+    ifc->paths = calloc((size_t)ifc->nlocal, sizeof *ifc->paths);
+    ifc->active = calloc((size_t)ifc->nlocal, sizeof *ifc->active);
+    if (!ifc->paths || !ifc->active)
+        goto fail_nomem;
+
+    snprintf(ifc->name, sizeof ifc->name, "/railmpi-%s-%d", env->job_id, env->world_rank);
+    shm_unlink(ifc->name); /* a leftover of a crashed job with the same id */
+    int fd = shm_open(ifc->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        rm_log_error("shm: shm_open(%s): %s", ifc->name, strerror(errno));
+        goto fail_io;
+    }
+    if (ftruncate(fd, (off_t)ifc->seg_len) < 0) {
+        rm_log_error("shm: ftruncate(%s, %zu): %s (is /dev/shm large enough?)", ifc->name,
+                     ifc->seg_len, strerror(errno));
+        close(fd);
+        shm_unlink(ifc->name);
+        goto fail_io;
+    }
+    ifc->seg = mmap(NULL, ifc->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (ifc->seg == MAP_FAILED) {
+        rm_log_error("shm: mmap(%s): %s", ifc->name, strerror(errno));
+        shm_unlink(ifc->name);
+        goto fail_io;
+    }
+    shm_seg_hdr_t *h = ifc->seg;
+    h->nrings = (uint32_t)ifc->nlocal;
+    h->ncells = ifc->ncells;
+    h->stride = ifc->stride;
+    h->ring_bytes = ifc->ring_bytes;
+    h->pid = (int32_t)getpid();
+    atomic_thread_fence(memory_order_release);
+    h->magic = SHM_MAGIC;
+    *out = ifc;
+    return RM_OK;
+
+fail_io:
+    free(ifc->paths);
+    free(ifc->active);
+    free(ifc->local_of);
+    free(ifc);
+    return RM_ERR_IO;
+fail_nomem:
+    free(ifc->paths);
+    free(ifc->active);
+    free(ifc->local_of);
+    free(ifc);
+    return RM_ERR_NOMEM;
+}
+
+static void shm_path_close(net_path_t *p)
+{
+    if (!p)
+        return;
+    if (p->peer_map)
+        munmap(p->peer_map, p->peer_map_len);
+    net_iface_t *ifc = p->ifc;
+    for (int i = 0; i < ifc->nactive; i++) {
+        if (ifc->active[i] == p) {
+            ifc->active[i] = ifc->active[--ifc->nactive];
+            break;
+        }
+    }
+    int li = ifc->local_of[p->peer];
+    if (li >= 0 && ifc->paths[li] == p)
+        ifc->paths[li] = NULL;
+    free(p);
+}
+
+static void shm_ready(net_iface_t *ifc)
+{
+    if (!ifc->unlinked) {
+        shm_unlink(ifc->name);
+        ifc->unlinked = 1;
+    }
+}
+
+static void shm_close(net_iface_t *ifc)
+{
+    for (int i = 0; i < ifc->nlocal; i++)
+        shm_path_close(ifc->paths[i]);
+    shm_ready(ifc);
+    munmap(ifc->seg, ifc->seg_len);
+    free(ifc->paths);
+    free(ifc->active);
+    free(ifc->local_of);
+    free(ifc);
+}
+
+static rm_status_t shm_addr_pack(net_iface_t *ifc, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s", ifc->name);
+    return n < 0 || (size_t)n >= len ? RM_ERR_INVALID : RM_OK;
+}
+
+static rm_status_t shm_connect(net_iface_t *ifc, int peer, const char *peer_addr, void *owner,
+                               net_path_t **out)
+{
+    int li = peer >= 0 && peer < ifc->env.world_size ? ifc->local_of[peer] : -1;
+    if (li < 0 || peer == ifc->env.world_rank)
+        return RM_ERR_UNREACHABLE;
+    int fd = shm_open(peer_addr, O_RDWR, 0);
+    if (fd < 0) {
+        rm_log_error("shm: cannot open rank %d's segment %s: %s", peer, peer_addr, strerror(errno));
+        return RM_ERR_UNREACHABLE;
+    }
+    void *map = mmap(NULL, ifc->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        rm_log_error("shm: mmap of rank %d's segment: %s", peer, strerror(errno));
+        return RM_ERR_IO;
+    }
+    shm_seg_hdr_t *h = map;
+    if (h->magic != SHM_MAGIC || h->nrings != (uint32_t)ifc->nlocal || h->ncells != ifc->ncells ||
+        h->stride != ifc->stride) {
+        rm_log_error("shm: rank %d's segment has a different layout (mismatched RAILMPI_SHM_* settings?)",
+                     peer);
+        munmap(map, ifc->seg_len);
+        return RM_ERR_INVALID;
+    }
+    net_path_t *p = calloc(1, sizeof *p);
+    if (!p) {
+        munmap(map, ifc->seg_len);
+        return RM_ERR_NOMEM;
+    }
+    p->owner = owner;
+    p->peer = peer;
+    p->peer_pid = h->pid;
+    p->ifc = ifc;
+    p->peer_map = map;
+    p->peer_map_len = ifc->seg_len;
+    p->tx_ctl = shm_ring_ctl(map, ifc->ring_bytes, ifc->my_local);
+    p->tx_cells = shm_ring_cells(map, ifc->ring_bytes, ifc->my_local);
+    p->rx_ctl = shm_ring_ctl(ifc->seg, ifc->ring_bytes, li);
+    p->rx_cells = shm_ring_cells(ifc->seg, ifc->ring_bytes, li);
+    ifc->paths[li] = p;
+    ifc->active[ifc->nactive++] = p;
+    *out = p;
+    return RM_OK;
+}
+
+static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
+                            const struct iovec *iov, int iovcnt)
+{
+    net_iface_t *ifc = p->ifc;
+    uint64_t pos = p->tx_pos;
+    if (pos - p->tx_head >= ifc->ncells) {
+        p->tx_head = atomic_load_explicit(&p->tx_ctl->head, memory_order_acquire);
+        if (pos - p->tx_head >= ifc->ncells)
+            return RM_ERR_NO_RESOURCE;
+    }
+    if (hdr->len > shm_cell_payload_max() || hdr->hlen > NET_UPPER_MAX)
+        return RM_ERR_INVALID;
+    shm_cell_t *c = (shm_cell_t *)(p->tx_cells + (pos % ifc->ncells) * ifc->stride);
+    c->seq = hdr->seq;
+    c->len = hdr->len;
+    c->flags = hdr->flags;
+    c->hlen = hdr->hlen;
+    memcpy(c->upper, upper, hdr->hlen);
+    unsigned char *dst = c->payload;
+    for (int i = 0; i < iovcnt; i++) {
+        memcpy(dst, iov[i].iov_base, iov[i].iov_len);
+        dst += iov[i].iov_len;
+    }
+    atomic_store_explicit(&c->flag, pos + 1, memory_order_release);
+    p->tx_pos = pos + 1;
+    return RM_OK;
+}
+
+static int shm_progress(net_iface_t *ifc)
+{
+    int n = 0;
+    for (int i = 0; i < ifc->nactive; i++) {
+        net_path_t *p = ifc->active[i];
+        for (int k = 0; k < 16; k++) {
+            uint64_t pos = p->rx_pos;
+            shm_cell_t *c = (shm_cell_t *)(p->rx_cells + (pos % ifc->ncells) * ifc->stride);
+            if (atomic_load_explicit(&c->flag, memory_order_acquire) != pos + 1)
+                break;
+            net_frame_hdr_t h = {.seq = c->seq, .ack = 0, .len = c->len, .flags = c->flags, .hlen = c->hlen};
+            ifc->env.up.recv(p->owner, &h, c->upper, c->payload);
+            p->rx_pos = pos + 1;
+            atomic_store_explicit(&p->rx_ctl->head, pos + 1, memory_order_release);
+            n++;
+        }
+    }
+    return n;
+}
+
+static rm_status_t shm_read_remote(net_path_t *p, void *dst, uint64_t remote_addr, size_t len)
+{
+    while (len) {
+        struct iovec l = {dst, len}, r = {(void *)(uintptr_t)remote_addr, len};
+        ssize_t got = process_vm_readv(p->peer_pid, &l, 1, &r, 1, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EPERM || errno == ENOSYS || errno == EACCES)
+                return RM_ERR_UNSUPPORTED;
+            if (errno == ESRCH)
+                return RM_ERR_PROC_FAILED;
+            rm_log_error("shm: process_vm_readv from rank %d: %s", p->peer, strerror(errno));
+            return RM_ERR_IO;
+        }
+        if (got == 0)
+            return RM_ERR_IO;
+        dst = (char *)dst + got;
+        remote_addr += (uint64_t)got;
+        len -= (size_t)got;
+    }
+    return RM_OK;
+}
+
+static size_t shm_max_payload(net_iface_t *ifc)
+{
+    return shm_cell_payload_max();
+}
+
+const net_ops_t net_shm_ops = {
+    .name = "shm",
+    .caps = NET_CAP_RELIABLE | NET_CAP_LOCAL,
+    .query = shm_query,
+    .open = shm_open_iface,
+    .close = shm_close,
+    .addr_pack = shm_addr_pack,
+    .connect = shm_connect,
+    .send = shm_send,
+    .progress = shm_progress,
+    .path_close = shm_path_close,
+    .read_remote = shm_read_remote,
+    .max_payload = shm_max_payload,
+    .ready = shm_ready,
+};

@@ -1,0 +1,843 @@
+/* tcp: one connection per (peer, rail) over plain sockets, non-blocking,
+ * driven by one epoll set for the whole transport.
+ *
+ * Connections open lazily on the first frame. The connector sends a hello
+ * carrying the job secret, its rank and rail; the acceptor checks it and
+ * answers. When both sides connect at once, the connection opened by the
+ * lower rank wins and the other is refused, so exactly one survives; frames
+ * wait in the path's queue until then, so none is written twice.
+ *
+ * Frames on the stream: net_frame_hdr_t, upper header, payload. Receives go
+ * through a buffer for small frames; a large payload already announced by its
+ * header is read straight into the place the upper layer names (zero copy).
+ * A connection error fails the path and is reported upward with its rail;
+ * the rail layer decides what happens next. */
+#include "net/net.h"
+#include "util/config.h"
+#include "util/log.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define TCP_MAGIC 0x726d7470u /* "rmtp" */
+#define TCP_VERSION 1
+#define TCP_MAX_RAILS 16
+#define TCP_RXBUF (256 * 1024)
+#define TCP_MAX_FRAME ((uint32_t)1 << 30)
+
+enum { TCP_HS_OK = 0, TCP_HS_DUPLICATE = 1, TCP_HS_BAD_SECRET = 2, TCP_HS_UNKNOWN_PEER = 3 };
+
+typedef struct tcp_hello {
+    uint32_t magic, version;
+    int32_t rank, rail;
+    char secret[64];
+} tcp_hello_t;
+
+typedef struct tcp_hello_ack {
+    uint32_t magic;
+    int32_t status;
+} tcp_hello_ack_t;
+
+enum tcp_conn_state { TC_CONNECTING, TC_HELLO_SENT, TC_HELLO_WAIT, TC_UP, TC_DEAD };
+
+enum { TCP_EV_LISTEN = 1, TCP_EV_CONN = 2 };
+
+typedef struct tcp_conn {
+    int ev_kind; /* TCP_EV_CONN, first member: epoll data points here */
+    int fd;
+    int state;
+    int initiator;
+    struct net_path *path;  /* NULL for an accepted connection before its hello */
+    struct net_iface *ifc;
+    char peer_desc[64];
+    /* handshake */
+    unsigned char hs[sizeof(tcp_hello_t)];
+    size_t hs_got;
+    /* receive */
+    unsigned char *rx;      /* TCP_RXBUF */
+    size_t rx_start, rx_end;
+    net_frame_hdr_t hdr;    /* frame being received past the buffer */
+    unsigned char upper[NET_UPPER_MAX];
+    unsigned char *dst;     /* where its payload goes */
+    unsigned char *stage;   /* owned staging buffer for large payloads */
+    size_t stage_cap, dst_got;
+    int in_payload;
+    struct tcp_conn *next;
+} tcp_conn_t;
+
+struct net_path {
+    void *owner;
+    int peer;
+    struct net_iface *ifc;
+    struct sockaddr_in addr;
+    tcp_conn_t *conn;       /* the connection in use or being set up */
+    /* bytes accepted from the rail layer but not yet taken by the socket;
+     * always whole frames until the connection is UP */
+    unsigned char *txq;
+    size_t txq_off, txq_len, txq_cap;
+    int failed;
+};
+
+struct net_iface {
+    int ev_kind; /* TCP_EV_LISTEN */
+    net_env_t env;
+    int rail;
+    char ifname[IF_NAMESIZE];
+    struct in_addr ip;
+    int prefix;
+    int lfd;
+    net_path_t **peers;     /* by world rank */
+    tcp_conn_t *conns;
+};
+
+static int tcp_epfd = -1;
+static int tcp_nifaces;
+static net_iface_t *tcp_ifaces[TCP_MAX_RAILS];
+
+/* ---- rail discovery ---------------------------------------------------- */
+
+typedef struct tcp_dev {
+    char ifname[IF_NAMESIZE];
+    struct in_addr ip;
+    int prefix;
+} tcp_dev_t;
+
+static int tcp_prefix_of(struct in_addr mask)
+{
+    return __builtin_popcount(ntohl(mask.s_addr));
+}
+
+static uint32_t tcp_net(struct in_addr ip, int prefix)
+{
+    uint32_t m = prefix ? 0xffffffffu << (32 - prefix) : 0;
+    return ntohl(ip.s_addr) & m;
+}
+
+static int tcp_dev_cmp(const void *a, const void *b)
+{
+    const tcp_dev_t *x = a, *y = b;
+    uint32_t nx = tcp_net(x->ip, x->prefix), ny = tcp_net(y->ip, y->prefix);
+    return nx < ny ? -1 : nx > ny;
+}
+
+/* The rails of this host, ordered by subnet so every host numbers shared
+ * subnets alike. */
+static int tcp_devices(tcp_dev_t *out, int max)
+{
+    struct ifaddrs *ifa0, *ifa;
+    if (getifaddrs(&ifa0) < 0)
+        return 0;
+    const char *want = RM_CFG_STR(tcp_rails);
+    const char *launch = RM_CFG_STR(launch_addr);
+    int n = 0;
+    for (ifa = ifa0; ifa && n < max; ifa = ifa->ifa_next) {
+        if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_INET || !ifa->ifa_netmask)
+            continue;
+        if (!(ifa->ifa_flags & IFF_UP) || (ifa->ifa_flags & IFF_LOOPBACK))
+            continue;
+        struct in_addr ip = ((struct sockaddr_in *)ifa->ifa_addr)->sin_addr;
+        int prefix = tcp_prefix_of(((struct sockaddr_in *)ifa->ifa_netmask)->sin_addr);
+        char ipstr[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &ip, ipstr, sizeof ipstr);
+        int take;
+        if (*want) {
+            take = 0;
+            char list[512];
+            snprintf(list, sizeof list, "%s", want);
+            for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                char *slash = strchr(tok, '/');
+                if (!slash) {
+                    take |= !strcmp(tok, ifa->ifa_name);
+                    continue;
+                }
+                *slash = 0;
+                struct in_addr net;
+                int p = atoi(slash + 1);
+                if (inet_pton(AF_INET, tok, &net) == 1 && p >= 0 && p <= 32)
+                    take |= tcp_net(ip, p) == tcp_net(net, p);
+            }
+        } else {
+            take = !*launch || strcmp(launch, ipstr);
+        }
+        if (!take)
+            continue;
+        snprintf(out[n].ifname, sizeof out[n].ifname, "%s", ifa->ifa_name);
+        out[n].ip = ip;
+        out[n].prefix = prefix;
+        n++;
+    }
+    freeifaddrs(ifa0);
+    qsort(out, (size_t)n, sizeof *out, tcp_dev_cmp);
+    return n;
+}
+
+static int tcp_query(const net_env_t *env)
+{
+    tcp_dev_t devs[TCP_MAX_RAILS];
+    return tcp_devices(devs, TCP_MAX_RAILS);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static void tcp_sockopts(int fd)
+{
+    int one = 1, buf = 4 << 20;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+}
+
+static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
+{
+    tcp_dev_t devs[TCP_MAX_RAILS];
+    int n = tcp_devices(devs, TCP_MAX_RAILS);
+    if (dev < 0 || dev >= n || tcp_nifaces >= TCP_MAX_RAILS)
+        return RM_ERR_INVALID;
+    if (tcp_epfd < 0 && (tcp_epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+        rm_log_error("tcp: epoll_create1: %s", strerror(errno));
+        return RM_ERR_IO;
+    }
+    net_iface_t *ifc = calloc(1, sizeof *ifc);
+    if (!ifc || !(ifc->peers = calloc((size_t)env->world_size, sizeof *ifc->peers))) {
+        free(ifc);
+        return RM_ERR_NOMEM;
+    }
+    ifc->ev_kind = TCP_EV_LISTEN;
+    ifc->env = *env;
+    ifc->rail = dev;
+    snprintf(ifc->ifname, sizeof ifc->ifname, "%s", devs[dev].ifname);
+    ifc->ip = devs[dev].ip;
+    ifc->prefix = devs[dev].prefix;
+    ifc->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = ifc->ip, .sin_port = 0};
+    if (ifc->lfd < 0 || bind(ifc->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+        listen(ifc->lfd, 256) < 0) {
+        rm_log_error("tcp: cannot listen on %s: %s", ifc->ifname, strerror(errno));
+        if (ifc->lfd >= 0)
+            close(ifc->lfd);
+        free(ifc->peers);
+        free(ifc);
+        return RM_ERR_IO;
+    }
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = ifc};
+    epoll_ctl(tcp_epfd, EPOLL_CTL_ADD, ifc->lfd, &ev);
+    tcp_ifaces[tcp_nifaces++] = ifc;
+    *out = ifc;
+    return RM_OK;
+}
+
+static rm_status_t tcp_addr_pack(net_iface_t *ifc, char *buf, size_t len)
+{
+    struct sockaddr_in sa;
+    socklen_t sl = sizeof sa;
+    if (getsockname(ifc->lfd, (struct sockaddr *)&sa, &sl) < 0)
+        return RM_ERR_IO;
+    char ip[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &ifc->ip, ip, sizeof ip);
+    int n = snprintf(buf, len, "%s/%d:%d", ip, ifc->prefix, ntohs(sa.sin_port));
+    return n < 0 || (size_t)n >= len ? RM_ERR_INVALID : RM_OK;
+}
+
+/* "a.b.c.d/p:port" */
+static int tcp_addr_parse(const char *s, struct sockaddr_in *sa, int *prefix)
+{
+    char ip[64];
+    int p, port;
+    if (sscanf(s, "%63[0-9.]/%d:%d", ip, &p, &port) != 3 || p < 0 || p > 32 || port <= 0 ||
+        port > 65535)
+        return -1;
+    memset(sa, 0, sizeof *sa);
+    sa->sin_family = AF_INET;
+    sa->sin_port = htons((uint16_t)port);
+    *prefix = p;
+    return inet_pton(AF_INET, ip, &sa->sin_addr) == 1 ? 0 : -1;
+}
+
+static rm_status_t tcp_connect(net_iface_t *ifc, int peer, const char *peer_addr, void *owner,
+                               net_path_t **out)
+{
+    struct sockaddr_in sa;
+    int prefix;
+    if (peer < 0 || peer >= ifc->env.world_size || tcp_addr_parse(peer_addr, &sa, &prefix) < 0)
+        return RM_ERR_INVALID;
+    if (prefix != ifc->prefix || tcp_net(sa.sin_addr, prefix) != tcp_net(ifc->ip, ifc->prefix))
+        return RM_ERR_UNREACHABLE; /* another subnet: never paired */
+    net_path_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return RM_ERR_NOMEM;
+    p->owner = owner;
+    p->peer = peer;
+    p->ifc = ifc;
+    p->addr = sa;
+    ifc->peers[peer] = p;
+    *out = p;
+    return RM_OK;
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static tcp_conn_t *tcp_conn_new(net_iface_t *ifc, int fd, int initiator)
+{
+    tcp_conn_t *c = calloc(1, sizeof *c);
+    if (!c || !(c->rx = malloc(TCP_RXBUF))) {
+        free(c);
+        return NULL;
+    }
+    c->ev_kind = TCP_EV_CONN;
+    c->fd = fd;
+    c->ifc = ifc;
+    c->initiator = initiator;
+    c->next = ifc->conns;
+    ifc->conns = c;
+    return c;
+}
+
+static void tcp_conn_watch(tcp_conn_t *c, int want_out)
+{
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), .data.ptr = c};
+    if (epoll_ctl(tcp_epfd, EPOLL_CTL_MOD, c->fd, &ev) < 0)
+        epoll_ctl(tcp_epfd, EPOLL_CTL_ADD, c->fd, &ev);
+}
+
+/* Close a connection; it is unlinked and freed at the end of progress. */
+static void tcp_conn_close(tcp_conn_t *c)
+{
+    if (c->state == TC_DEAD)
+        return;
+    epoll_ctl(tcp_epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    c->fd = -1;
+    c->state = TC_DEAD;
+    if (c->path && c->path->conn == c)
+        c->path->conn = NULL;
+}
+
+static void tcp_path_fail(net_path_t *p, rm_status_t why, const char *what)
+{
+    if (p->conn)
+        tcp_conn_close(p->conn);
+    p->failed = 1;
+    p->txq_off = p->txq_len = 0; /* a partial frame is worthless; the rail layer resends */
+    rm_log_info("tcp: rail %d (%s) to rank %d failed: %s (%s)", p->ifc->rail, p->ifc->ifname, p->peer,
+                what, rm_status_str(why));
+    p->ifc->env.up.error(p->owner, p->ifc->rail, why);
+}
+
+static void tcp_reap(net_iface_t *ifc)
+{
+    for (tcp_conn_t **pp = &ifc->conns; *pp;) {
+        tcp_conn_t *c = *pp;
+        if (c->state == TC_DEAD) {
+            *pp = c->next;
+            free(c->rx);
+            free(c->stage);
+            free(c);
+        } else {
+            pp = &c->next;
+        }
+    }
+}
+
+static int tcp_write_all_small(int fd, const void *buf, size_t len)
+{
+    /* handshakes are tiny and go out on a fresh socket: one send suffices */
+    ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+    return n == (ssize_t)len ? 0 : -1;
+}
+
+static void tcp_flush(net_path_t *p);
+
+static void tcp_conn_up(net_path_t *p, tcp_conn_t *c)
+{
+    c->state = TC_UP;
+    c->path = p;
+    p->conn = c;
+    p->failed = 0;
+    rm_log_debug("tcp: rail %d connected to rank %d (%s)", p->ifc->rail, p->peer,
+                 c->initiator ? "outgoing" : "incoming");
+    tcp_flush(p);
+    tcp_conn_watch(c, p->txq_len > 0);
+}
+
+static rm_status_t tcp_start_connect(net_path_t *p)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return RM_ERR_IO;
+    tcp_sockopts(fd);
+    struct sockaddr_in me = {.sin_family = AF_INET, .sin_addr = p->ifc->ip};
+    bind(fd, (struct sockaddr *)&me, sizeof me); /* leave through this rail's interface */
+    tcp_conn_t *c = tcp_conn_new(p->ifc, fd, 1);
+    if (!c) {
+        close(fd);
+        return RM_ERR_NOMEM;
+    }
+    c->path = p;
+    c->state = TC_CONNECTING;
+    snprintf(c->peer_desc, sizeof c->peer_desc, "rank %d", p->peer);
+    p->conn = c;
+    if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) < 0 && errno != EINPROGRESS) {
+        int e = errno;
+        tcp_path_fail(p, e == ENETUNREACH || e == EHOSTUNREACH ? RM_ERR_UNREACHABLE : RM_ERR_IO,
+                      strerror(e));
+        return RM_ERR_UNREACHABLE;
+    }
+    tcp_conn_watch(c, 1);
+    return RM_OK;
+}
+
+static void tcp_send_hello(tcp_conn_t *c)
+{
+    tcp_hello_t h = {.magic = TCP_MAGIC, .version = TCP_VERSION, .rank = c->ifc->env.world_rank,
+                     .rail = c->ifc->rail};
+    snprintf(h.secret, sizeof h.secret, "%s", RM_CFG_STR(job_secret));
+    if (tcp_write_all_small(c->fd, &h, sizeof h) < 0) {
+        tcp_path_fail(c->path, RM_ERR_CONN_RESET, "hello not sent");
+        return;
+    }
+    c->state = TC_HELLO_SENT;
+    c->hs_got = 0;
+    tcp_conn_watch(c, 0);
+}
+
+static void tcp_refuse(tcp_conn_t *c, int status, const char *why)
+{
+    tcp_hello_ack_t a = {.magic = TCP_MAGIC, .status = status};
+    tcp_write_all_small(c->fd, &a, sizeof a);
+    if (status != TCP_HS_DUPLICATE)
+        rm_log_error("tcp: refused a connection on %s from %s: %s", c->ifc->ifname, c->peer_desc, why);
+    tcp_conn_close(c);
+}
+
+/* Acceptor: a complete hello arrived. */
+static void tcp_on_hello(tcp_conn_t *c)
+{
+    tcp_hello_t h;
+    memcpy(&h, c->hs, sizeof h);
+    net_iface_t *ifc = c->ifc;
+    h.secret[sizeof h.secret - 1] = 0;
+    if (h.magic != TCP_MAGIC || h.version != TCP_VERSION)
+        return tcp_refuse(c, TCP_HS_BAD_SECRET, "not a railmpi peer");
+    if (strcmp(h.secret, RM_CFG_STR(job_secret)) != 0 || !*RM_CFG_STR(job_secret))
+        return tcp_refuse(c, TCP_HS_BAD_SECRET, "wrong job secret");
+    if (h.rank < 0 || h.rank >= ifc->env.world_size || h.rank == ifc->env.world_rank ||
+        !ifc->peers[h.rank])
+        return tcp_refuse(c, TCP_HS_UNKNOWN_PEER, "unknown rank");
+    net_path_t *p = ifc->peers[h.rank];
+    snprintf(c->peer_desc, sizeof c->peer_desc, "rank %d", h.rank);
+    tcp_conn_t *mine = p->conn;
+    if (mine && mine != c && mine->state != TC_DEAD) {
+        if (mine->state == TC_UP) {
+            /* the peer lost the connection we still hold: take the new one */
+            rm_log_debug("tcp: rank %d reconnected on rail %d", h.rank, ifc->rail);
+            tcp_path_fail(p, RM_ERR_CONN_RESET, "peer reconnected");
+        } else if (mine->initiator && ifc->env.world_rank < h.rank) {
+            return tcp_refuse(c, TCP_HS_DUPLICATE, "simultaneous connect, ours wins");
+        } else {
+            tcp_conn_close(mine); /* theirs wins; nothing was sent on ours */
+        }
+    }
+    tcp_hello_ack_t a = {.magic = TCP_MAGIC, .status = TCP_HS_OK};
+    if (tcp_write_all_small(c->fd, &a, sizeof a) < 0) {
+        tcp_conn_close(c);
+        return;
+    }
+    tcp_conn_up(p, c);
+}
+
+/* Connector: the answer to our hello arrived. */
+static void tcp_on_hello_ack(tcp_conn_t *c)
+{
+    tcp_hello_ack_t a;
+    memcpy(&a, c->hs, sizeof a);
+    net_path_t *p = c->path;
+    if (a.magic != TCP_MAGIC) {
+        tcp_path_fail(p, RM_ERR_IO, "garbage in handshake");
+        return;
+    }
+    if (a.status == TCP_HS_DUPLICATE) {
+        tcp_conn_close(c); /* the peer's own connection carries the path */
+        return;
+    }
+    if (a.status != TCP_HS_OK) {
+        rm_log_error("tcp: rank %d refused our connection on rail %d (status %d: wrong job secret?)",
+                     p->peer, p->ifc->rail, a.status);
+        tcp_path_fail(p, RM_ERR_UNREACHABLE, "refused");
+        return;
+    }
+    if (p->conn && p->conn != c && p->conn->state == TC_UP) {
+        tcp_conn_close(c); /* the peer's connection was adopted meanwhile */
+        return;
+    }
+    tcp_conn_up(p, c);
+}
+
+/* ---- sending ----------------------------------------------------------- */
+
+static int tcp_txq_reserve(net_path_t *p, size_t more)
+{
+    if (p->txq_off && p->txq_off == p->txq_len)
+        p->txq_off = p->txq_len = 0;
+    if (p->txq_len + more <= p->txq_cap)
+        return 0;
+    if (p->txq_off) { /* compact before growing */
+        memmove(p->txq, p->txq + p->txq_off, p->txq_len - p->txq_off);
+        p->txq_len -= p->txq_off;
+        p->txq_off = 0;
+        if (p->txq_len + more <= p->txq_cap)
+            return 0;
+    }
+    size_t cap = p->txq_cap ? p->txq_cap : 65536;
+    while (cap < p->txq_len + more)
+        cap *= 2;
+    unsigned char *q = realloc(p->txq, cap);
+    if (!q)
+        return -1;
+    p->txq = q;
+    p->txq_cap = cap;
+    return 0;
+}
+
+static void tcp_flush(net_path_t *p)
+{
+    tcp_conn_t *c = p->conn;
+    if (!c || c->state != TC_UP)
+        return;
+    while (p->txq_off < p->txq_len) {
+        ssize_t n = send(c->fd, p->txq + p->txq_off, p->txq_len - p->txq_off, MSG_NOSIGNAL);
+        if (n > 0) {
+            p->txq_off += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        tcp_path_fail(p, RM_ERR_CONN_RESET, n < 0 ? strerror(errno) : "closed");
+        return;
+    }
+    if (p->txq_off == p->txq_len)
+        p->txq_off = p->txq_len = 0;
+    tcp_conn_watch(c, p->txq_len > 0);
+}
+
+static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
+                            const struct iovec *iov, int iovcnt)
+{
+    size_t total = sizeof *hdr + hdr->hlen;
+    for (int i = 0; i < iovcnt; i++)
+        total += iov[i].iov_len;
+    size_t queued = p->txq_len - p->txq_off;
+    if (queued && queued + total > (size_t)RM_CFG(tcp_queue_max))
+        return RM_ERR_NO_RESOURCE;
+    if (!p->conn) {
+        rm_status_t st = tcp_start_connect(p);
+        if (st < 0)
+            return st;
+    }
+    struct iovec v[2 + 8];
+    int nv = 0;
+    v[nv++] = (struct iovec){(void *)hdr, sizeof *hdr};
+    if (hdr->hlen)
+        v[nv++] = (struct iovec){(void *)upper, hdr->hlen};
+    for (int i = 0; i < iovcnt && nv < 10; i++)
+        if (iov[i].iov_len)
+            v[nv++] = iov[i];
+    size_t done = 0;
+    if (!queued && p->conn && p->conn->state == TC_UP) {
+        ssize_t n;
+        do
+            n = writev(p->conn->fd, v, nv);
+        while (n < 0 && errno == EINTR);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            tcp_path_fail(p, RM_ERR_CONN_RESET, strerror(errno));
+            return RM_ERR_CONN_RESET;
+        }
+        done = n > 0 ? (size_t)n : 0;
+        if (done == total)
+            return RM_OK;
+    }
+    /* keep the rest: the caller's memory is free once we return */
+    if (tcp_txq_reserve(p, total - done) < 0)
+        return RM_ERR_NO_RESOURCE;
+    size_t skip = done;
+    for (int i = 0; i < nv; i++) {
+        size_t l = v[i].iov_len;
+        if (skip >= l) {
+            skip -= l;
+            continue;
+        }
+        memcpy(p->txq + p->txq_len, (char *)v[i].iov_base + skip, l - skip);
+        p->txq_len += l - skip;
+        skip = 0;
+    }
+    if (p->conn && p->conn->state == TC_UP)
+        tcp_conn_watch(p->conn, 1);
+    return RM_OK;
+}
+
+/* ---- receiving --------------------------------------------------------- */
+
+static void tcp_deliver(tcp_conn_t *c, const net_frame_hdr_t *h, const void *upper, const void *payload)
+{
+    net_path_t *p = c->path;
+    p->ifc->env.up.recv(p->owner, h, upper, payload);
+}
+
+/* Parse whole frames out of the buffer; start a direct read for a large one. */
+static int tcp_parse(tcp_conn_t *c)
+{
+    int n = 0;
+    while (c->state == TC_UP && !c->in_payload) {
+        size_t avail = c->rx_end - c->rx_start;
+        if (avail < sizeof(net_frame_hdr_t))
+            break;
+        net_frame_hdr_t h;
+        memcpy(&h, c->rx + c->rx_start, sizeof h);
+        if (h.hlen > NET_UPPER_MAX || h.len > TCP_MAX_FRAME) {
+            tcp_path_fail(c->path, RM_ERR_IO, "malformed frame");
+            return n;
+        }
+        size_t head = sizeof h + h.hlen;
+        if (avail >= head + h.len) {
+            unsigned char *base = c->rx + c->rx_start;
+            c->rx_start += head + h.len;
+            tcp_deliver(c, &h, base + sizeof h, base + head);
+            n++;
+            continue;
+        }
+        if (avail < head || head + h.len <= TCP_RXBUF)
+            break; /* wait for more into the buffer */
+        /* a large payload: read the rest of it in place */
+        c->hdr = h;
+        memcpy(c->upper, c->rx + c->rx_start + sizeof h, h.hlen);
+        if (c->stage_cap < h.len) {
+            free(c->stage);
+            c->stage = malloc(h.len);
+            c->stage_cap = c->stage ? h.len : 0;
+            if (!c->stage) {
+                tcp_path_fail(c->path, RM_ERR_NOMEM, "no memory for a frame");
+                return n;
+            }
+        }
+        c->dst = c->stage;
+        size_t have = avail - head;
+        memcpy(c->dst, c->rx + c->rx_start + head, have);
+        c->dst_got = have;
+        c->rx_start = c->rx_end = 0;
+        c->in_payload = 1;
+    }
+    if (c->rx_start == c->rx_end)
+        c->rx_start = c->rx_end = 0;
+    return n;
+}
+
+static int tcp_read(tcp_conn_t *c)
+{
+    int events = 0;
+    for (;;) {
+        ssize_t n;
+        if (c->in_payload) {
+            n = recv(c->fd, c->dst + c->dst_got, c->hdr.len - c->dst_got, 0);
+            if (n > 0) {
+                c->dst_got += (size_t)n;
+                if (c->dst_got == c->hdr.len) {
+                    c->in_payload = 0;
+                    tcp_deliver(c, &c->hdr, c->upper, c->dst);
+                    events++;
+                }
+                continue;
+            }
+        } else {
+            if (c->rx_start && c->rx_end == TCP_RXBUF) {
+                memmove(c->rx, c->rx + c->rx_start, c->rx_end - c->rx_start);
+                c->rx_end -= c->rx_start;
+                c->rx_start = 0;
+            }
+            n = recv(c->fd, c->rx + c->rx_end, TCP_RXBUF - c->rx_end, 0);
+            if (n > 0) {
+                c->rx_end += (size_t)n;
+                events += tcp_parse(c);
+                if (c->state != TC_UP)
+                    return events;
+                continue;
+            }
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return events;
+        tcp_path_fail(c->path, RM_ERR_CONN_RESET, n == 0 ? "closed by peer" : strerror(errno));
+        return events;
+    }
+}
+
+static void tcp_read_handshake(tcp_conn_t *c, size_t want)
+{
+    while (c->hs_got < want) {
+        ssize_t n = recv(c->fd, c->hs + c->hs_got, want - c->hs_got, 0);
+        if (n > 0) {
+            c->hs_got += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (c->state == TC_HELLO_SENT && c->path)
+            tcp_path_fail(c->path, RM_ERR_CONN_RESET, "closed during handshake");
+        else
+            tcp_conn_close(c);
+        return;
+    }
+    if (c->state == TC_HELLO_WAIT)
+        tcp_on_hello(c);
+    else
+        tcp_on_hello_ack(c);
+}
+
+static void tcp_accept(net_iface_t *ifc)
+{
+    for (;;) {
+        struct sockaddr_in sa;
+        socklen_t sl = sizeof sa;
+        int fd = accept4(ifc->lfd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        tcp_sockopts(fd);
+        tcp_conn_t *c = tcp_conn_new(ifc, fd, 0);
+        if (!c) {
+            close(fd);
+            return;
+        }
+        c->state = TC_HELLO_WAIT;
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
+        snprintf(c->peer_desc, sizeof c->peer_desc, "%s:%d", ip, ntohs(sa.sin_port));
+        tcp_conn_watch(c, 0);
+    }
+}
+
+static int tcp_on_event(struct epoll_event *ev)
+{
+    if (*(int *)ev->data.ptr == TCP_EV_LISTEN) {
+        tcp_accept(ev->data.ptr);
+        return 1;
+    }
+    tcp_conn_t *c = ev->data.ptr;
+    if (c->state == TC_DEAD)
+        return 0;
+    switch (c->state) {
+    case TC_CONNECTING: {
+        int err = 0;
+        socklen_t el = sizeof err;
+        getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+        if (err) {
+            tcp_path_fail(c->path, RM_ERR_UNREACHABLE, strerror(err));
+            return 1;
+        }
+        if (ev->events & EPOLLOUT)
+            tcp_send_hello(c);
+        return 1;
+    }
+    case TC_HELLO_WAIT:
+        tcp_read_handshake(c, sizeof(tcp_hello_t));
+        return 1;
+    case TC_HELLO_SENT:
+        tcp_read_handshake(c, sizeof(tcp_hello_ack_t));
+        return 1;
+    case TC_UP: {
+        int n = 0;
+        if (ev->events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+            n += tcp_read(c);
+        if (c->state == TC_UP && (ev->events & EPOLLOUT))
+            tcp_flush(c->path);
+        return n + 1;
+    }
+    }
+    return 0;
+}
+
+static int tcp_progress(net_iface_t *ifc)
+{
+    /* one epoll set serves every rail: poll it once per pass, from the first */
+    if (ifc != tcp_ifaces[0])
+        return 0;
+    struct epoll_event evs[64];
+    int n = epoll_wait(tcp_epfd, evs, 64, 0);
+    int events = 0;
+    for (int i = 0; i < n; i++)
+        events += tcp_on_event(&evs[i]);
+    for (int i = 0; i < tcp_nifaces; i++)
+        tcp_reap(tcp_ifaces[i]);
+    return events;
+}
+
+static void tcp_path_close(net_path_t *p)
+{
+    if (!p)
+        return;
+    tcp_conn_t *c = p->conn;
+    if (c) {
+        tcp_conn_close(c);
+        c->path = NULL;
+    }
+    if (p->ifc->peers[p->peer] == p)
+        p->ifc->peers[p->peer] = NULL;
+    free(p->txq);
+    free(p);
+}
+
+static void tcp_close(net_iface_t *ifc)
+{
+    for (int r = 0; r < ifc->env.world_size; r++)
+        tcp_path_close(ifc->peers[r]);
+    for (tcp_conn_t *c = ifc->conns; c; c = c->next)
+        tcp_conn_close(c);
+    tcp_reap(ifc);
+    epoll_ctl(tcp_epfd, EPOLL_CTL_DEL, ifc->lfd, NULL);
+    close(ifc->lfd);
+    for (int i = 0; i < tcp_nifaces; i++) {
+        if (tcp_ifaces[i] == ifc) {
+            tcp_ifaces[i] = tcp_ifaces[--tcp_nifaces];
+            break;
+        }
+    }
+    if (!tcp_nifaces && tcp_epfd >= 0) {
+        close(tcp_epfd);
+        tcp_epfd = -1;
+    }
+    free(ifc->peers);
+    free(ifc);
+}
+
+static size_t tcp_max_payload(net_iface_t *ifc)
+{
+    return (size_t)4 << 20;
+}
+
+const net_ops_t net_tcp_ops = {
+    .name = "tcp",
+    .caps = 0, /* a broken connection loses what was in flight */
+    .query = tcp_query,
+    .open = tcp_open,
+    .close = tcp_close,
+    .addr_pack = tcp_addr_pack,
+    .connect = tcp_connect,
+    .send = tcp_send,
+    .progress = tcp_progress,
+    .path_close = tcp_path_close,
+    .max_payload = tcp_max_payload,
+};

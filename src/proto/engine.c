@@ -1,0 +1,327 @@
+/* Bring-up of the point-to-point engine (hosts, transports, channels) and
+ * the progress loop. */
+#include "boot/boot.h"
+#include "proto/engine.h"
+#include "util/config.h"
+#include "util/lock.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+proto_proc_t proto_proc;
+
+static rm_status_t proto_find_hosts(int rank, int size)
+{
+    char host[256], key[64];
+    if (gethostname(host, sizeof host) != 0)
+        strcpy(host, "localhost");
+    host[sizeof host - 1] = 0;
+    proto_proc.world_rank = rank;
+    proto_proc.world_size = size;
+    proto_proc.node_of = malloc(sizeof(int) * (size_t)size);
+    char (*names)[256] = malloc(sizeof *names * (size_t)size);
+    if (!proto_proc.node_of || !names) {
+        free(names);
+        return RM_ERR_NOMEM;
+    }
+    rm_status_t st = RM_OK;
+    if (size > 1) {
+        snprintf(key, sizeof key, "rm-host-%d", rank);
+        if ((st = boot_put(key, host)) < 0 || (st = boot_fence()) < 0)
+            goto out;
+    }
+    proto_proc.nnodes = 0;
+    for (int r = 0; r < size; r++) {
+        if (r == rank) {
+            strcpy(names[r], host);
+        } else {
+            snprintf(key, sizeof key, "rm-host-%d", r);
+            if ((st = boot_get(r, key, names[r], sizeof names[r])) < 0) {
+                rm_log_error("cannot learn the host of rank %d from the launcher", r);
+                goto out;
+            }
+        }
+        int n = -1;
+        for (int q = 0; q < r && n < 0; q++)
+            if (!strcmp(names[q], names[r]))
+                n = proto_proc.node_of[q];
+        proto_proc.node_of[r] = n >= 0 ? n : proto_proc.nnodes++;
+    }
+    proto_proc.node = proto_proc.node_of[rank];
+out:
+    free(names);
+    return st;
+}
+
+static rm_status_t proto_iface_open(const char *name, const net_env_t *env, proto_iface_t **out)
+{
+    const net_ops_t *ops = net_transport_find(name);
+    if (!ops) {
+        rm_log_error("transport %s is not available", name);
+        return RM_ERR_INTERNAL;
+    }
+    proto_iface_t *pi = &proto_eng.ifaces[proto_eng.nifaces];
+    rm_status_t st = ops->open(env, 0, &pi->ifc);
+    if (st < 0)
+        return st;
+    pi->ops = ops;
+    proto_eng.nifaces++;
+    *out = pi;
+    return RM_OK;
+}
+
+/* Ranks on other hosts: open every TCP rail, publish the rails' addresses,
+ * and give each remote peer one path per rail whose subnet it shares. */
+static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_t *chunk)
+{
+    const net_ops_t *tcp = net_transport_find("tcp");
+    int rank = env->world_rank, size = env->world_size;
+    int nrails = tcp ? tcp->query(env) : 0;
+    char card[1024] = "", key[64];
+    proto_iface_t *rails[PROTO_MAX_IFACES];
+    if (nrails > PROTO_MAX_IFACES - 2)
+        nrails = PROTO_MAX_IFACES - 2;
+    rm_status_t st;
+    for (int i = 0; i < nrails; i++) {
+        proto_iface_t *pi = &proto_eng.ifaces[proto_eng.nifaces];
+        if ((st = tcp->open(env, i, &pi->ifc)) < 0)
+            return st;
+        pi->ops = tcp;
+        rails[i] = pi;
+        proto_eng.nifaces++;
+        char addr[128];
+        if ((st = tcp->addr_pack(pi->ifc, addr, sizeof addr)) < 0)
+            return st;
+        size_t l = strlen(card);
+        snprintf(card + l, sizeof card - l, "%s%s", l ? "," : "", addr);
+    }
+    snprintf(key, sizeof key, "rm-tcp-%d", rank);
+    if ((st = boot_put(key, *card ? card : "none")) < 0 || (st = boot_fence()) < 0)
+        return st;
+    size_t maxp = nrails ? tcp->max_payload(rails[0]->ifc) : *chunk;
+    if (*eager > maxp)
+        *eager = maxp;
+    if (*chunk > maxp)
+        *chunk = maxp;
+    char peer_card[1024];
+    for (int r = 0; r < size; r++) {
+        if (proto_proc.node_of[r] == proto_proc.node)
+            continue;
+        snprintf(key, sizeof key, "rm-tcp-%d", r);
+        if ((st = boot_get(r, key, peer_card, sizeof peer_card)) < 0)
+            return st;
+        int paths = 0;
+        for (int i = 0; i < nrails; i++) {
+            char list[1024];
+            snprintf(list, sizeof list, "%s", peer_card);
+            for (char *save, *a = strtok_r(list, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+                net_path_t *np;
+                st = tcp->connect(rails[i]->ifc, r, a, &proto_eng.ch[r], &np);
+                if (st == RM_ERR_UNREACHABLE)
+                    continue; /* not this rail's subnet */
+                if (st < 0 || (st = rail_channel_add_path(&proto_eng.ch[r], tcp, rails[i]->ifc, np, i)) < 0)
+                    return st;
+                paths++;
+                break;
+            }
+        }
+        if (!paths)
+            rm_log_warn("no network rail reaches rank %d (its rails: %s; ours: %s)", r, peer_card,
+                        *card ? card : "none");
+    }
+    return RM_OK;
+}
+
+rm_status_t proto_init(int rank, int size, const char *job_id)
+{
+    rm_status_t st;
+    memset(&proto_eng, 0, sizeof proto_eng);
+    /* job ids name shared-memory segments: keep them to a safe alphabet */
+    size_t j = 0;
+    for (const char *p = job_id; *p && j + 1 < sizeof proto_eng.job_id; p++)
+        proto_eng.job_id[j++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
+    proto_eng.job_id[j] = 0;
+    proto_eng.spin_count = (int)RM_CFG(spin_count);
+    const char *cma = RM_CFG_STR(shm_cma);
+    if (!strcasecmp(cma, "off")) {
+        proto_eng.cma = 0;
+    } else if (!strcasecmp(cma, "on") || !strcasecmp(cma, "auto")) {
+        proto_eng.cma = 1;
+        proto_eng.cma_required = !strcasecmp(cma, "on");
+    } else {
+        rm_log_error("RAILMPI_SHM_CMA='%s': expected auto, on or off", cma);
+        return RM_ERR_INVALID;
+    }
+    if ((st = match_init(&proto_eng.mq, 4096)) < 0)
+        return st;
+    rail_set_deliver(proto_deliver);
+    if ((st = proto_find_hosts(rank, size)) < 0)
+        return st;
+
+    proto_eng.ch = calloc((size_t)size, sizeof *proto_eng.ch);
+    if (!proto_eng.ch)
+        return RM_ERR_NOMEM;
+    for (int r = 0; r < size; r++)
+        rail_channel_init(&proto_eng.ch[r], r);
+
+    net_env_t env = {
+        .world_rank = rank,
+        .world_size = size,
+        .node_of = proto_proc.node_of,
+        .node = proto_proc.node,
+        .job_id = proto_eng.job_id,
+        .up = {.recv = rail_channel_recv, .error = rail_channel_error},
+    };
+    size_t eager = (size_t)RM_CFG(eager_threshold);
+    size_t chunk = (size_t)RM_CFG(shm_pipeline_chunk);
+    if (chunk == 0)
+        chunk = 65536;
+
+    proto_iface_t *self, *shm = NULL;
+    net_path_t *np;
+    if ((st = proto_iface_open("self", &env, &self)) < 0)
+        return st;
+    if ((st = self->ops->connect(self->ifc, rank, "self", &proto_eng.ch[rank], &np)) < 0 ||
+        (st = rail_channel_add_path(&proto_eng.ch[rank], self->ops, self->ifc, np, 0)) < 0)
+        return st;
+
+    int nlocal = 0;
+    for (int r = 0; r < size; r++)
+        nlocal += proto_proc.node_of[r] == proto_proc.node;
+    if (nlocal > 1) {
+        if ((st = proto_iface_open("shm", &env, &shm)) < 0)
+            return st;
+        size_t maxp = shm->ops->max_payload(shm->ifc);
+        if (eager > maxp)
+            eager = maxp;
+        if (chunk > maxp)
+            chunk = maxp;
+        char addr[256], key[64];
+        if ((st = shm->ops->addr_pack(shm->ifc, addr, sizeof addr)) < 0)
+            return st;
+        snprintf(key, sizeof key, "rm-shm-%d", rank);
+        if ((st = boot_put(key, addr)) < 0 || (st = boot_fence()) < 0)
+            return st;
+        for (int r = 0; r < size; r++) {
+            if (r == rank || proto_proc.node_of[r] != proto_proc.node)
+                continue;
+            snprintf(key, sizeof key, "rm-shm-%d", r);
+            if ((st = boot_get(r, key, addr, sizeof addr)) < 0 ||
+                (st = shm->ops->connect(shm->ifc, r, addr, &proto_eng.ch[r], &np)) < 0 ||
+                (st = rail_channel_add_path(&proto_eng.ch[r], shm->ops, shm->ifc, np, 0)) < 0)
+                return st;
+        }
+        /* everyone has mapped everyone: the names can go */
+        if ((st = boot_fence()) < 0)
+            return st;
+        if (shm->ops->ready)
+            shm->ops->ready(shm->ifc);
+    }
+    if (proto_proc.nnodes > 1 && (st = proto_open_network(&env, &eager, &chunk)) < 0)
+        return st;
+    proto_eng.eager_max = eager;
+    proto_eng.chunk = chunk;
+    rm_log_debug("proto: %d ranks on %d hosts, %d here; eager <= %zu bytes, chunk %zu, single copy %s",
+                 size, proto_proc.nnodes, nlocal, eager, chunk, proto_eng.cma ? "on" : "off");
+    return RM_OK;
+}
+
+int proto_progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < proto_eng.nifaces; i++)
+        n += proto_eng.ifaces[i].ops->progress(proto_eng.ifaces[i].ifc);
+    n += rail_flush_all();
+    return n;
+}
+
+rm_status_t proto_wait(request_t *r)
+{
+    int idle = 0;
+    while (!r->done) {
+        if (proto_progress()) {
+            idle = 0;
+        } else if (++idle >= proto_eng.spin_count) {
+            idle = 0;
+            rm_lock_yield();
+        }
+    }
+    return RM_OK;
+}
+
+rm_status_t proto_waitall(int n, request_t **reqs)
+{
+    for (int i = 0; i < n; i++) {
+        if (reqs[i]) {
+            rm_status_t st = proto_wait(reqs[i]);
+            if (st < 0)
+                return st;
+        }
+    }
+    return RM_OK;
+}
+
+static int proto_pending_frames(void)
+{
+    for (int r = 0; r < proto_proc.world_size; r++)
+        if (proto_eng.ch[r].pending.head)
+            return 1;
+    return 0;
+}
+
+rm_status_t proto_drain(void)
+{
+    int idle = 0;
+    while (proto_pending_frames()) {
+        if (proto_progress()) {
+            idle = 0;
+        } else if (++idle >= proto_eng.spin_count) {
+            idle = 0;
+            rm_lock_yield();
+        }
+    }
+    return RM_OK;
+}
+
+static void proto_print_stats(void)
+{
+    for (int r = 0; r < proto_proc.world_size; r++) {
+        rail_channel_t *ch = &proto_eng.ch[r];
+        for (int i = 0; i < ch->npaths; i++) {
+            rail_path_t *p = &ch->paths[i];
+            if (!p->frames && ch->recv_next <= 1)
+                continue;
+            rm_log(RM_LOG_INFO,
+                   "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
+                   "duplicates dropped %llu, out-of-order %llu",
+                   r, p->rail, p->ops->name, (unsigned long long)p->frames,
+                   (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),
+                   (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued);
+        }
+    }
+}
+
+rm_status_t proto_finalize(void)
+{
+    if (!proto_eng.ch)
+        return RM_OK;
+    if (RM_CFG(stats))
+        proto_print_stats();
+    for (int r = 0; r < proto_proc.world_size; r++)
+        rail_channel_destroy(&proto_eng.ch[r]);
+    for (int i = 0; i < proto_eng.nifaces; i++)
+        proto_eng.ifaces[i].ops->close(proto_eng.ifaces[i].ifc);
+    proto_eng.nifaces = 0;
+    match_destroy(&proto_eng.mq);
+    free(proto_eng.ch);
+    proto_eng.ch = NULL;
+    free(proto_proc.node_of);
+    proto_proc.node_of = NULL;
+    proto_request_cleanup();
+    return RM_OK;
+}

@@ -1,0 +1,35 @@
+/* State shared by the point-to-point engine's files. */
+#ifndef RM_PROTO_ENGINE_H
+#define RM_PROTO_ENGINE_H
+
+#include "net/net.h"
+#include "proto/match.h"
+#include "proto/proto.h"
+#include "proto/wire.h"
+#include "rail/channel.h"
+
+#define PROTO_MAX_IFACES 8
+
+typedef struct proto_iface {
+    const net_ops_t *ops;
+    net_iface_t *ifc;
+} proto_iface_t;
+
+typedef struct proto_engine {
+    match_state_t mq;
+    rail_channel_t *ch; /* one per world rank */
+    proto_iface_t ifaces[PROTO_MAX_IFACES];
+    int nifaces;
+    size_t eager_max;   /* largest eager payload */
+    size_t chunk;       /* rendezvous pipeline chunk */
+    int cma;            /* single-copy reads allowed: 1 yes, 0 no */
+    int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
+    int spin_count;
+    char job_id[128];
+} proto_engine_t;
+
+extern proto_engine_t proto_eng;
+
+void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
+
+#endif

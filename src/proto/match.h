@@ -1,0 +1,56 @@
+/* Matching: posted receives and unexpected messages, each kept in a hash of
+ * per-(context, source, tag) FIFOs so the common cases never scan every
+ * pending entry; wildcard receives and probes walk the arrival-ordered list. */
+#ifndef RM_PROTO_MATCH_H
+#define RM_PROTO_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/proto.h"
+
+typedef struct unexp {
+    struct unexp *bnext, *bprev; /* per-key FIFO */
+    struct unexp *anext, *aprev; /* arrival order, all keys */
+    uint32_t ctx;
+    int src, tag;
+    uint8_t type, flags;       /* PF_EAGER or PF_RTS, PFF_* */
+    int world_src;
+    size_t size;               /* message bytes */
+    uint64_t sid;              /* sender's request id */
+    uint64_t addr;             /* RTS: sender's data for single copy */
+    unsigned char *data;       /* EAGER: the payload */
+} unexp_t;
+
+typedef struct mq_bucket mq_bucket_t;
+
+typedef struct match_state {
+    mq_bucket_t **posted_tab;
+    mq_bucket_t **unexp_tab;
+    unsigned nbuckets;
+    request_t *wild_head, *wild_tail; /* posted receives with a wildcard */
+    unexp_t *arr_head, *arr_tail;     /* unexpected, in arrival order */
+    uint64_t post_seq;
+    size_t nposted, nunexp;
+} match_state_t;
+
+rm_status_t match_init(match_state_t *m, unsigned nbuckets);
+void match_destroy(match_state_t *m);
+
+/* Posted receives */
+rm_status_t match_post(match_state_t *m, request_t *r);
+/* Remove and return the earliest-posted receive matching the envelope. */
+request_t *match_take_posted(match_state_t *m, uint32_t ctx, int src, int tag);
+/* Remove a specific posted receive (cancel). Returns 1 if it was queued. */
+int match_remove_posted(match_state_t *m, request_t *r);
+
+/* Unexpected messages */
+rm_status_t match_add_unexp(match_state_t *m, unexp_t *u);
+/* Find the earliest unexpected message matching (src/tag may be wildcards);
+ * `take` removes it. */
+unexp_t *match_find_unexp(match_state_t *m, uint32_t ctx, int src, int tag, int take);
+/* Remove an unexpected message by sender identity (send cancel). */
+unexp_t *match_take_unexp_by_sender(match_state_t *m, int world_src, uint64_t sid);
+void match_remove_unexp(match_state_t *m, unexp_t *u);
+
+#endif

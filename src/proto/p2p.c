@@ -1,0 +1,590 @@
+/* Eager and rendezvous protocols over the per-peer channel.
+ *
+ * Eager: the envelope and the whole message travel in one frame; the
+ * receiver copies into the posted buffer or keeps it as unexpected.
+ * Rendezvous: an RTS carries the envelope and, when the sender's data is
+ * contiguous and single copy is allowed, its address; on a match the
+ * receiver reads it straight into the user buffer (process_vm_readv) and
+ * answers FIN. Otherwise the receiver answers CTS and the sender streams
+ * DATA chunks that are placed by offset. */
+#include "proto/engine.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+proto_engine_t proto_eng;
+
+static inline rail_channel_t *proto_channel(int world)
+{
+    return &proto_eng.ch[world];
+}
+
+static void proto_hdr_make(proto_hdr_t *h, int type, int flags, int src, int tag, uint32_t ctx,
+                           uint64_t size, uint64_t id)
+{
+    h->type = (uint8_t)type;
+    h->flags = (uint8_t)flags;
+    h->rsvd = 0;
+    h->src = src;
+    h->tag = tag;
+    h->ctx = ctx;
+    h->size = size;
+    h->id = id;
+}
+
+/* A control frame with no payload. */
+static rm_status_t proto_ctl_send(int world, int type, uint64_t id, uint64_t aux)
+{
+    proto_hdr_t h;
+    proto_hdr_make(&h, type, 0, 0, 0, 0, aux, id);
+    rm_status_t st = rail_channel_send(proto_channel(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
+    return st == RM_INPROGRESS ? RM_OK : st;
+}
+
+static void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer,
+                                int tag, comm_t *comm, uint32_t ctx)
+{
+    r->buf = buf;
+    r->count = count;
+    r->dt = dt;
+    dtype_addref(dt);
+    r->comm = comm;
+    comm->refcount++;
+    r->peer = peer;
+    r->tag = tag;
+    r->ctx = ctx;
+}
+
+/* ---- placing data into a receive buffer ------------------------------- */
+
+static inline size_t proto_recv_capacity(const request_t *r)
+{
+    return (size_t)r->count * (size_t)r->dt->size;
+}
+
+static void proto_place(request_t *r, size_t off, const void *data, size_t len)
+{
+    size_t cap = proto_recv_capacity(r);
+    if (off >= cap)
+        return;
+    if (len > cap - off)
+        len = cap - off;
+    if (dtype_is_contig(r->dt, r->count))
+        memcpy((char *)r->buf + r->dt->true_lb + off, data, len);
+    else
+        dtype_unpack(r->buf, r->count, r->dt, off, data, len);
+}
+
+static void proto_recv_finish(request_t *r, size_t msg_bytes)
+{
+    size_t cap = proto_recv_capacity(r);
+    r->recvd = msg_bytes < cap ? msg_bytes : cap;
+    if (msg_bytes > cap)
+        r->err = RM_ERR_TRUNCATE;
+    proto_request_complete(r);
+}
+
+/* ---- rendezvous, receiver side ---------------------------------------- */
+
+static rm_status_t proto_cma_read(request_t *r, rail_path_t *p, uint64_t addr, size_t n)
+{
+    if (dtype_is_contig(r->dt, r->count))
+        return p->ops->read_remote(p->np, (char *)r->buf + r->dt->true_lb, addr, n);
+    size_t blen = n < (size_t)256 << 10 ? n : (size_t)256 << 10;
+    void *bounce = malloc(blen);
+    if (!bounce)
+        return RM_ERR_NOMEM;
+    rm_status_t st = RM_OK;
+    for (size_t off = 0; off < n && st == RM_OK; off += blen) {
+        size_t len = n - off < blen ? n - off : blen;
+        st = p->ops->read_remote(p->np, bounce, addr + off, len);
+        if (st == RM_OK)
+            dtype_unpack(r->buf, r->count, r->dt, off, bounce, len);
+    }
+    free(bounce);
+    return st;
+}
+
+static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr)
+{
+    r->bytes = size;
+    r->world_peer = world_src;
+    r->peer_id = sid;
+    rail_channel_t *ch = proto_channel(world_src);
+    rail_path_t *lp = addr && proto_eng.cma ? rail_channel_local_path(ch) : NULL;
+    if (lp && lp->ops->read_remote) {
+        size_t cap = proto_recv_capacity(r);
+        rm_status_t st = proto_cma_read(r, lp, addr, size < cap ? size : cap);
+        if (st == RM_OK || st != RM_ERR_UNSUPPORTED) {
+            if (st != RM_OK) {
+                rm_log_error("single-copy read of %zu bytes from rank %d failed: %s", size,
+                             world_src, rm_status_str(st));
+                r->err = st;
+            }
+            proto_ctl_send(world_src, PF_FIN, sid, 0);
+            proto_recv_finish(r, size);
+            return;
+        }
+        if (proto_eng.cma_required)
+            rm_log_error("RAILMPI_SHM_CMA=on but process_vm_readv is refused; using pipelined copies");
+        else
+            rm_log_info("single copy refused by the kernel; using pipelined copies");
+        proto_eng.cma = 0;
+    }
+    r->done_bytes = 0;
+    rm_status_t st = proto_ctl_send(world_src, PF_CTS, sid, r->id);
+    if (st < 0) {
+        r->err = st;
+        proto_request_complete(r);
+    }
+}
+
+/* Deliver a matched unexpected message into a receive request. */
+static void proto_recv_matched(request_t *r, unexp_t *u)
+{
+    r->status.MPI_SOURCE = u->src;
+    r->status.MPI_TAG = u->tag;
+    if (u->type == PF_EAGER) {
+        proto_place(r, 0, u->data, u->size);
+        if (u->flags & PFF_SYNC)
+            proto_ctl_send(u->world_src, PF_SYNC_ACK, u->sid, 0);
+        proto_recv_finish(r, u->size);
+    } else {
+        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr);
+    }
+    free(u->data);
+    free(u);
+}
+
+/* ---- incoming frames -------------------------------------------------- */
+
+static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void *payload,
+                            size_t len)
+{
+    unexp_t *u = malloc(sizeof *u);
+    if (!u)
+        goto nomem;
+    u->ctx = h->ctx;
+    u->src = h->src;
+    u->tag = h->tag;
+    u->type = h->type;
+    u->flags = h->flags;
+    u->world_src = ch->peer;
+    u->size = (size_t)h->size;
+    u->sid = h->id;
+    u->addr = 0;
+    u->data = NULL;
+    if (h->type == PF_EAGER) {
+        if (len && !(u->data = malloc(len))) {
+            free(u);
+            goto nomem;
+        }
+        if (len)
+            memcpy(u->data, payload, len);
+    } else {
+        proto_rts_t rts;
+        memcpy(&rts, payload, sizeof rts);
+        u->addr = rts.addr;
+    }
+    if (match_add_unexp(&proto_eng.mq, u) == RM_OK)
+        return;
+    free(u->data);
+    free(u);
+nomem:
+    rm_log_error("out of memory queueing an unexpected message from rank %d; aborting", ch->peer);
+    abort();
+}
+
+void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len)
+{
+    proto_hdr_t h;
+    memcpy(&h, upper, sizeof h);
+    request_t *r;
+    switch (h.type) {
+    case PF_EAGER:
+        r = match_take_posted(&proto_eng.mq, h.ctx, h.src, h.tag);
+        if (!r) {
+            proto_unexp_add(ch, &h, payload, len);
+            return;
+        }
+        r->status.MPI_SOURCE = h.src;
+        r->status.MPI_TAG = h.tag;
+        proto_place(r, 0, payload, len);
+        if (h.flags & PFF_SYNC)
+            proto_ctl_send(ch->peer, PF_SYNC_ACK, h.id, 0);
+        proto_recv_finish(r, len);
+        return;
+    case PF_RTS:
+        r = match_take_posted(&proto_eng.mq, h.ctx, h.src, h.tag);
+        if (!r) {
+            proto_unexp_add(ch, &h, payload, len);
+            return;
+        }
+        r->status.MPI_SOURCE = h.src;
+        r->status.MPI_TAG = h.tag;
+        {
+            proto_rts_t rts;
+            memcpy(&rts, payload, sizeof rts);
+            proto_rndv_matched(r, ch->peer, h.id, (size_t)h.size, rts.addr);
+        }
+        return;
+    case PF_CTS:
+        if ((r = proto_request_by_id(h.id))) {
+            r->peer_id = h.size;
+            extern void proto_rndv_stream(request_t * s);
+            proto_rndv_stream(r);
+        }
+        return;
+    case PF_DATA:
+        if ((r = proto_request_by_id(h.id)) && !r->done) {
+            proto_place(r, (size_t)h.size, payload, len);
+            r->done_bytes += len;
+            if (r->done_bytes >= r->bytes)
+                proto_recv_finish(r, r->bytes);
+        }
+        return;
+    case PF_FIN:
+    case PF_SYNC_ACK:
+        if ((r = proto_request_by_id(h.id)) && !r->done)
+            proto_request_complete(r);
+        return;
+    case PF_CANCEL_REQ: {
+        unexp_t *u = match_take_unexp_by_sender(&proto_eng.mq, ch->peer, h.id);
+        if (u) {
+            free(u->data);
+            free(u);
+        }
+        proto_ctl_send(ch->peer, PF_CANCEL_ACK, h.id, u ? 1 : 0);
+        return;
+    }
+    case PF_CANCEL_ACK:
+        if ((r = proto_request_by_id(h.id)) && !r->done && h.size) {
+            r->cancelled = 1;
+            proto_request_complete(r);
+        }
+        return;
+    default:
+        rm_log_error("dropping a frame of unknown type %d from rank %d", h.type, ch->peer);
+    }
+}
+
+/* ---- sending ---------------------------------------------------------- */
+
+static void proto_eager_sent(void *arg)
+{
+    request_t *r = arg;
+    if (r->mode != PROTO_SYNC)
+        proto_request_complete(r);
+}
+
+static void proto_chunk_sent(void *arg)
+{
+    (void)arg; /* user memory stays with the request until the last chunk */
+}
+
+static void proto_last_chunk_sent(void *arg)
+{
+    proto_request_complete(arg);
+}
+
+void proto_rndv_stream(request_t *s)
+{
+    rail_channel_t *ch = proto_channel(s->world_peer);
+    size_t chunk = proto_eng.chunk;
+    const char *data = s->sdata;
+    for (size_t off = 0; off < s->bytes; off += chunk) {
+        size_t n = s->bytes - off < chunk ? s->bytes - off : chunk;
+        int last = off + n >= s->bytes;
+        proto_hdr_t h;
+        proto_hdr_make(&h, PF_DATA, 0, 0, 0, 0, off, s->peer_id);
+        rm_status_t st = rail_channel_send(ch, &h, sizeof h, data + off, n, NET_F_UNORDERED,
+                                           last ? proto_last_chunk_sent : proto_chunk_sent, s);
+        if (st == RM_OK && last)
+            proto_request_complete(s);
+        if (st < 0) {
+            s->err = st;
+            proto_request_complete(s);
+            return;
+        }
+    }
+}
+
+/* Prepare the contiguous bytes a send transmits (packing if needed). */
+static rm_status_t proto_send_data(request_t *r)
+{
+    if (dtype_is_contig(r->dt, r->count)) {
+        r->sdata = (const char *)r->buf + r->dt->true_lb;
+        return RM_OK;
+    }
+    if (r->bytes && !r->tmp) {
+        if (!(r->tmp = malloc(r->bytes)))
+            return RM_ERR_NOMEM;
+    }
+    dtype_pack(r->buf, r->count, r->dt, 0, r->tmp, r->bytes);
+    r->sdata = r->tmp;
+    return RM_OK;
+}
+
+static rm_status_t proto_send_start(request_t *r)
+{
+    r->done = 0;
+    r->err = RM_OK;
+    r->cancelled = 0;
+    if (r->peer == MPI_PROC_NULL) {
+        proto_request_complete(r);
+        return RM_OK;
+    }
+    r->bytes = (size_t)r->count * (size_t)r->dt->size;
+    r->world_peer = comm_world_rank(r->comm, r->peer);
+    rm_status_t st = proto_send_data(r);
+    if (st < 0)
+        return st;
+    rail_channel_t *ch = proto_channel(r->world_peer);
+    proto_hdr_t h;
+    if (r->bytes <= proto_eng.eager_max) {
+        proto_hdr_make(&h, PF_EAGER, r->mode == PROTO_SYNC ? PFF_SYNC : 0, r->comm->rank, r->tag,
+                       r->ctx, r->bytes, r->id);
+        st = rail_channel_send(ch, &h, sizeof h, r->sdata, r->bytes, 0, proto_eager_sent, r);
+        if (st == RM_OK && r->mode != PROTO_SYNC)
+            proto_request_complete(r);
+        return st < 0 ? st : RM_OK;
+    }
+    proto_rts_t rts = {0};
+    if (proto_eng.cma && rail_channel_local_path(ch))
+        rts.addr = (uint64_t)(uintptr_t)r->sdata;
+    proto_hdr_make(&h, PF_RTS, 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
+    st = rail_channel_send(ch, &h, sizeof h, &rts, sizeof rts, 0, NULL, NULL);
+    return st < 0 ? st : RM_OK;
+}
+
+static rm_status_t proto_recv_start(request_t *r)
+{
+    r->done = 0;
+    r->err = RM_OK;
+    r->cancelled = 0;
+    r->recvd = 0;
+    if (r->peer == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+        r->status.MPI_TAG = MPI_ANY_TAG;
+        proto_request_complete(r);
+        return RM_OK;
+    }
+    unexp_t *u = match_find_unexp(&proto_eng.mq, r->ctx, r->peer, r->tag, 1);
+    if (u) {
+        proto_recv_matched(r, u);
+        return RM_OK;
+    }
+    return match_post(&proto_eng.mq, r);
+}
+
+rm_status_t proto_start(request_t *r)
+{
+    if (r->kind == REQ_SEND && r->mode == PROTO_BUFFERED) {
+        /* a persistent buffered send completes as soon as the data is copied */
+        request_t *inner;
+        rm_status_t st = proto_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->comm, &inner);
+        if (st >= 0 && inner)
+            proto_request_release(inner);
+        r->refs++;
+        r->active = 1;
+        r->err = st < 0 ? st : RM_OK;
+        proto_request_complete(r);
+        return st;
+    }
+    r->refs++; /* in flight */
+    r->active = 1;
+    rm_status_t st = r->kind == REQ_SEND ? proto_send_start(r) : proto_recv_start(r);
+    if (st < 0) {
+        r->err = st;
+        if (!r->done)
+            proto_request_complete(r);
+    }
+    return st;
+}
+
+rm_status_t proto_isend(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                        comm_t *comm, uint32_t ctx, int mode, request_t **out)
+{
+    *out = NULL;
+    request_t *r = proto_request_alloc(REQ_SEND);
+    if (!r)
+        return RM_ERR_NOMEM;
+    proto_request_setup(r, (void *)buf, count, dt, dst, tag, comm, ctx);
+    r->mode = (uint8_t)mode;
+    rm_status_t st = proto_start(r);
+    *out = r;
+    return st;
+}
+
+rm_status_t proto_irecv(void *buf, MPI_Count count, dtype_t *dt, int src, int tag, comm_t *comm,
+                        uint32_t ctx, request_t **out)
+{
+    *out = NULL;
+    request_t *r = proto_request_alloc(REQ_RECV);
+    if (!r)
+        return RM_ERR_NOMEM;
+    proto_request_setup(r, buf, count, dt, src, tag, comm, ctx);
+    rm_status_t st = proto_start(r);
+    *out = r;
+    return st;
+}
+
+rm_status_t proto_send_init(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                            comm_t *comm, int mode, request_t **out)
+{
+    request_t *r = proto_request_alloc(REQ_SEND);
+    if (!r)
+        return RM_ERR_NOMEM;
+    proto_request_setup(r, (void *)buf, count, dt, dst, tag, comm, comm->ctx);
+    r->mode = (uint8_t)mode;
+    r->persistent = 1;
+    r->done = 1; /* an inactive persistent request counts as complete */
+    *out = r;
+    return RM_OK;
+}
+
+rm_status_t proto_recv_init(void *buf, MPI_Count count, dtype_t *dt, int src, int tag,
+                            comm_t *comm, request_t **out)
+{
+    request_t *r = proto_request_alloc(REQ_RECV);
+    if (!r)
+        return RM_ERR_NOMEM;
+    proto_request_setup(r, buf, count, dt, src, tag, comm, comm->ctx);
+    r->persistent = 1;
+    r->done = 1;
+    *out = r;
+    return RM_OK;
+}
+
+rm_status_t proto_send(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                       comm_t *comm, uint32_t ctx, int mode)
+{
+    if (dst == MPI_PROC_NULL)
+        return RM_OK;
+    size_t bytes = (size_t)count * (size_t)dt->size;
+    if (mode != PROTO_SYNC && bytes <= proto_eng.eager_max && dtype_is_contig(dt, count)) {
+        proto_hdr_t h;
+        proto_hdr_make(&h, PF_EAGER, 0, comm->rank, tag, ctx, bytes, 0);
+        /* no callback: if the frame must wait, the channel keeps a copy */
+        rm_status_t st = rail_channel_send(proto_channel(comm_world_rank(comm, dst)), &h, sizeof h,
+                                           (const char *)buf + dt->true_lb, bytes, 0, NULL, NULL);
+        return st < 0 ? st : RM_OK;
+    }
+    request_t *r;
+    rm_status_t st = proto_isend(buf, count, dt, dst, tag, comm, ctx, mode, &r);
+    if (!r)
+        return st;
+    if (st >= 0)
+        st = proto_wait(r);
+    if (st >= 0 && r->err < 0)
+        st = r->err;
+    proto_request_release(r);
+    return st;
+}
+
+rm_status_t proto_recv(void *buf, MPI_Count count, dtype_t *dt, int src, int tag, comm_t *comm,
+                       uint32_t ctx, MPI_Status *status)
+{
+    request_t *r;
+    rm_status_t st = proto_irecv(buf, count, dt, src, tag, comm, ctx, &r);
+    if (!r)
+        return st;
+    if (st >= 0)
+        st = proto_wait(r);
+    if (st >= 0)
+        st = r->err;
+    proto_status_fill(status, r);
+    proto_request_release(r);
+    return st;
+}
+
+rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag,
+                         MPI_Status *status, request_t **msg)
+{
+    if (src == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status && status != MPI_STATUS_IGNORE) {
+            status->MPI_SOURCE = MPI_PROC_NULL;
+            status->MPI_TAG = MPI_ANY_TAG;
+            status->MPI_ERROR = MPI_SUCCESS;
+            status->count_lo = 0;
+            status->count_hi_and_cancelled = 0;
+        }
+        if (msg)
+            *msg = NULL;
+        return RM_OK;
+    }
+    unexp_t *u = match_find_unexp(&proto_eng.mq, ctx, src, tag, msg != NULL);
+    *flag = u != NULL;
+    if (!u)
+        return RM_OK;
+    if (status && status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = u->src;
+        status->MPI_TAG = u->tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->count_lo = (int)(uint32_t)u->size;
+        status->count_hi_and_cancelled = (int)(((uint64_t)u->size >> 32) << 1);
+    }
+    if (msg) {
+        request_t *m = proto_request_alloc(REQ_MSG);
+        if (!m) {
+            match_add_unexp(&proto_eng.mq, u);
+            *flag = 0;
+            return RM_ERR_NOMEM;
+        }
+        m->msg = u;
+        m->comm = comm;
+        comm->refcount++;
+        *msg = m;
+    }
+    return RM_OK;
+}
+
+rm_status_t proto_imrecv(void *buf, MPI_Count count, dtype_t *dt, request_t *msg, request_t **out)
+{
+    request_t *r = proto_request_alloc(REQ_RECV);
+    if (!r)
+        return RM_ERR_NOMEM;
+    unexp_t *u = msg->msg;
+    proto_request_setup(r, buf, count, dt, u->src, u->tag, msg->comm, u->ctx);
+    msg->msg = NULL;
+    proto_request_release(msg);
+    r->refs++;
+    r->active = 1;
+    proto_recv_matched(r, u);
+    *out = r;
+    return RM_OK;
+}
+
+rm_status_t proto_cancel(request_t *r)
+{
+    if (r->done)
+        return RM_OK;
+    if (r->kind == REQ_RECV) {
+        if (match_remove_posted(&proto_eng.mq, r)) {
+            r->cancelled = 1;
+            r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+            r->status.MPI_TAG = MPI_ANY_TAG;
+            proto_request_complete(r);
+        }
+        return RM_OK;
+    }
+    if (r->kind == REQ_SEND && r->peer != MPI_PROC_NULL)
+        return proto_ctl_send(r->world_peer, PF_CANCEL_REQ, r->id, 0);
+    return RM_OK;
+}
+
+void proto_status_fill(MPI_Status *st, const request_t *r)
+{
+    if (!st || st == MPI_STATUS_IGNORE)
+        return;
+    if (r->kind == REQ_RECV) {
+        st->MPI_SOURCE = r->status.MPI_SOURCE;
+        st->MPI_TAG = r->status.MPI_TAG;
+    }
+    uint64_t n = r->kind == REQ_RECV ? r->recvd : 0;
+    st->count_lo = (int)(uint32_t)n;
+    st->count_hi_and_cancelled = (int)((n >> 32) << 1) | (r->cancelled ? 1 : 0);
+    /* MPI_ERROR is only written by the multi-request calls (MPI standard 3.2.5) */
+}

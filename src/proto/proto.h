@@ -1,0 +1,133 @@
+/* Point-to-point engine: requests, matching, eager and rendezvous protocols,
+ * progress. Everything above (collectives, communicator creation, the MPI
+ * bindings) moves data only through this interface. */
+#ifndef RM_PROTO_PROTO_H
+#define RM_PROTO_PROTO_H
+
+#include <stdint.h>
+
+#include "mpi.h"
+#include "comm/comm.h"
+#include "dtype/dtype.h"
+#include "util/status.h"
+
+enum proto_mode { PROTO_STD = 0, PROTO_SYNC, PROTO_READY, PROTO_BUFFERED };
+
+enum request_kind {
+    REQ_SEND = 1,
+    REQ_RECV,
+    REQ_MSG,  /* matched message from MPI_Mprobe, waiting for MPI_Mrecv */
+    REQ_GREQ, /* generalized request */
+};
+
+typedef struct request request_t;
+
+struct request {
+    int handle;
+    uint8_t kind;      /* enum request_kind */
+    uint8_t mode;      /* enum proto_mode, sends */
+    uint8_t persistent;
+    uint8_t active;    /* persistent request started and not yet completed */
+    volatile int done;
+    int refs;          /* handle + in-flight protocol references */
+    rm_status_t err;   /* completion error (RM_ERR_TRUNCATE, ...) */
+    int cancelled;
+    MPI_Status status; /* MPI_SOURCE, MPI_TAG and the byte count are set on completion */
+    /* the operation */
+    void *buf;
+    MPI_Count count;
+    dtype_t *dt;
+    comm_t *comm;
+    int peer; /* rank in comm or MPI_ANY_SOURCE / MPI_PROC_NULL */
+    int tag;
+    uint32_t ctx;
+    /* protocol state, owned by src/proto */
+    uint64_t id;        /* wire id of this request */
+    uint64_t post_seq;  /* matching order */
+    size_t bytes;       /* packed size of the message on the wire */
+    size_t done_bytes;  /* bytes transferred so far (pipelined protocols) */
+    size_t recvd;       /* receives: bytes placed in the user buffer (the status count) */
+    uint64_t peer_id;   /* the other side's request id (rendezvous) */
+    const void *sdata;  /* sends: contiguous bytes to transmit (user buffer or tmp) */
+    void *tmp;          /* staging buffer (noncontiguous data), freed with the request */
+    void *bsend_blk;    /* buffered sends: block in the attached buffer */
+    struct unexp *msg;  /* REQ_MSG: the matched unexpected message */
+    int world_peer;
+    request_t *next, *prev; /* queue links owned by whoever holds the request */
+    /* generalized requests */
+    MPI_Grequest_query_function *gq;
+    MPI_Grequest_free_function *gf;
+    MPI_Grequest_cancel_function *gc;
+    void *gstate;
+};
+
+typedef struct proto_proc {
+    int world_size, world_rank;
+    int node;        /* index of my host among the job's hosts */
+    int *node_of;    /* world rank -> host index */
+    int nnodes;
+} proto_proc_t;
+
+extern proto_proc_t proto_proc;
+
+/* After boot_init: find the hosts, bring up transports and channels. */
+rm_status_t proto_init(int world_rank, int world_size, const char *job_id);
+rm_status_t proto_finalize(void);
+
+/* Start a send/receive. `ctx` is comm->ctx (point-to-point) or comm->ctx + 1
+ * (collectives). Peer is a rank in comm or MPI_PROC_NULL (receives also
+ * MPI_ANY_SOURCE). The request is returned with one reference for the caller. */
+rm_status_t proto_isend(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                        comm_t *comm, uint32_t ctx, int mode, request_t **out);
+rm_status_t proto_irecv(void *buf, MPI_Count count, dtype_t *dt, int src, int tag, comm_t *comm,
+                        uint32_t ctx, request_t **out);
+
+/* Probe the unexpected queue. *flag = 1 and status filled when a match exists.
+ * With `msg`, the message is removed and returned as a REQ_MSG request (Mprobe). */
+rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag,
+                         MPI_Status *status, request_t **msg);
+/* Receive a message taken by Mprobe into buf. */
+rm_status_t proto_imrecv(void *buf, MPI_Count count, dtype_t *dt, request_t *msg,
+                         request_t **out);
+
+rm_status_t proto_cancel(request_t *r);
+
+/* Blocking fast paths: complete without a request when the message goes
+ * eagerly (send) or is already waiting (receive); fall back to a request. */
+rm_status_t proto_send(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                       comm_t *comm, uint32_t ctx, int mode);
+rm_status_t proto_recv(void *buf, MPI_Count count, dtype_t *dt, int src, int tag, comm_t *comm,
+                       uint32_t ctx, MPI_Status *status);
+/* (Re)start a persistent request created with proto_*_init. */
+rm_status_t proto_start(request_t *r);
+rm_status_t proto_send_init(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                            comm_t *comm, int mode, request_t **out);
+rm_status_t proto_recv_init(void *buf, MPI_Count count, dtype_t *dt, int src, int tag,
+                            comm_t *comm, request_t **out);
+/* Buffered send: pack into the attached buffer, send from there. */
+rm_status_t proto_bsend(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
+                        comm_t *comm, request_t **out);
+/* Send frames still queued anywhere, then return (MPI_Finalize). */
+rm_status_t proto_drain(void);
+/* Fill a status from a completed request (source, tag, error, count). */
+void proto_status_fill(MPI_Status *st, const request_t *r);
+
+/* One pass over every transport; returns number of events handled. */
+int proto_progress(void);
+/* Block (spin, then yield) until r->done. */
+rm_status_t proto_wait(request_t *r);
+rm_status_t proto_waitall(int n, request_t **reqs);
+
+request_t *proto_request_alloc(int kind);
+request_t *proto_request_get(MPI_Request h); /* NULL if invalid */
+request_t *proto_request_by_id(uint64_t id);  /* wire id -> live request or NULL */
+void proto_request_cleanup(void);
+void proto_request_release(request_t *r);      /* drop the caller's reference */
+/* Complete a request (used by generalized requests and the engine). */
+void proto_request_complete(request_t *r);
+
+/* Buffered-send buffer (MPI_Buffer_attach/detach). */
+rm_status_t proto_bsend_attach(void *buf, size_t size);
+rm_status_t proto_bsend_detach(void **buf, size_t *size); /* waits for pending bsends */
+
+#endif

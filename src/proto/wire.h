@@ -1,0 +1,39 @@
+/* The point-to-point protocol's frame header (the channel's upper header). */
+#ifndef RM_PROTO_WIRE_H
+#define RM_PROTO_WIRE_H
+
+#include <stdint.h>
+
+enum proto_frame_type {
+    PF_EAGER = 1,  /* envelope + whole message; id = sender request (for SYNC) */
+    PF_RTS,        /* rendezvous request; payload proto_rts_t; id = sender request */
+    PF_CTS,        /* clear to send; id = sender request, aux = receiver request */
+    PF_DATA,       /* rendezvous chunk; id = receiver request, aux = byte offset */
+    PF_FIN,        /* receiver has read everything by single copy; id = sender request */
+    PF_SYNC_ACK,   /* a synchronous eager send was matched; id = sender request */
+    PF_CANCEL_REQ, /* id = sender request to withdraw */
+    PF_CANCEL_ACK, /* id = sender request, aux = 1 if withdrawn */
+};
+
+enum proto_frame_flags {
+    PFF_SYNC = 1, /* sender waits for a match (MPI_Ssend) */
+};
+
+typedef struct proto_hdr {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t rsvd;
+    int32_t src;   /* sender's rank in the communicator */
+    int32_t tag;
+    uint32_t ctx;
+    uint64_t size; /* message bytes (EAGER, RTS) or aux (CTS, DATA, CANCEL_ACK) */
+    uint64_t id;
+} proto_hdr_t;
+
+_Static_assert(sizeof(proto_hdr_t) == 32, "proto_hdr_t must stay 32 bytes");
+
+typedef struct proto_rts {
+    uint64_t addr; /* sender's contiguous data, 0 if it cannot be read directly */
+} proto_rts_t;
+
+#endif

@@ -1,0 +1,58 @@
+/* The one configuration table. Every setting is one row: environment name
+ * RAILMPI_<NAME>, type, default, help. `mpiexec --help-vars` prints them all.
+ * No other code reads RAILMPI_* variables with getenv. */
+#ifndef RM_UTIL_CONFIG_H
+#define RM_UTIL_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/status.h"
+
+typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
+
+/* X(NAME, field, type, default, help) */
+#define RM_CONFIG_TABLE(X)                                                                        \
+    X(VERBOSE, verbose, RM_CFG_INT, "0",                                                          \
+      "Log level on stderr: 0 errors only, 1 one line per event, 2 debug")                        \
+    X(STATS, stats, RM_CFG_BOOL, "0", "Print per-peer/per-path counters at MPI_Finalize")         \
+    X(EAGER_THRESHOLD, eager_threshold, RM_CFG_SIZE, "16384",                                     \
+      "Messages up to this many bytes are sent eagerly; larger ones use rendezvous")              \
+    X(SHM_CELL_SIZE, shm_cell_size, RM_CFG_SIZE, "16384",                                         \
+      "Payload bytes per shared-memory queue cell; caps the shm eager threshold") \
+    X(SHM_CELLS, shm_cells, RM_CFG_INT, "64", "Cells per shared-memory queue (one queue per sender/receiver pair)") \
+    X(SHM_CMA, shm_cma, RM_CFG_STR, "auto",                                                       \
+      "Single-copy large transfers with process_vm_readv: auto, on (fail if refused) or off")     \
+    X(SHM_PIPELINE_CHUNK, shm_pipeline_chunk, RM_CFG_SIZE, "65536",                               \
+      "Chunk size of the pipelined copy used when single-copy is off or refused")                 \
+    X(SPIN_COUNT, spin_count, RM_CFG_INT, "2000",                                                 \
+      "Progress polls before a waiting rank yields the core (sched_yield)")                       \
+    X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
+      "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
+      "IPv4 interface except the launcher's)")                                                    \
+    X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
+      "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
+    X(JOB_SECRET, job_secret, RM_CFG_STR, "",                                                     \
+      "Per-job secret checked on every TCP connection (set by mpiexec; never set it by hand)")    \
+    X(LAUNCH_ADDR, launch_addr, RM_CFG_STR, "",                                                   \
+      "Address the launcher reaches this host on (set by mpiexec; excluded from default rails)")                      
+
+typedef struct rm_config {
+#define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;
+    RM_CONFIG_TABLE(RM_CFG_FIELD)
+#undef RM_CFG_FIELD
+} rm_config_t;
+
+extern rm_config_t rm_config;
+
+/* Read every row from the environment; an unparsable value is an error
+ * naming the variable (RM_ERR_INVALID), not a silent default. */
+rm_status_t rm_config_load(void);
+/* Parse one value of the given type; exposed for unit tests. */
+rm_status_t rm_config_parse(rm_cfg_type_t type, const char *text, int64_t *out);
+void rm_config_print_help(FILE *out);
+
+#define RM_CFG(field) (rm_config.field##_i)
+#define RM_CFG_STR(field) (rm_config.field##_s)
+
+#endif

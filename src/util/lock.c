@@ -1,0 +1,29 @@
+#include "util/lock.h"
+
+#include <sched.h>
+
+int rm_lock_enabled;
+pthread_mutex_t rm_big_lock;
+
+void rm_lock_setup(int enabled)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&rm_big_lock, &a);
+    pthread_mutexattr_destroy(&a);
+    rm_lock_enabled = enabled;
+}
+
+void rm_lock_yield(void)
+{
+    if (rm_lock_enabled) {
+        /* a recursive lock may be held more than once: this only works
+         * because blocking waits are entered from the outermost call */
+        pthread_mutex_unlock(&rm_big_lock);
+        sched_yield();
+        pthread_mutex_lock(&rm_big_lock);
+    } else {
+        sched_yield();
+    }
+}

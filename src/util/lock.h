@@ -1,0 +1,31 @@
+/* The global lock that makes MPI_THREAD_MULTIPLE safe: taken at every MPI
+ * entry point when the thread level is MULTIPLE, dropped while a blocking
+ * call yields so other threads can make progress. Recursive, so internal
+ * layers may re-enter the bindings (callbacks, attribute copy functions). */
+#ifndef RM_UTIL_LOCK_H
+#define RM_UTIL_LOCK_H
+
+#include <pthread.h>
+
+extern int rm_lock_enabled;
+extern pthread_mutex_t rm_big_lock;
+
+void rm_lock_setup(int enabled);
+
+static inline void rm_lock(void)
+{
+    if (rm_lock_enabled)
+        pthread_mutex_lock(&rm_big_lock);
+}
+
+static inline void rm_unlock(void)
+{
+    if (rm_lock_enabled)
+        pthread_mutex_unlock(&rm_big_lock);
+}
+
+/* Give the core away while waiting; lets other threads (and, on an
+ * oversubscribed host, other ranks) run. */
+void rm_lock_yield(void);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/bash
+# A virtual cluster on one machine: hosts are network namespaces, a
+# management network carries the launcher, and each data rail is its own
+# switch (a bridge) with one veth per host. Addresses come from 198.18.0.0/15
+# only. Every command is bounded in time; `down` removes everything.
+#
+#   vcluster.sh up NAME HOSTS RAILS [RATE ...]   create (RATE per rail, e.g. 2gbit 500mbit)
+#   vcluster.sh down NAME                        remove everything of NAME
+#   vcluster.sh hosts NAME                       list host namespaces
+#   vcluster.sh addr NAME HOST RAIL              print the host's address on a rail (mgmt = m)
+#   vcluster.sh nic-down|nic-up NAME HOST RAIL   the host's NIC on that rail (admin down)
+#   vcluster.sh cable-cut|cable-fix NAME HOST RAIL  silent failure: the switch side of the link
+#   vcluster.sh switch-down|switch-up NAME RAIL  a whole rail
+#   vcluster.sh netem NAME HOST RAIL ARGS...     e.g. "loss 1%" or "delay 100ms"; "clear" removes
+#   vcluster.sh rate NAME HOST RAIL RATE         shape the host's egress on a rail
+#   vcluster.sh exec NAME HOST CMD...            run a command on a host
+#
+# NAME is at most 4 characters (it prefixes interface names, 15 bytes max).
+# Rail r uses 198.18.(10+r).0/24, management 198.18.0.0/24; host i is .(10+i).
+set -euo pipefail
+
+die() { echo "vcluster: $*" >&2; exit 2; }
+t() { timeout 10 "$@"; }
+
+[ "$(id -u)" = 0 ] || die "must run as root (network namespaces)"
+cmd=${1:-}; shift || true
+
+host_ns() { echo "${1}h${2}"; }
+mgmt_br() { echo "${1}mbr"; }
+rail_br() { echo "${1}r${2}br"; }
+host_ip() { # NAME HOST RAIL|m
+    local h=$2
+    if [ "$3" = m ]; then echo "198.18.0.$((10 + h))"; else echo "198.18.$((10 + $3)).$((10 + h))"; fi
+}
+
+check_name() {
+    [[ "$1" =~ ^[a-z][a-z0-9]{0,3}$ ]] || die "NAME must be 1-4 lowercase letters/digits, starting with a letter"
+}
+
+shape() { # NAME HOST RAIL RATE
+    local ns; ns=$(host_ns "$1" "$2")
+    t ip netns exec "$ns" tc qdisc replace dev "rail$3" root tbf rate "$4" burst 512kb latency 50ms
+}
+
+up() {
+    local name=$1 nh=$2 nr=$3; shift 3
+    check_name "$name"
+    [ "$nh" -ge 1 ] && [ "$nh" -le 64 ] || die "HOSTS must be 1..64"
+    [ "$nr" -ge 0 ] && [ "$nr" -le 8 ] || die "RAILS must be 0..8"
+    local rates=("$@")
+    down "$name" 2>/dev/null || true
+    t ip link add "$(mgmt_br "$name")" type bridge
+    t ip addr add 198.18.0.1/24 dev "$(mgmt_br "$name")"
+    t ip link set "$(mgmt_br "$name")" up
+    for ((r = 0; r < nr; r++)); do
+        t ip link add "$(rail_br "$name" $r)" type bridge
+        t ip link set "$(rail_br "$name" $r)" up
+    done
+    for ((h = 1; h <= nh; h++)); do
+        local ns; ns=$(host_ns "$name" $h)
+        t ip netns add "$ns"
+        t ip netns exec "$ns" ip link set lo up
+        t ip link add "${ns}m" type veth peer name eth-m netns "$ns"
+        t ip link set "${ns}m" master "$(mgmt_br "$name")" up
+        t ip netns exec "$ns" ip addr add "$(host_ip "$name" $h m)/24" dev eth-m
+        t ip netns exec "$ns" ip link set eth-m up
+        for ((r = 0; r < nr; r++)); do
+            t ip link add "${ns}r$r" type veth peer name "rail$r" netns "$ns"
+            t ip link set "${ns}r$r" master "$(rail_br "$name" $r)" up
+            t ip netns exec "$ns" ip addr add "$(host_ip "$name" $h $r)/24" dev "rail$r"
+            t ip netns exec "$ns" ip link set "rail$r" up
+            if [ -n "${rates[$r]:-}" ]; then shape "$name" $h $r "${rates[$r]}"; fi
+        done
+        # a dead link must not keep a connection retransmitting for 15 minutes
+        t ip netns exec "$ns" sysctl -qw net.ipv4.tcp_retries2=5 || true
+    done
+}
+
+down() {
+    local name=$1
+    check_name "$name"
+    for ns in $(ip netns list | awk '{print $1}' | grep -E "^${name}h[0-9]+$" || true); do
+        # end whatever still runs inside, then remove the namespace
+        for pid in $(ip netns pids "$ns" 2>/dev/null || true); do kill -KILL "$pid" 2>/dev/null || true; done
+        t ip netns del "$ns" || true
+    done
+    for dev in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${name}(h[0-9]+(m|r[0-9]+)|mbr|r[0-9]+br)$" || true); do
+        t ip link del "$dev" 2>/dev/null || true
+    done
+}
+
+case "$cmd" in
+up) [ $# -ge 3 ] || die "usage: up NAME HOSTS RAILS [RATE ...]"; up "$@" ;;
+down) [ $# -eq 1 ] || die "usage: down NAME"; down "$1" ;;
+hosts) ip netns list | awk '{print $1}' | grep -E "^${1}h[0-9]+$" | sort -V ;;
+addr) host_ip "$1" "$2" "$3" ;;
+nic-down) t ip netns exec "$(host_ns "$1" "$2")" ip link set "rail$3" down ;;
+nic-up) t ip netns exec "$(host_ns "$1" "$2")" ip link set "rail$3" up ;;
+cable-cut) t ip link set "$(host_ns "$1" "$2")r$3" down ;;
+cable-fix) t ip link set "$(host_ns "$1" "$2")r$3" up ;;
+switch-down) t ip link set "$(rail_br "$1" "$2")" down ;;
+switch-up) t ip link set "$(rail_br "$1" "$2")" up ;;
+netem)
+    name=$1 h=$2 r=$3; shift 3
+    ns=$(host_ns "$name" "$h")
+    if [ "${1:-}" = clear ]; then
+        t ip netns exec "$ns" tc qdisc del dev "rail$r" root 2>/dev/null || true
+    else
+        t ip netns exec "$ns" tc qdisc replace dev "rail$r" root netem $*
+    fi ;;
+rate) shape "$1" "$2" "$3" "$4" ;;
+exec) name=$1 h=$2; shift 2; exec ip netns exec "$(host_ns "$name" "$h")" "$@" ;;
+*) sed -n '2,20p' "$0"; exit 2 ;;
+esac

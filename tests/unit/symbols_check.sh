@@ -1,0 +1,18 @@
+#!/bin/bash
+# The shared library exports only MPI_*, PMPI_*, MPIX_* (plus the ELF
+# bookkeeping symbols every library has), and every MPI_ function has a PMPI_ twin.
+set -u
+lib=$1
+[ -f "$lib" ] || { echo "FAIL: $lib not found"; exit 1; }
+syms=$(nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | sort -u)
+bad=$(echo "$syms" | grep -vE '^(MPI_|PMPI_|MPIX_)' | grep -vE '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+if [ -n "$bad" ]; then
+    echo "FAIL: unexpected exported symbols:"; echo "$bad" | head -20; exit 1
+fi
+missing=0
+for f in $(echo "$syms" | grep -E '^MPI_[A-Z][a-z_0-9]+' | grep -vE '^MPI_(UNWEIGHTED|WEIGHTS_EMPTY|F_STATUS)'); do
+    echo "$syms" | grep -qx "P$f" || { echo "FAIL: $f has no PMPI twin"; missing=1; }
+done
+[ $missing = 0 ] || exit 1
+n=$(echo "$syms" | grep -c '^PMPI_')
+echo "OK: $n PMPI functions, no stray exports"

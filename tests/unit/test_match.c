@@ -1,0 +1,99 @@
+/* Matching queues: FIFO per key, wildcard ordering against specific
+ * receives, unexpected-message lookups, removal. */
+#include "proto/match.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAIL(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); exit(1); } while (0)
+
+static void *allocs[4096];
+static int nallocs;
+
+static void *track(void *p)
+{
+    allocs[nallocs++] = p;
+    return p;
+}
+
+static request_t *mkreq(int ctx, int src, int tag)
+{
+    request_t *r = track(calloc(1, sizeof *r));
+    r->ctx = (uint32_t)ctx;
+    r->peer = src;
+    r->tag = tag;
+    return r;
+}
+
+static unexp_t *mkunexp(int ctx, int src, int tag, uint64_t sid)
+{
+    unexp_t *u = track(calloc(1, sizeof *u));
+    u->ctx = (uint32_t)ctx;
+    u->src = src;
+    u->tag = tag;
+    u->sid = sid;
+    u->world_src = src;
+    return u;
+}
+
+int main(void)
+{
+    match_state_t m;
+    if (match_init(&m, 64) != RM_OK)
+        FAIL("init");
+
+    /* posted: same key is FIFO; a wildcard posted earlier wins over a later specific one */
+    request_t *a = mkreq(0, 1, 5), *b = mkreq(0, 1, 5), *w = mkreq(0, MPI_ANY_SOURCE, 5),
+              *c = mkreq(0, 1, 5), *t = mkreq(0, 2, MPI_ANY_TAG), *other = mkreq(2, 1, 5);
+    match_post(&m, a);
+    match_post(&m, b);
+    match_post(&m, w);
+    match_post(&m, c);
+    match_post(&m, t);
+    match_post(&m, other);
+    if (match_take_posted(&m, 0, 1, 5) != a) FAIL("first match is not a");
+    if (match_take_posted(&m, 0, 1, 5) != b) FAIL("second match is not b");
+    if (match_take_posted(&m, 0, 1, 5) != w) FAIL("wildcard posted before c must match first");
+    if (match_take_posted(&m, 0, 3, 5) != NULL) FAIL("nothing should match src 3 tag 5");
+    if (match_take_posted(&m, 0, 2, 99) != t) FAIL("ANY_TAG receive from 2");
+    if (match_take_posted(&m, 1, 1, 5) != NULL) FAIL("context 1 must not match context 0/2");
+    if (!match_remove_posted(&m, c)) FAIL("remove c");
+    if (match_remove_posted(&m, c)) FAIL("c removed twice");
+    if (match_take_posted(&m, 0, 1, 5) != NULL) FAIL("c still matches after removal");
+    if (match_take_posted(&m, 2, 1, 5) != other) FAIL("context 2 message");
+    if (m.nposted != 0) FAIL("%zu posted left", m.nposted);
+
+    /* many tags and peers: each lookup finds its own entry */
+    enum { N = 2000 };
+    request_t *many[N];
+    for (int i = 0; i < N; i++) {
+        many[i] = mkreq(4, i % 37, i);
+        match_post(&m, many[i]);
+    }
+    for (int i = N - 1; i >= 0; i--)
+        if (match_take_posted(&m, 4, i % 37, i) != many[i])
+            FAIL("many: entry %d", i);
+
+    /* unexpected: arrival order for wildcards, per key FIFO */
+    unexp_t *u1 = mkunexp(0, 3, 7, 1), *u2 = mkunexp(0, 1, 8, 2), *u3 = mkunexp(0, 3, 7, 3),
+            *u4 = mkunexp(0, 1, 7, 4);
+    match_add_unexp(&m, u1);
+    match_add_unexp(&m, u2);
+    match_add_unexp(&m, u3);
+    match_add_unexp(&m, u4);
+    if (match_find_unexp(&m, 0, MPI_ANY_SOURCE, MPI_ANY_TAG, 0) != u1) FAIL("probe any/any");
+    if (match_find_unexp(&m, 0, 1, MPI_ANY_TAG, 0) != u2) FAIL("probe src 1 any tag");
+    if (match_find_unexp(&m, 0, MPI_ANY_SOURCE, 7, 1) != u1) FAIL("take any src tag 7");
+    if (match_find_unexp(&m, 0, 3, 7, 1) != u3) FAIL("take 3/7 after u1");
+    if (match_take_unexp_by_sender(&m, 1, 4) != u4) FAIL("take by sender");
+    if (match_find_unexp(&m, 0, 1, 7, 0) != NULL) FAIL("u4 still there");
+    if (match_find_unexp(&m, 0, 1, 8, 1) != u2) FAIL("take u2");
+    if (m.nunexp != 0) FAIL("%zu unexpected left", m.nunexp);
+
+    match_destroy(&m);
+    for (int i = 0; i < nallocs; i++)
+        free(allocs[i]);
+    printf("OK\n");
+    return 0;
+}

@@ -1,0 +1,353 @@
+/* The point-to-point engine between two real processes over shm, below the
+ * MPI layer: eager, rendezvous with single copy and with pipelined copies,
+ * unexpected messages, wildcards and ordering, synchronous sends,
+ * cancellation. The launcher, datatypes and communicators are replaced by
+ * minimal local versions so only src/proto, src/rail and src/net are tested. */
+#include "boot/boot.h"
+#include "proto/engine.h"
+#include "util/config.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FAIL(...) do { printf("FAIL[rank %d]: ", me); printf(__VA_ARGS__); printf("\n"); fflush(stdout); _exit(1); } while (0)
+
+static int me;
+
+/* ---- a launcher in shared memory: KVS + barrier ------------------------ */
+typedef struct kvs {
+    _Atomic int arrived, generation;
+    int n;
+    struct { char key[64], val[256]; } e[64];
+    _Atomic int nkeys;
+} kvs_t;
+static kvs_t *kvs;
+
+static const char *netns[2]; /* tcp mode: each rank on its own virtual host */
+
+rm_status_t boot_put(const char *key, const char *val)
+{
+    int i = atomic_fetch_add(&kvs->nkeys, 1);
+    snprintf(kvs->e[i].key, sizeof kvs->e[i].key, "%s", key);
+    if (netns[0] && !strncmp(key, "rm-host-", 8))
+        snprintf(kvs->e[i].val, sizeof kvs->e[i].val, "%s", netns[me]); /* two hosts */
+    else
+        snprintf(kvs->e[i].val, sizeof kvs->e[i].val, "%s", val);
+    return RM_OK;
+}
+
+rm_status_t boot_fence(void)
+{
+    int gen = atomic_load(&kvs->generation);
+    if (atomic_fetch_add(&kvs->arrived, 1) == kvs->n - 1) {
+        atomic_store(&kvs->arrived, 0);
+        atomic_fetch_add(&kvs->generation, 1);
+    } else {
+        while (atomic_load(&kvs->generation) == gen)
+            usleep(100);
+    }
+    return RM_OK;
+}
+
+rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen)
+{
+    for (int i = 0; i < atomic_load(&kvs->nkeys); i++) {
+        if (!strcmp(kvs->e[i].key, key)) {
+            snprintf(val, (size_t)vallen, "%s", kvs->e[i].val);
+            return RM_OK;
+        }
+    }
+    return RM_ERR_NOT_FOUND;
+}
+
+/* ---- datatypes: bytes, and a strided type to reach the packing paths --- */
+static dtype_t byte_t = {.size = 1, .extent = 1, .contig = 1, .committed = 1, .ub = 1, .true_ub = 1};
+/* one item = 4 blocks of 1000 bytes, 2000 apart */
+static dtype_block_t strided_blocks[4] = {{0, 1000}, {2000, 1000}, {4000, 1000}, {6000, 1000}};
+static dtype_t strided_t = {.size = 4000, .extent = 8000, .contig = 0, .committed = 1,
+                            .nblocks = 4, .blocks = strided_blocks, .ub = 8000, .true_ub = 7000};
+
+dtype_t *dtype_get(MPI_Datatype h) { return &byte_t; }
+void dtype_addref(dtype_t *dt) { (void)dt; }
+void dtype_release(dtype_t *dt) { (void)dt; }
+
+static void dtype_walk(void *buf, MPI_Count count, const dtype_t *dt, size_t pos, void *io, size_t bytes, int pack)
+{
+    size_t at = 0;
+    for (MPI_Count i = 0; i < count; i++) {
+        for (int b = 0; b < dt->nblocks; b++) {
+            size_t len = (size_t)dt->blocks[b].len;
+            if (at + len > pos && bytes) {
+                size_t skip = pos > at ? pos - at : 0, n = len - skip;
+                if (n > bytes)
+                    n = bytes;
+                char *mem = (char *)buf + i * dt->extent + dt->blocks[b].off + skip;
+                if (pack)
+                    memcpy(io, mem, n);
+                else
+                    memcpy(mem, io, n);
+                io = (char *)io + n;
+                bytes -= n;
+                pos += n;
+            }
+            at += len;
+        }
+    }
+}
+
+void dtype_pack(const void *buf, MPI_Count count, const dtype_t *dt, size_t pos, void *out, size_t bytes)
+{
+    if (dt->contig) {
+        memcpy(out, (const char *)buf + pos, bytes);
+        return;
+    }
+    dtype_walk((void *)buf, count, dt, pos, out, bytes, 1);
+}
+
+void dtype_unpack(void *buf, MPI_Count count, const dtype_t *dt, size_t pos, const void *in, size_t bytes)
+{
+    if (dt->contig) {
+        memcpy((char *)buf + pos, in, bytes);
+        return;
+    }
+    dtype_walk(buf, count, dt, pos, (void *)in, bytes, 0);
+}
+
+/* ---- a world communicator ---------------------------------------------- */
+static int world_ranks[2] = {0, 1};
+static group_t world_group = {.size = 2, .world = world_ranks};
+static comm_t world = {.ctx = 0, .size = 2, .group = &world_group, .refcount = 1};
+void comm_release(comm_t *c) { c->refcount--; }
+
+/* ---- helpers ----------------------------------------------------------- */
+static unsigned char pattern(size_t i, int seed) { return (unsigned char)(i * 131 + (size_t)seed * 7 + (i >> 12)); }
+
+static void fill(unsigned char *b, size_t n, int seed)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = pattern(i, seed);
+}
+
+static void check(const unsigned char *b, size_t n, int seed, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != pattern(i, seed))
+            FAIL("%s: byte %zu of %zu differs", what, i, n);
+}
+
+static void xfer(size_t n, int seed, const char *what)
+{
+    unsigned char *b = malloc(n ? n : 1);
+    int peer = !me;
+    if (me == 0) {
+        fill(b, n, seed);
+        if (proto_send(b, (MPI_Count)n, &byte_t, peer, seed, &world, 0, PROTO_STD) < 0)
+            FAIL("%s: send %zu", what, n);
+    } else {
+        memset(b, 0, n);
+        MPI_Status st;
+        if (proto_recv(b, (MPI_Count)n, &byte_t, peer, seed, &world, 0, &st) < 0)
+            FAIL("%s: recv %zu", what, n);
+        if (st.MPI_SOURCE != peer || st.MPI_TAG != seed || (size_t)st.count_lo != (n & 0xffffffff))
+            FAIL("%s: status src %d tag %d count %d", what, st.MPI_SOURCE, st.MPI_TAG, st.count_lo);
+        check(b, n, seed, what);
+    }
+    free(b);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void run(void)
+{
+    if (netns[0]) {
+        char path[256];
+        snprintf(path, sizeof path, "/var/run/netns/%s", netns[me]);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
+            FAIL("cannot enter network namespace %s", netns[me]);
+        close(fd);
+    }
+    rm_config_load();
+    if (proto_init(me, 2, "unit-proto") < 0)
+        FAIL("proto_init");
+    world.rank = me;
+    int peer = !me;
+    static const size_t sizes[] = {0, 1, 7, 100, 4096, 16383, 16384, 16385, 65536, 1 << 20, 8 << 20};
+
+    /* 1. every size, single copy on */
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        xfer(sizes[i], (int)i + 1, "single copy");
+    boot_fence();
+    /* 2. single copy off: rendezvous by pipelined copies */
+    proto_eng.cma = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        xfer(sizes[i], (int)i + 100, "pipelined");
+    proto_eng.cma = 1;
+    boot_fence();
+
+    /* 3. unexpected messages, ordering on one tag, wildcards */
+    enum { NMSG = 200 };
+    if (me == 0) {
+        static request_t *reqs[NMSG];
+        static unsigned char *bufs[NMSG];
+        for (int i = 0; i < NMSG; i++) {
+            size_t n = (size_t)(i % 3 == 0 ? 40000 : i * 13); /* eager and rendezvous interleaved */
+            bufs[i] = malloc(n + 1);
+            fill(bufs[i], n, i);
+            if (proto_isend(bufs[i], (MPI_Count)n, &byte_t, peer, 7, &world, 0, PROTO_STD, &reqs[i]) < 0)
+                FAIL("isend %d", i);
+            if (i == 10)
+                boot_fence(); /* the first messages are unexpected at the receiver */
+        }
+        proto_waitall(NMSG, reqs);
+        for (int i = 0; i < NMSG; i++) {
+            proto_request_release(reqs[i]);
+            free(bufs[i]);
+        }
+    } else {
+        boot_fence();
+        unsigned char *b = malloc(NMSG * 13 + 40000);
+        for (int i = 0; i < NMSG; i++) {
+            size_t n = (size_t)(i % 3 == 0 ? 40000 : i * 13);
+            MPI_Status st;
+            int src = i % 2 ? MPI_ANY_SOURCE : peer, tag = i % 4 < 2 ? MPI_ANY_TAG : 7;
+            if (proto_recv(b, (MPI_Count)(NMSG * 13 + 40000), &byte_t, src, tag, &world, 0, &st) < 0)
+                FAIL("recv %d", i);
+            if ((size_t)st.count_lo != n || st.MPI_TAG != 7)
+                FAIL("message %d arrived as %d bytes tag %d: order broken", i, st.count_lo, st.MPI_TAG);
+            check(b, n, i, "ordered");
+        }
+        free(b);
+    }
+    boot_fence();
+
+    /* 4. noncontiguous on both ends, eager and rendezvous sizes */
+    for (int items = 1; items <= 64; items *= 4) {
+        size_t span = (size_t)items * 8000, data = (size_t)items * 4000;
+        unsigned char *b = calloc(1, span), *packed = malloc(data);
+        if (me == 0) {
+            fill(packed, data, items);
+            dtype_unpack(b, items, &strided_t, 0, packed, data);
+            if (proto_send(b, items, &strided_t, peer, 3, &world, 0, PROTO_STD) < 0)
+                FAIL("strided send");
+        } else {
+            if (proto_recv(b, items, &strided_t, peer, 3, &world, 0, MPI_STATUS_IGNORE) < 0)
+                FAIL("strided recv");
+            dtype_pack(b, items, &strided_t, 0, packed, data);
+            check(packed, data, items, "strided");
+            for (int i = 0; i < items; i++)
+                for (int g = 0; g < 4; g++)
+                    for (int k = 1000; k < 2000; k++)
+                        if (b[(size_t)i * 8000 + (size_t)g * 2000 + (size_t)k])
+                            FAIL("strided receive wrote into a gap");
+        }
+        free(b);
+        free(packed);
+    }
+    boot_fence();
+
+    /* 5. a synchronous send completes only after the receive is posted */
+    if (me == 0) {
+        char c = 1;
+        request_t *r;
+        proto_isend(&c, 1, &byte_t, peer, 9, &world, 0, PROTO_SYNC, &r);
+        double t0 = now();
+        while (now() - t0 < 0.2)
+            proto_progress();
+        if (r->done)
+            FAIL("synchronous send completed before the receive was posted");
+        boot_fence();
+        proto_wait(r);
+        proto_request_release(r);
+    } else {
+        boot_fence();
+        char c;
+        proto_recv(&c, 1, &byte_t, peer, 9, &world, 0, MPI_STATUS_IGNORE);
+    }
+
+    /* 6. cancel a posted receive; truncation is reported */
+    if (me == 1) {
+        char c;
+        request_t *r;
+        proto_irecv(&c, 1, &byte_t, peer, 1234, &world, 0, &r);
+        proto_cancel(r);
+        if (!r->done || !r->cancelled)
+            FAIL("posted receive not cancelled");
+        proto_request_release(r);
+    }
+    boot_fence();
+    if (me == 0) {
+        char big[100] = {0};
+        proto_send(big, 100, &byte_t, peer, 5, &world, 0, PROTO_STD);
+    } else {
+        char small[10];
+        MPI_Status st;
+        if (proto_recv(small, 10, &byte_t, peer, 5, &world, 0, &st) != RM_ERR_TRUNCATE)
+            FAIL("truncation not reported");
+    }
+    boot_fence();
+
+    /* 7. latency, for information only */
+    char c = 0;
+    int iters = 20000;
+    double t0 = now();
+    for (int i = 0; i < iters; i++) {
+        if (me == 0) {
+            proto_send(&c, 1, &byte_t, peer, 1, &world, 0, PROTO_STD);
+            proto_recv(&c, 1, &byte_t, peer, 1, &world, 0, MPI_STATUS_IGNORE);
+        } else {
+            proto_recv(&c, 1, &byte_t, peer, 1, &world, 0, MPI_STATUS_IGNORE);
+            proto_send(&c, 1, &byte_t, peer, 1, &world, 0, PROTO_STD);
+        }
+    }
+    if (me == 0)
+        printf("engine 1-byte latency (%s): %.3f us\n", netns[0] ? "tcp" : "shm",
+               (now() - t0) / iters / 2 * 1e6);
+    boot_fence();
+    proto_drain();
+    boot_fence();
+    proto_finalize();
+}
+
+/* test_proto            two ranks on one host (shm)
+ * test_proto NS1 NS2    two ranks on two virtual hosts (network namespaces; tcp) */
+int main(int argc, char **argv)
+{
+    if (argc == 3) {
+        netns[0] = argv[1];
+        netns[1] = argv[2];
+    }
+    kvs = mmap(NULL, sizeof *kvs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    kvs->n = 2;
+    alarm(60);
+    pid_t pid = fork();
+    if (pid == 0) {
+        me = 1;
+        run();
+        _exit(0);
+    }
+    me = 0;
+    run();
+    int st;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+        printf("FAIL: rank 1 failed\n");
+        return 1;
+    }
+    printf("OK\n");
+    return 0;
+}

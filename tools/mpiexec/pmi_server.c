@@ -1,0 +1,210 @@
+#include "pmi_server.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct pmi_kv {
+    char *key, *val;
+} pmi_kv_t;
+
+typedef struct pmi_conn {
+    int fd;
+    char buf[8192];
+    size_t len;
+    int in_barrier;
+} pmi_conn_t;
+
+struct pmi_server {
+    int size;
+    char kvsname[128];
+    pmi_conn_t *conns;
+    pmi_kv_t *kv;
+    int nkv, capkv;
+    int barrier_count;
+    pmi_events_t ev;
+    void *ctx;
+};
+
+pmi_server_t *pmi_server_new(int size, const char *kvsname, pmi_events_t ev, void *ctx)
+{
+    pmi_server_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->conns = calloc((size_t)size, sizeof *s->conns))) {
+        free(s);
+        return NULL;
+    }
+    for (int i = 0; i < size; i++)
+        s->conns[i].fd = -1;
+    s->size = size;
+    snprintf(s->kvsname, sizeof s->kvsname, "%s", kvsname);
+    s->ev = ev;
+    s->ctx = ctx;
+    return s;
+}
+
+void pmi_server_free(pmi_server_t *s)
+{
+    for (int i = 0; i < s->nkv; i++) {
+        free(s->kv[i].key);
+        free(s->kv[i].val);
+    }
+    free(s->kv);
+    for (int i = 0; i < s->size; i++)
+        if (s->conns[i].fd >= 0)
+            close(s->conns[i].fd);
+    free(s->conns);
+    free(s);
+}
+
+void pmi_server_attach(pmi_server_t *s, int rank, int fd)
+{
+    s->conns[rank].fd = fd;
+}
+
+int pmi_server_fd(pmi_server_t *s, int rank)
+{
+    return s->conns[rank].fd;
+}
+
+static void pmi_reply(pmi_server_t *s, int rank, const char *line)
+{
+    int fd = s->conns[rank].fd;
+    size_t len = strlen(line), off = 0;
+    while (fd >= 0 && off < len) {
+        ssize_t n = write(fd, line + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return; /* the rank is gone; its exit is reported elsewhere */
+        off += (size_t)n;
+    }
+}
+
+static const char *pmi_arg(const char *line, const char *key, char *out, size_t cap)
+{
+    size_t kl = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p += kl) {
+        if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+            const char *v = p + kl + 1;
+            size_t n = strcspn(v, " \n");
+            if (n >= cap)
+                n = cap - 1;
+            memcpy(out, v, n);
+            out[n] = 0;
+            return out;
+        }
+    }
+    return NULL;
+}
+
+static void pmi_put(pmi_server_t *s, const char *key, const char *val)
+{
+    for (int i = 0; i < s->nkv; i++) {
+        if (!strcmp(s->kv[i].key, key)) {
+            free(s->kv[i].val);
+            s->kv[i].val = strdup(val);
+            return;
+        }
+    }
+    if (s->nkv == s->capkv) {
+        int cap = s->capkv ? s->capkv * 2 : 256;
+        pmi_kv_t *kv = realloc(s->kv, sizeof *kv * (size_t)cap);
+        if (!kv)
+            return;
+        s->kv = kv;
+        s->capkv = cap;
+    }
+    s->kv[s->nkv].key = strdup(key);
+    s->kv[s->nkv].val = strdup(val);
+    s->nkv++;
+}
+
+static void pmi_command(pmi_server_t *s, int rank, const char *line)
+{
+    char cmd[64], a[1024], b[1024], out[2300];
+    if (!pmi_arg(line, "cmd", cmd, sizeof cmd))
+        return;
+    if (!strcmp(cmd, "init")) {
+        pmi_reply(s, rank, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
+    } else if (!strcmp(cmd, "get_maxes")) {
+        pmi_reply(s, rank, "cmd=maxes rc=0 kvsname_max=256 keylen_max=64 vallen_max=1024\n");
+    } else if (!strcmp(cmd, "get_appnum")) {
+        pmi_reply(s, rank, "cmd=appnum rc=0 appnum=0\n");
+    } else if (!strcmp(cmd, "get_my_kvsname")) {
+        snprintf(out, sizeof out, "cmd=my_kvsname rc=0 kvsname=%s\n", s->kvsname);
+        pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "get_universe_size")) {
+        snprintf(out, sizeof out, "cmd=universe_size rc=0 size=%d\n", s->size);
+        pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "put")) {
+        if (pmi_arg(line, "key", a, sizeof a) && pmi_arg(line, "value", b, sizeof b)) {
+            pmi_put(s, a, b);
+            pmi_reply(s, rank, "cmd=put_result rc=0 msg=success\n");
+        } else {
+            pmi_reply(s, rank, "cmd=put_result rc=-1 msg=malformed\n");
+        }
+    } else if (!strcmp(cmd, "get")) {
+        const char *val = NULL;
+        if (pmi_arg(line, "key", a, sizeof a))
+            for (int i = 0; i < s->nkv && !val; i++)
+                if (!strcmp(s->kv[i].key, a))
+                    val = s->kv[i].val;
+        if (val)
+            snprintf(out, sizeof out, "cmd=get_result rc=0 msg=success value=%s\n", val);
+        else
+            snprintf(out, sizeof out, "cmd=get_result rc=-1 msg=key_not_found\n");
+        pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "barrier_in")) {
+        if (!s->conns[rank].in_barrier) {
+            s->conns[rank].in_barrier = 1;
+            s->barrier_count++;
+        }
+        if (s->barrier_count == s->size) {
+            for (int r = 0; r < s->size; r++) {
+                s->conns[r].in_barrier = 0;
+                pmi_reply(s, r, "cmd=barrier_out rc=0\n");
+            }
+            s->barrier_count = 0;
+        }
+    } else if (!strcmp(cmd, "finalize")) {
+        pmi_reply(s, rank, "cmd=finalize_ack rc=0\n");
+        if (s->ev.finalized)
+            s->ev.finalized(s->ctx, rank);
+    } else if (!strcmp(cmd, "abort")) {
+        int code = pmi_arg(line, "exitcode", a, sizeof a) ? atoi(a) : 1;
+        const char *msg = pmi_arg(line, "error_msg", b, sizeof b);
+        if (s->ev.abort)
+            s->ev.abort(s->ctx, rank, code, msg ? msg : "");
+    } else {
+        snprintf(out, sizeof out, "cmd=%s rc=-1 msg=unknown_command\n", cmd);
+        pmi_reply(s, rank, out);
+    }
+}
+
+int pmi_server_input(pmi_server_t *s, int rank)
+{
+    pmi_conn_t *c = &s->conns[rank];
+    ssize_t n = read(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n <= 0) {
+        close(c->fd);
+        c->fd = -1;
+        return -1;
+    }
+    c->len += (size_t)n;
+    c->buf[c->len] = 0;
+    char *start = c->buf, *nl;
+    while ((nl = strchr(start, '\n'))) {
+        *nl = 0;
+        pmi_command(s, rank, start);
+        start = nl + 1;
+    }
+    c->len = strlen(start);
+    memmove(c->buf, start, c->len);
+    if (c->len == sizeof c->buf - 1)
+        c->len = 0; /* an overlong line: drop it */
+    return 0;
+}
