@@ -37,6 +37,7 @@ typedef struct rank_proc {
 } rank_proc_t;
 
 typedef struct job {
+    int guard_fd;     /* pipe to the guardian, -1 if none */
     int n;
     int label;
     double timeout;
@@ -180,8 +181,56 @@ static void secret(char *out, size_t len)
         snprintf(out + 2 * i, 3, "%02x", r[i]);
 }
 
+/* The guardian outlives mpiexec by design: if mpiexec is killed outright
+ * (SIGKILL leaves no chance to clean up), it sees the pipe close and kills
+ * every rank's process group, grandchildren included. A clean exit tells it
+ * to stand down first. */
+static void guardian_start(job_t *j)
+{
+    int p[2];
+    j->guard_fd = -1;
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return;
+    pid_t g = fork();
+    if (g < 0) {
+        close(p[0]);
+        close(p[1]);
+        return;
+    }
+    if (g == 0) {
+        close(p[1]);
+        setsid(); /* not in mpiexec's process group: a ^C must not reach us */
+        pid_t groups[4096];
+        int n = 0;
+        int v;
+        ssize_t r;
+        while ((r = read(p[0], &v, sizeof v)) == (ssize_t)sizeof v || (r < 0 && errno == EINTR)) {
+            if (r < 0)
+                continue;
+            if (v == 0)
+                _exit(0); /* clean shutdown */
+            if (n < 4096)
+                groups[n++] = v;
+        }
+        for (int i = 0; i < n; i++)
+            kill(-groups[i], SIGKILL);
+        _exit(0);
+    }
+    close(p[0]);
+    j->guard_fd = p[1];
+}
+
+static void guardian_tell(job_t *j, int v)
+{
+    if (j->guard_fd >= 0 && write(j->guard_fd, &v, sizeof v) != (ssize_t)sizeof v) {
+        close(j->guard_fd);
+        j->guard_fd = -1;
+    }
+}
+
 static int job_start(job_t *j)
 {
+    guardian_start(j);
     char kvs[64], sec[40];
     snprintf(kvs, sizeof kvs, "rm%d", (int)getpid());
     secret(sec, sizeof sec);
@@ -244,6 +293,7 @@ static int job_start(job_t *j)
             _exit(127);
         }
         setpgid(pid, pid);
+        guardian_tell(j, pid);
         close(sv[1]);
         close(out[1]);
         close(err[1]);
@@ -411,9 +461,11 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (job_start(&j) < 0) {
         job_kill(&j, SIGKILL);
+        guardian_tell(&j, 0);
         return 1;
     }
     int rc = job_run(&j);
+    guardian_tell(&j, 0);
     pmi_server_free(j.pmi);
     for (int k = 0; k < j.nenv_extra; k++)
         free(j.env_extra[k]);

@@ -1,0 +1,54 @@
+/* ranks: 1 2 */
+/* Environment calls: init state, thread level, clocks, names, versions, memory. */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHECK(c, m) do { if (!(c)) { printf("FAIL: %s\n", m); MPI_Abort(MPI_COMM_WORLD, 1); } } while (0)
+
+int main(int argc, char **argv)
+{
+    int flag, provided;
+    MPI_Initialized(&flag);
+    if (flag) {
+        printf("FAIL: initialized before MPI_Init\n");
+        return 1;
+    }
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "THREAD_MULTIPLE not provided");
+    int q;
+    MPI_Query_thread(&q);
+    CHECK(q == provided, "Query_thread");
+    MPI_Is_thread_main(&flag);
+    CHECK(flag, "Is_thread_main");
+    MPI_Initialized(&flag);
+    CHECK(flag, "Initialized");
+    double t0 = MPI_Wtime(), tick = MPI_Wtick();
+    CHECK(tick > 0 && tick < 0.01, "Wtick");
+    double t1 = MPI_Wtime();
+    CHECK(t1 >= t0, "Wtime goes backwards");
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int len;
+    MPI_Get_processor_name(name, &len);
+    CHECK(len > 0 && (int)strlen(name) == len, "processor name");
+    int v, sv;
+    MPI_Get_version(&v, &sv);
+    CHECK(v == 3 && sv == 1, "version 3.1");
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(lib, &len);
+    CHECK(strstr(lib, "railmpi") != NULL || strstr(lib, "MPICH") != NULL || strstr(lib, "Open MPI") != NULL,
+          "library version");
+    void *mem;
+    MPI_Alloc_mem(1 << 20, MPI_INFO_NULL, &mem);
+    memset(mem, 1, 1 << 20);
+    MPI_Free_mem(mem);
+    int *tag_ub;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+    CHECK(flag && *tag_ub >= 32767, "MPI_TAG_UB");
+    MPI_Finalize();
+    MPI_Finalized(&flag);
+    CHECK(flag, "Finalized");
+    printf("OK\n");
+    return 0;
+}

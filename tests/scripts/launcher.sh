@@ -1,0 +1,85 @@
+#!/bin/bash
+# mpiexec behaviour: exit status, failures, signals, timeouts, output
+# forwarding, environment, and that no process outlives a job.
+set -u
+build=$1
+bin=$build/bin
+tmp=$(mktemp -d)
+trap 'pkill -KILL -f "$tmp/actor" 2>/dev/null; rm -rf "$tmp"' EXIT
+"$bin/mpicc" -O1 "$(dirname "$0")/actor.c" -o "$tmp/actor" || { echo "FAIL: cannot build actor"; exit 1; }
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+orphans() { # no process of the job left
+    sleep 0.3
+    if pgrep -f "$tmp/actor" >/dev/null || pgrep -f "sleep 3[0-9]" -P 1 >/dev/null; then
+        fail "processes left behind after: $1"; pgrep -af "$tmp/actor|sleep 3"
+        pkill -KILL -f "$tmp/actor"; pkill -KILL -f "sleep 3[0-9]"
+    fi
+}
+run() { timeout 60 "$bin/mpiexec" "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+
+rc=$(run -n 3 "$tmp/actor" exit 1 3)
+[ "$rc" = 3 ] || fail "rank exiting 3: mpiexec returned $rc"
+grep -q "rank 1 (pid [0-9]*) exited with code 3" "$tmp/err" || fail "exit message: $(cat "$tmp/err")"
+orphans "exit code"
+
+rc=$(run -n 2 "$tmp/actor" segv 1)
+[ "$rc" = 139 ] || fail "SIGSEGV: mpiexec returned $rc"
+grep -q "rank 1 .*signal 11" "$tmp/err" || fail "signal message: $(cat "$tmp/err")"
+orphans "segv"
+
+rc=$(run -n 4 "$tmp/actor" abort 2 7)
+[ "$rc" = 7 ] || fail "MPI_Abort(7): mpiexec returned $rc"
+grep -q "rank 2 .*MPI_Abort with code 7" "$tmp/err" || fail "abort message: $(cat "$tmp/err")"
+orphans "abort"
+
+rc=$(run -n 2 "$tmp/actor" badsend 0)
+[ "$rc" != 0 ] || fail "fatal MPI error: mpiexec returned 0"
+grep -q "rank 0: MPI_Send: MPI_ERR_RANK" "$tmp/err" || fail "fatal error message: $(cat "$tmp/err")"
+orphans "fatal error"
+
+rc=$(run -n 2 --timeout 2 "$tmp/actor" sleep 30)
+[ "$rc" = 124 ] || fail "--timeout: mpiexec returned $rc"
+grep -q "timeout" "$tmp/err" || fail "timeout message"
+orphans "timeout"
+
+# SIGTERM and SIGKILL to mpiexec itself
+"$bin/mpiexec" -n 2 "$tmp/actor" sleep 31 >/dev/null 2>&1 &
+pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
+[ "$rc" != 0 ] || fail "SIGTERM: mpiexec returned 0"
+orphans "SIGTERM to mpiexec"
+"$bin/mpiexec" -n 2 "$tmp/actor" sleep 32 >/dev/null 2>&1 &
+pid=$!; sleep 1; kill -KILL $pid; wait $pid 2>/dev/null
+orphans "SIGKILL to mpiexec"
+
+# output: labels, line by line, stdin to rank 0
+rc=$(printf 'hello\nworld\n' | timeout 60 "$bin/mpiexec" -n 3 -l "$tmp/actor" echo >"$tmp/out" 2>"$tmp/err"; echo $?)
+[ "$rc" = 0 ] || fail "echo job returned $rc"
+for r in 0 1 2; do
+    grep -qx "\[$r\] line one from $r" "$tmp/out" || fail "labelled line from $r missing"
+    grep -qx "\[$r\] line two from $r" "$tmp/out" || fail "second line from $r missing"
+done
+grep -qx "\[0\] stdin: world" "$tmp/out" || fail "stdin did not reach rank 0"
+[ "$(grep -c stdin "$tmp/out")" = 2 ] || fail "stdin reached more than rank 0"
+
+# environment
+rc=$(run -n 2 -genv RM_TEST_VAR xyz "$tmp/actor" env RM_TEST_VAR)
+[ "$(grep -c 'RM_TEST_VAR=xyz' "$tmp/out")" = 2 ] || fail "-genv not passed: $(cat "$tmp/out")"
+
+# usage errors are clear, not crashes
+rc=$(run -n 2 --no-such-option "$tmp/actor")
+[ "$rc" = 2 ] && grep -q "unknown" "$tmp/err" || fail "unknown option: rc $rc"
+rc=$(run -n 2 /nonexistent/program)
+[ "$rc" != 0 ] && grep -q "cannot run" "$tmp/err" || fail "missing program: rc $rc"
+"$bin/mpiexec" --help-vars | grep -q RAILMPI_EAGER_THRESHOLD || fail "--help-vars"
+"$bin/mpiexec" --help | grep -q -- "-genv" || fail "--help"
+
+# a singleton (no launcher)
+"$tmp/actor" env PMI_FD >"$tmp/out" 2>&1 || fail "singleton run failed"
+
+# compiler wrapper queries
+"$bin/mpicc" -show | grep -q -- "-lmpi" || fail "mpicc -show"
+"$bin/mpicc" -compile-info | grep -q -- "-I" || fail "mpicc -compile-info"
+"$bin/mpicc" -link-info | grep -q -- "-Wl,-rpath" || fail "mpicc -link-info"
+
+[ $fails = 0 ] && echo "OK: launcher" || exit 1
