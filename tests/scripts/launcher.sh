@@ -23,7 +23,7 @@ rc=$(run -n 3 "$tmp/actor" exit 1 3)
 grep -q "rank 1 (pid [0-9]*) exited with code 3" "$tmp/err" || fail "exit message: $(cat "$tmp/err")"
 orphans "exit code"
 
-rc=$(run -n 2 "$tmp/actor" segv 1)
+rc=$(ASAN_OPTIONS=handle_segv=0 run -n 2 "$tmp/actor" segv 1)
 [ "$rc" = 139 ] || fail "SIGSEGV: mpiexec returned $rc"
 grep -q "rank 1 .*signal 11" "$tmp/err" || fail "signal message: $(cat "$tmp/err")"
 orphans "segv"

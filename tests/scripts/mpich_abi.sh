@@ -6,6 +6,9 @@ set -u
 build=$1
 lib=$build/lib
 command -v NPmpich2 >/dev/null && command -v mpicc.mpich >/dev/null || { echo "SKIP: MPICH packages missing"; exit 77; }
+if nm -D "$lib/libmpi.so.12" 2>/dev/null | grep -q __asan_init; then
+    echo "SKIP: a sanitizer build cannot be loaded into programs built without the sanitizer"; exit 77
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

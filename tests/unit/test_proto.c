@@ -182,7 +182,9 @@ static void run(void)
         close(fd);
     }
     rm_config_load();
-    if (proto_init(me, 2, "unit-proto") < 0)
+    char job[64]; /* unique: concurrent runs must not share segments */
+    snprintf(job, sizeof job, "unit-proto-%d", (int)(me ? getppid() : getpid()));
+    if (proto_init(me, 2, job) < 0)
         FAIL("proto_init");
     world.rank = me;
     int peer = !me;

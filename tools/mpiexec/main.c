@@ -404,7 +404,7 @@ int main(int argc, char **argv)
     if (t)
         j.timeout = atof(t);
     j.env_extra = calloc((size_t)argc, sizeof *j.env_extra);
-    int i = 1;
+    int i = 1, rc = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -412,7 +412,8 @@ int main(int argc, char **argv)
             j.n = atoi(argv[++i]);
             if (j.n < 1) {
                 fprintf(stderr, "mpiexec: -n needs a positive number, not '%s'\n", argv[i]);
-                return 2;
+                rc = 2;
+                goto out;
             }
         } else if ((!strcmp(a, "-genv") || !strcmp(a, "-env")) && i + 2 < argc) {
             size_t l = strlen(argv[i + 1]) + strlen(argv[i + 2]) + 2;
@@ -432,25 +433,28 @@ int main(int argc, char **argv)
             j.bind = argv[++i];
             if (strcmp(j.bind, "core") && strcmp(j.bind, "socket") && strcmp(j.bind, "none")) {
                 fprintf(stderr, "mpiexec: -bind-to takes core, socket or none, not '%s'\n", j.bind);
-                return 2;
+                rc = 2;
+                goto out;
             }
         } else if (!strcmp(a, "--help-vars") || !strcmp(a, "-help-vars")) {
             rm_config_print_help(stdout);
-            return 0;
+            goto out;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "-help")) {
             usage(stdout);
-            return 0;
+            goto out;
         } else if (!strcmp(a, "--version") || !strcmp(a, "-version")) {
             printf("railmpi mpiexec %s\n", RAILMPI_VERSION_STRING);
-            return 0;
+            goto out;
         } else {
             fprintf(stderr, "mpiexec: unknown or incomplete option '%s' (see mpiexec --help)\n", a);
-            return 2;
+            rc = 2;
+            goto out;
         }
     }
     if (i >= argc) {
         fprintf(stderr, "mpiexec: no program to run (see mpiexec --help)\n");
-        return 2;
+        rc = 2;
+        goto out;
     }
     j.argv = argv + i;
     j.ranks = calloc((size_t)j.n, sizeof *j.ranks);
@@ -461,12 +465,14 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (job_start(&j) < 0) {
         job_kill(&j, SIGKILL);
-        guardian_tell(&j, 0);
-        return 1;
+        rc = 1;
+    } else {
+        rc = job_run(&j);
     }
-    int rc = job_run(&j);
     guardian_tell(&j, 0);
-    pmi_server_free(j.pmi);
+    if (j.pmi)
+        pmi_server_free(j.pmi);
+out:
     for (int k = 0; k < j.nenv_extra; k++)
         free(j.env_extra[k]);
     free(j.env_extra);
