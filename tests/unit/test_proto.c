@@ -8,6 +8,7 @@
 #include "util/config.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +339,7 @@ int main(int argc, char **argv)
     alarm(60);
     pid_t pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the test */
         me = 1;
         run();
         _exit(0);

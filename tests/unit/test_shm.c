@@ -5,6 +5,7 @@
 #include "util/config.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,7 @@ int main(void)
     snprintf(jobid, sizeof jobid, "unit-shm-%d", (int)getpid());
     pid_t pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the test */
         alarm(30);
         run(1, a[0], b[1]);
         _exit(0);
