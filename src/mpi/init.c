@@ -55,11 +55,7 @@ static int mpi_init_common(int required, int *provided)
 
     if ((st = dtype_init()) < 0 || (st = op_init()) < 0)
         goto fail;
-    char job[300];
-    snprintf(job, sizeof job, "%s%s", bi.singleton ? "single-" : "", bi.kvsname);
-    if (bi.singleton)
-        snprintf(job, sizeof job, "single-%d", (int)getpid());
-    if ((st = proto_init(bi.rank, bi.size, job)) < 0)
+    if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)
         goto fail;
     if ((st = comm_init(bi.rank, bi.size)) < 0)
         goto fail;
@@ -95,6 +91,7 @@ int PMPI_Finalize(void)
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     comm_finalize();
+    mpi_info_finalize();
     proto_finalize();
     op_finalize();
     dtype_finalize();

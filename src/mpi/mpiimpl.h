@@ -38,6 +38,8 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
 int mpi_err_from_status(rm_status_t st);
 const char *mpi_err_class_name(int errclass);
 
+void mpi_info_finalize(void);
+
 /* Fill a user status from a completed request (MPI_STATUS_IGNORE is fine). */
 void mpi_status_from_request(MPI_Status *st, const request_t *r);
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);

@@ -1,0 +1,288 @@
+/* MPI_Info: ordered (key, value) lists. MPI_INFO_ENV is a read-only info
+ * describing how the job was started. */
+#include "mpi/mpiimpl.h"
+#include "util/handle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct info_kv {
+    char *key, *val;
+} info_kv_t;
+
+typedef struct info {
+    int handle;
+    int readonly;
+    int n, cap;
+    info_kv_t *kv;
+} info_t;
+
+static rm_htable_t info_table = RM_HTABLE_INIT(RM_HOBJ_INFO, 2); /* index 1 = MPI_INFO_ENV */
+static info_t info_env = {.handle = MPI_INFO_ENV, .readonly = 1};
+
+static int info_put(info_t *in, const char *key, const char *val)
+{
+    for (int i = 0; i < in->n; i++) {
+        if (!strcmp(in->kv[i].key, key)) {
+            char *v = strdup(val);
+            if (!v)
+                return MPI_ERR_NO_MEM;
+            free(in->kv[i].val);
+            in->kv[i].val = v;
+            return MPI_SUCCESS;
+        }
+    }
+    if (in->n == in->cap) {
+        int cap = in->cap ? in->cap * 2 : 8;
+        info_kv_t *kv = realloc(in->kv, sizeof *kv * (size_t)cap);
+        if (!kv)
+            return MPI_ERR_NO_MEM;
+        in->kv = kv;
+        in->cap = cap;
+    }
+    in->kv[in->n].key = strdup(key);
+    in->kv[in->n].val = strdup(val);
+    if (!in->kv[in->n].key || !in->kv[in->n].val) {
+        free(in->kv[in->n].key);
+        free(in->kv[in->n].val);
+        return MPI_ERR_NO_MEM;
+    }
+    in->n++;
+    return MPI_SUCCESS;
+}
+
+static info_t *info_get(MPI_Info h)
+{
+    if (h == MPI_INFO_ENV) {
+        if (!info_env.n) {
+            char v[32];
+            snprintf(v, sizeof v, "%d", mpi_state.world_size);
+            info_put(&info_env, "maxprocs", v);
+            info_put(&info_env, "host", mpi_state.processor_name);
+            info_put(&info_env, "thread_level", mpi_state.thread_level == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : "MPI_THREAD_SINGLE");
+        }
+        return &info_env;
+    }
+    return rm_htable_get(&info_table, h);
+}
+
+static void info_destroy(info_t *in)
+{
+    for (int i = 0; i < in->n; i++) {
+        free(in->kv[i].key);
+        free(in->kv[i].val);
+    }
+    free(in->kv);
+    if (in != &info_env) {
+        rm_htable_free(&info_table, in->handle);
+        free(in);
+    }
+}
+
+#define CHECK_INFO(in, h)                                                            \
+    do {                                                                             \
+        if (!((in) = info_get(h)))                                                   \
+            MPI_FAIL(NULL, MPI_ERR_INFO, "invalid info 0x%x", (unsigned)(h));        \
+    } while (0)
+
+#define CHECK_KEY(k)                                                                 \
+    do {                                                                             \
+        if (!(k) || !*(k) || strlen(k) > MPI_MAX_INFO_KEY)                           \
+            MPI_FAIL(NULL, MPI_ERR_INFO_KEY, "invalid info key");                    \
+    } while (0)
+
+RM_ALIAS(Info_create)
+int PMPI_Info_create(MPI_Info *info)
+{
+    MPI_BEGIN("MPI_Info_create");
+    CHECK_ARG(NULL, info, "info is NULL");
+    info_t *in = calloc(1, sizeof *in);
+    if (!in || !(in->handle = rm_htable_alloc(&info_table, in))) {
+        free(in);
+        MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
+    }
+    *info = in->handle;
+    MPI_END();
+}
+
+RM_ALIAS(Info_set)
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+    MPI_BEGIN("MPI_Info_set");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_KEY(key);
+    if (!value || strlen(value) > MPI_MAX_INFO_VAL)
+        MPI_FAIL(NULL, MPI_ERR_INFO_VALUE, "invalid info value");
+    if (in->readonly)
+        MPI_FAIL(NULL, MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
+    if ((err = info_put(in, key, value)) != MPI_SUCCESS)
+        MPI_FAIL(NULL, err, "out of memory");
+    MPI_END();
+}
+
+RM_ALIAS(Info_delete)
+int PMPI_Info_delete(MPI_Info info, const char *key)
+{
+    MPI_BEGIN("MPI_Info_delete");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_KEY(key);
+    if (in->readonly)
+        MPI_FAIL(NULL, MPI_ERR_INFO, "MPI_INFO_ENV is read-only");
+    for (int i = 0; i < in->n; i++) {
+        if (!strcmp(in->kv[i].key, key)) {
+            free(in->kv[i].key);
+            free(in->kv[i].val);
+            memmove(&in->kv[i], &in->kv[i + 1], sizeof *in->kv * (size_t)(in->n - i - 1));
+            in->n--;
+            goto fn_exit;
+        }
+    }
+    MPI_FAIL(NULL, MPI_ERR_INFO_NOKEY, "no key '%s'", key);
+    MPI_END();
+}
+
+static const char *info_find(info_t *in, const char *key)
+{
+    for (int i = 0; i < in->n; i++)
+        if (!strcmp(in->kv[i].key, key))
+            return in->kv[i].val;
+    return NULL;
+}
+
+RM_ALIAS(Info_get)
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+{
+    MPI_BEGIN("MPI_Info_get");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_KEY(key);
+    CHECK_ARG(NULL, value && flag && valuelen >= 0, "invalid value, valuelen or flag");
+    const char *v = info_find(in, key);
+    *flag = v != NULL;
+    if (v)
+        snprintf(value, (size_t)valuelen + 1, "%s", v);
+    MPI_END();
+}
+
+RM_ALIAS(Info_get_valuelen)
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+{
+    MPI_BEGIN("MPI_Info_get_valuelen");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_KEY(key);
+    CHECK_ARG(NULL, valuelen && flag, "valuelen or flag is NULL");
+    const char *v = info_find(in, key);
+    *flag = v != NULL;
+    if (v)
+        *valuelen = (int)strlen(v);
+    MPI_END();
+}
+
+RM_ALIAS(Info_get_nkeys)
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+    MPI_BEGIN("MPI_Info_get_nkeys");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_ARG(NULL, nkeys, "nkeys is NULL");
+    *nkeys = in->n;
+    MPI_END();
+}
+
+RM_ALIAS(Info_get_nthkey)
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+    MPI_BEGIN("MPI_Info_get_nthkey");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_ARG(NULL, key, "key is NULL");
+    if (n < 0 || n >= in->n)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "key index %d out of range (%d keys)", n, in->n);
+    strcpy(key, in->kv[n].key);
+    MPI_END();
+}
+
+RM_ALIAS(Info_dup)
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+    MPI_BEGIN("MPI_Info_dup");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_ARG(NULL, newinfo, "newinfo is NULL");
+    info_t *out = calloc(1, sizeof *out);
+    if (!out || !(out->handle = rm_htable_alloc(&info_table, out))) {
+        free(out);
+        MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (int i = 0; i < in->n; i++)
+        if (info_put(out, in->kv[i].key, in->kv[i].val) != MPI_SUCCESS) {
+            info_destroy(out);
+            MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
+        }
+    *newinfo = out->handle;
+    MPI_END();
+}
+
+RM_ALIAS(Info_free)
+int PMPI_Info_free(MPI_Info *info)
+{
+    MPI_BEGIN("MPI_Info_free");
+    info_t *in;
+    CHECK_ARG(NULL, info, "info is NULL");
+    CHECK_INFO(in, *info);
+    if (in->readonly)
+        MPI_FAIL(NULL, MPI_ERR_INFO, "cannot free MPI_INFO_ENV");
+    info_destroy(in);
+    *info = MPI_INFO_NULL;
+    MPI_END();
+}
+
+/* Communicators take no hints yet: set accepts any info, get returns an empty one. */
+RM_ALIAS(Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    MPI_BEGIN("MPI_Comm_set_info");
+    comm_t *c;
+    info_t *in;
+    CHECK_COMM(c, comm);
+    CHECK_INFO(in, info);
+    (void)in;
+    MPI_END();
+}
+
+RM_ALIAS(Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    comm_t *c = comm_get(comm);
+    if (!c)
+        return mpi_err_raise(NULL, MPI_ERR_COMM, "MPI_Comm_get_info", "invalid communicator");
+    return PMPI_Info_create(info_used);
+}
+
+RM_ALIAS(Info_c2f)
+MPI_Fint PMPI_Info_c2f(MPI_Info info)
+{
+    return (MPI_Fint)info;
+}
+
+RM_ALIAS(Info_f2c)
+MPI_Info PMPI_Info_f2c(MPI_Fint info)
+{
+    return (MPI_Info)info;
+}
+
+void mpi_info_finalize(void)
+{
+    for (int i = 0; i < info_table.used; i++)
+        if (info_table.slots[i])
+            info_destroy(info_table.slots[i]);
+    rm_htable_destroy(&info_table);
+    info_destroy(&info_env);
+    memset(&info_env, 0, sizeof info_env);
+    info_env.handle = MPI_INFO_ENV;
+    info_env.readonly = 1;
+}
