@@ -177,8 +177,10 @@ int op_check(const op_t *op, const dtype_t *dt)
         op_pair_##N##_t *b = io;                                                       \
         for (MPI_Count k = 0; k < n; k++) {                                            \
             int better = op == OP_MAXLOC ? a[k].v > b[k].v : a[k].v < b[k].v;          \
-            if (better)                                                                \
-                b[k] = a[k];                                                           \
+            if (better) { /* field by field: the padding may lie past the buffer */  \
+                b[k].v = a[k].v;                                                       \
+                b[k].i = a[k].i;                                                       \
+            }                                                                          \
             else if (a[k].v == b[k].v && a[k].i < b[k].i)                              \
                 b[k].i = a[k].i;                                                       \
         }                                                                              \
@@ -293,6 +295,10 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
     if (!bt)
         return MPI_ERR_TYPE;
     MPI_Count n = count * dt->nbasic;
+    if (dt->builtin) /* incl. the pair types, whose kernels walk their C struct layout */
+        return op_apply_basic(idx, in, inout, count, bt);
+    if (op_type_class(dt->basic) == TC_PAIR)
+        return MPI_ERR_TYPE; /* a derived type made of pairs has no packed form the kernels know */
     if (dtype_is_contig(dt, count))
         return op_apply_basic(idx, (const char *)in + dt->true_lb, (char *)inout + dt->true_lb, n, bt);
     /* noncontiguous: reduce on packed copies, place the result back */

@@ -1,9 +1,14 @@
 /* shm: ranks on one host. Each rank owns one shared-memory segment, its
  * inbox, holding one single-producer/single-consumer ring per local sender.
- * A cell's `flag` (ring position + 1) is written last with release order and
- * is the only thing the receiver polls, so a small message costs the receiver
- * one cache-line transfer. The consumer publishes how far it has read in
- * `head`, which the producer reads only when the ring looks full.
+ * The rings hold variable-size frames, each starting on a cache line, so a
+ * stream of small messages keeps reusing a few hot lines instead of walking
+ * through the whole queue. A frame's `flag` (its byte position in the ring's
+ * lifetime + 1) is written last with release order and is the only thing the
+ * receiver polls, so a small message costs the receiver one cache-line
+ * transfer. Before publishing a frame the producer clears the flag slot
+ * where the next frame will start, so stale bytes there can never look like
+ * a frame. The consumer publishes how far it has read in `head`, which the
+ * producer reads only when the ring looks full.
  * Large messages do not go through the rings: read_remote copies straight
  * from the sender's buffer with process_vm_readv (single copy). */
 #include "net/net.h"
@@ -40,10 +45,13 @@ typedef struct shm_ring_ctl {
     char pad[SHM_LINE - sizeof(uint64_t)];
 } shm_ring_ctl_t;
 
+/* A frame that only says "continue at the start of the ring". */
+#define SHM_FRAME_SKIP 0x8000u
+
 typedef struct shm_seg_hdr {
     uint64_t magic;
-    uint32_t nrings, ncells;
-    uint64_t stride; /* bytes per cell */
+    uint32_t nrings, pad;
+    uint64_t ring_size; /* data bytes per ring, a power of two */
     uint64_t ring_bytes;
     int32_t pid;
 } shm_seg_hdr_t;
@@ -69,8 +77,7 @@ struct net_iface {
     net_env_t env;
     int nlocal, my_local;
     int *local_of;     /* world rank -> local index or -1 */
-    uint32_t ncells;
-    size_t stride, ring_bytes, seg_len;
+    size_t ring_size, ring_bytes, seg_len, frame_max;
     void *seg;
     char name[128];
     int unlinked;
@@ -79,9 +86,9 @@ struct net_iface {
     int nactive;
 };
 
-static size_t shm_cell_payload_max(void)
+static inline size_t shm_frame_bytes(size_t len)
 {
-    return (size_t)RM_CFG(shm_cell_size);
+    return (sizeof(shm_cell_t) + len + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
 }
 
 static int shm_query(const net_env_t *env)
@@ -119,15 +126,18 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
             ifc->local_of[r] = -1;
         }
     }
-    ifc->stride = (sizeof(shm_cell_t) + shm_cell_payload_max() + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
-    uint64_t cells = (uint64_t)RM_CFG(shm_cells);
-    if (cells < 2)
-        cells = 2;
+    size_t ring = 4096;
+    while (ring < (size_t)RM_CFG(shm_ring_size))
+        ring <<= 1;
     /* keep the inbox bounded when many ranks share a host */
-    while (cells > 4 && cells * ifc->stride * (uint64_t)ifc->nlocal > SHM_SEGMENT_BUDGET)
-        cells /= 2;
-    ifc->ncells = (uint32_t)cells;
-    ifc->ring_bytes = sizeof(shm_ring_ctl_t) + ifc->stride * cells;
+    while (ring > 16384 && ring * (size_t)ifc->nlocal > SHM_SEGMENT_BUDGET)
+        ring >>= 1;
+    ifc->ring_size = ring;
+    /* a frame never takes more than a quarter of the ring */
+    ifc->frame_max = (size_t)RM_CFG(shm_frame_max);
+    if (shm_frame_bytes(ifc->frame_max) > ring / 4)
+        ifc->frame_max = ring / 4 - sizeof(shm_cell_t) - SHM_LINE;
+    ifc->ring_bytes = sizeof(shm_ring_ctl_t) + ring;
     ifc->seg_len = SHM_LINE * 2 + ifc->ring_bytes * (size_t)ifc->nlocal;
     ifc->paths = calloc((size_t)ifc->nlocal, sizeof *ifc->paths);
     ifc->active = calloc((size_t)ifc->nlocal, sizeof *ifc->active);
@@ -157,8 +167,7 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
     }
     shm_seg_hdr_t *h = ifc->seg;
     h->nrings = (uint32_t)ifc->nlocal;
-    h->ncells = ifc->ncells;
-    h->stride = ifc->stride;
+    h->ring_size = ifc->ring_size;
     h->ring_bytes = ifc->ring_bytes;
     h->pid = (int32_t)getpid();
     atomic_thread_fence(memory_order_release);
@@ -243,8 +252,7 @@ static rm_status_t shm_connect(net_iface_t *ifc, int peer, const char *peer_addr
         return RM_ERR_IO;
     }
     shm_seg_hdr_t *h = map;
-    if (h->magic != SHM_MAGIC || h->nrings != (uint32_t)ifc->nlocal || h->ncells != ifc->ncells ||
-        h->stride != ifc->stride) {
+    if (h->magic != SHM_MAGIC || h->nrings != (uint32_t)ifc->nlocal || h->ring_size != ifc->ring_size) {
         rm_log_error("shm: rank %d's segment has a different layout (mismatched RAILMPI_SHM_* settings?)",
                      peer);
         munmap(map, ifc->seg_len);
@@ -271,19 +279,35 @@ static rm_status_t shm_connect(net_iface_t *ifc, int peer, const char *peer_addr
     return RM_OK;
 }
 
+static inline shm_cell_t *shm_at(unsigned char *cells, size_t ring, uint64_t pos)
+{
+    return (shm_cell_t *)(cells + (pos & (ring - 1)));
+}
+
 static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
                             const struct iovec *iov, int iovcnt)
 {
     net_iface_t *ifc = p->ifc;
+    size_t ring = ifc->ring_size;
+    if (hdr->len > ifc->frame_max || hdr->hlen > NET_UPPER_MAX)
+        return RM_ERR_INVALID;
     uint64_t pos = p->tx_pos;
-    if (pos - p->tx_head >= ifc->ncells) {
+    size_t need = shm_frame_bytes(hdr->len), off = (size_t)(pos & (ring - 1));
+    size_t wrap = off + need > ring ? ring - off : 0;
+    /* room for the frame, a skip frame before it, and the next frame's flag */
+    if (pos + wrap + need + SHM_LINE - p->tx_head > ring) {
         p->tx_head = atomic_load_explicit(&p->tx_ctl->head, memory_order_acquire);
-        if (pos - p->tx_head >= ifc->ncells)
+        if (pos + wrap + need + SHM_LINE - p->tx_head > ring)
             return RM_ERR_NO_RESOURCE;
     }
-    if (hdr->len > shm_cell_payload_max() || hdr->hlen > NET_UPPER_MAX)
-        return RM_ERR_INVALID;
-    shm_cell_t *c = (shm_cell_t *)(p->tx_cells + (pos % ifc->ncells) * ifc->stride);
+    if (wrap) {
+        shm_cell_t *s = shm_at(p->tx_cells, ring, pos);
+        s->flags = SHM_FRAME_SKIP;
+        atomic_store_explicit(&shm_at(p->tx_cells, ring, pos + wrap)->flag, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->flag, pos + 1, memory_order_release);
+        pos += wrap;
+    }
+    shm_cell_t *c = shm_at(p->tx_cells, ring, pos);
     c->seq = hdr->seq;
     c->len = hdr->len;
     c->flags = hdr->flags;
@@ -294,26 +318,33 @@ static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
         memcpy(dst, iov[i].iov_base, iov[i].iov_len);
         dst += iov[i].iov_len;
     }
+    atomic_store_explicit(&shm_at(p->tx_cells, ring, pos + need)->flag, 0, memory_order_relaxed);
     atomic_store_explicit(&c->flag, pos + 1, memory_order_release);
-    p->tx_pos = pos + 1;
+    p->tx_pos = pos + need;
     return RM_OK;
 }
 
 static int shm_progress(net_iface_t *ifc)
 {
     int n = 0;
+    size_t ring = ifc->ring_size;
     for (int i = 0; i < ifc->nactive; i++) {
         net_path_t *p = ifc->active[i];
         for (int k = 0; k < 16; k++) {
             uint64_t pos = p->rx_pos;
-            shm_cell_t *c = (shm_cell_t *)(p->rx_cells + (pos % ifc->ncells) * ifc->stride);
+            shm_cell_t *c = shm_at(p->rx_cells, ring, pos);
             if (atomic_load_explicit(&c->flag, memory_order_acquire) != pos + 1)
                 break;
-            net_frame_hdr_t h = {.seq = c->seq, .ack = 0, .len = c->len, .flags = c->flags, .hlen = c->hlen};
-            ifc->env.up.recv(p->owner, &h, c->upper, c->payload);
-            p->rx_pos = pos + 1;
-            atomic_store_explicit(&p->rx_ctl->head, pos + 1, memory_order_release);
-            n++;
+            if (c->flags == SHM_FRAME_SKIP) {
+                pos += ring - (size_t)(pos & (ring - 1));
+            } else {
+                net_frame_hdr_t h = {.seq = c->seq, .ack = 0, .len = c->len, .flags = c->flags, .hlen = c->hlen};
+                ifc->env.up.recv(p->owner, &h, c->upper, c->payload);
+                pos += shm_frame_bytes(h.len);
+                n++;
+            }
+            p->rx_pos = pos;
+            atomic_store_explicit(&p->rx_ctl->head, pos, memory_order_release);
         }
     }
     return n;
@@ -345,7 +376,7 @@ static rm_status_t shm_read_remote(net_path_t *p, void *dst, uint64_t remote_add
 
 static size_t shm_max_payload(net_iface_t *ifc)
 {
-    return shm_cell_payload_max();
+    return ifc->frame_max;
 }
 
 const net_ops_t net_shm_ops = {

@@ -18,9 +18,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(STATS, stats, RM_CFG_BOOL, "0", "Print per-peer/per-path counters at MPI_Finalize")         \
     X(EAGER_THRESHOLD, eager_threshold, RM_CFG_SIZE, "16384",                                     \
       "Messages up to this many bytes are sent eagerly; larger ones use rendezvous")              \
-    X(SHM_CELL_SIZE, shm_cell_size, RM_CFG_SIZE, "16384",                                         \
-      "Payload bytes per shared-memory queue cell; caps the shm eager threshold") \
-    X(SHM_CELLS, shm_cells, RM_CFG_INT, "64", "Cells per shared-memory queue (one queue per sender/receiver pair)") \
+    X(SHM_FRAME_MAX, shm_frame_max, RM_CFG_SIZE, "16384",                                         \
+      "Largest payload of one shared-memory frame; caps the shm eager threshold")                 \
+    X(SHM_RING_SIZE, shm_ring_size, RM_CFG_SIZE, "256k",                                          \
+      "Bytes of each shared-memory queue (one per sender/receiver pair; a power of two)")         \
     X(SHM_CMA, shm_cma, RM_CFG_STR, "auto",                                                       \
       "Single-copy large transfers with process_vm_readv: auto, on (fail if refused) or off")     \
     X(SHM_PIPELINE_CHUNK, shm_pipeline_chunk, RM_CFG_SIZE, "65536",                               \
