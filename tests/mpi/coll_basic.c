@@ -2,22 +2,14 @@
  * sizes, every root, MPI_IN_PLACE forms, a non-commutative user op, ops on
  * the pair types, and collectives on a split communicator. */
 #include <mpi.h>
+
+#include "check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int rank, size;
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                    \
-        }                                                                    \
-    } while (0)
 
 static int val(int r, int i) { return r * 1000003 + i * 7; }
 

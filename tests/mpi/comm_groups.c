@@ -3,22 +3,14 @@
  * names, group algebra, error handlers, and context-id recycling over many
  * dup/free cycles. */
 #include <mpi.h>
+
+#include "check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int rank, size, deletes, handler_calls, handler_code;
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                    \
-        }                                                                    \
-    } while (0)
 
 static int count_delete(MPI_Comm c, int key, void *val, void *extra)
 {

@@ -2,6 +2,8 @@
  * with untouched gaps, Get_elements, Pack/Unpack, envelope/contents, and a
  * type freed while a send using it is in flight. */
 #include <mpi.h>
+
+#include "check.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,16 +11,6 @@
 
 static int rank, size;
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                    \
-        }                                                                    \
-    } while (0)
 
 struct rec { char c; double d; int i; }; /* padded: c@0 d@8 i@16, extent 24 */
 

@@ -4,22 +4,14 @@
  * MPI_PROC_NULL, probes and matched probes, persistent requests, the
  * completion calls, cancellation, truncation, self-sends. */
 #include <mpi.h>
+
+#include "check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int rank, size;
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                    \
-        }                                                                    \
-    } while (0)
 
 static unsigned char pat(long i, int seed) { return (unsigned char)(i * 31 + seed * 17 + (i >> 9)); }
 
