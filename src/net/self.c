@@ -21,6 +21,7 @@ struct net_iface {
     net_env_t env;
     struct net_path path;
     self_frame_t *head, *tail;
+    int queued;
 };
 
 static int self_query(const net_env_t *env)
@@ -92,6 +93,7 @@ static rm_status_t self_send(net_path_t *p, const net_frame_hdr_t *hdr, const vo
     else
         ifc->head = f;
     ifc->tail = f;
+    ifc->queued++;
     return RM_OK;
 }
 
@@ -106,6 +108,7 @@ static int self_progress(net_iface_t *ifc)
         if (!ifc->head)
             ifc->tail = NULL;
         int was_last = f == last;
+        ifc->queued--;
         ifc->env.up.recv(ifc->path.owner, &f->hdr, f->upper, f->payload);
         free(f);
         n++;
@@ -126,6 +129,11 @@ static rm_status_t self_read_remote(net_path_t *p, void *dst, uint64_t remote_ad
     return RM_OK;
 }
 
+static const int *self_work_hint(net_iface_t *ifc)
+{
+    return &ifc->queued;
+}
+
 static size_t self_max_payload(net_iface_t *ifc)
 {
     return (size_t)1 << 30;
@@ -144,4 +152,5 @@ const net_ops_t net_self_ops = {
     .path_close = self_path_close,
     .read_remote = self_read_remote,
     .max_payload = self_max_payload,
+    .work_hint = self_work_hint,
 };

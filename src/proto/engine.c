@@ -70,6 +70,7 @@ static rm_status_t proto_iface_open(const char *name, const net_env_t *env, prot
     if (st < 0)
         return st;
     pi->ops = ops;
+    pi->work = ops->work_hint ? ops->work_hint(pi->ifc) : NULL;
     proto_eng.nifaces++;
     *out = pi;
     return RM_OK;
@@ -234,8 +235,11 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
 int proto_progress(void)
 {
     int n = 0;
-    for (int i = 0; i < proto_eng.nifaces; i++)
-        n += proto_eng.ifaces[i].ops->progress(proto_eng.ifaces[i].ifc);
+    for (int i = 0; i < proto_eng.nifaces; i++) {
+        proto_iface_t *pi = &proto_eng.ifaces[i];
+        if (!pi->work || *pi->work)
+            n += pi->ops->progress(pi->ifc);
+    }
     n += rail_flush_all();
     return n;
 }

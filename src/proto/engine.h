@@ -13,6 +13,7 @@
 typedef struct proto_iface {
     const net_ops_t *ops;
     net_iface_t *ifc;
+    const int *work; /* transport's work hint, NULL: always poll */
 } proto_iface_t;
 
 typedef struct proto_engine {

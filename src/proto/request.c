@@ -11,19 +11,26 @@ static rm_htable_t proto_req_table = RM_HTABLE_INIT(RM_HOBJ_REQUEST, 0);
 static request_t *proto_req_free;
 static uint32_t proto_req_gen;
 
+/* A freed request keeps its table slot and handle: reuse costs no table
+ * work. Its kind is 0 while it sits on the free list, so a stale handle is
+ * still refused. */
 request_t *proto_request_alloc(int kind)
 {
     request_t *r = proto_req_free;
-    if (r)
+    int handle;
+    if (r) {
         proto_req_free = r->next;
-    else if (!(r = malloc(sizeof *r)))
-        return NULL;
-    memset(r, 0, sizeof *r);
-    r->handle = rm_htable_alloc(&proto_req_table, r);
-    if (!r->handle) {
-        free(r);
-        return NULL;
+        handle = r->handle;
+    } else {
+        if (!(r = malloc(sizeof *r)))
+            return NULL;
+        if (!(handle = rm_htable_alloc(&proto_req_table, r))) {
+            free(r);
+            return NULL;
+        }
     }
+    memset(r, 0, sizeof *r);
+    r->handle = handle;
     r->kind = (uint8_t)kind;
     r->refs = 1;
     r->id = ((uint64_t)++proto_req_gen << 32) | (uint32_t)RM_HANDLE_INDEX(r->handle);
@@ -33,7 +40,8 @@ request_t *proto_request_alloc(int kind)
 
 request_t *proto_request_get(MPI_Request h)
 {
-    return rm_htable_get(&proto_req_table, h);
+    request_t *r = rm_htable_get(&proto_req_table, h);
+    return r && r->kind ? r : NULL;
 }
 
 request_t *proto_request_by_id(uint64_t id)
@@ -42,7 +50,7 @@ request_t *proto_request_by_id(uint64_t id)
     if (idx >= proto_req_table.used)
         return NULL;
     request_t *r = proto_req_table.slots[idx];
-    return r && r->id == id ? r : NULL;
+    return r && r->kind && r->id == id ? r : NULL;
 }
 
 static void proto_request_destroy(request_t *r)
@@ -52,8 +60,8 @@ static void proto_request_destroy(request_t *r)
     if (r->comm)
         comm_release(r->comm);
     free(r->tmp);
-    rm_htable_free(&proto_req_table, r->handle);
-    r->handle = 0;
+    r->tmp = NULL;
+    r->kind = 0;
     r->id = 0;
     r->next = proto_req_free;
     proto_req_free = r;
@@ -74,10 +82,10 @@ void proto_request_complete(request_t *r)
 
 void proto_request_cleanup(void)
 {
-    while (proto_req_free) {
-        request_t *r = proto_req_free;
-        proto_req_free = r->next;
-        free(r);
-    }
+    /* every request object has a slot: live ones the application never
+     * completed, and recycled ones */
+    for (int i = 0; i < proto_req_table.used; i++)
+        free(proto_req_table.slots[i]);
+    proto_req_free = NULL;
     rm_htable_destroy(&proto_req_table);
 }

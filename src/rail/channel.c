@@ -5,7 +5,7 @@
 #include <string.h>
 
 static rail_deliver_fn rail_deliver;
-static rail_channel_t *rail_flush_list;
+rail_channel_t *rail_flush_list;
 
 void rail_set_deliver(rail_deliver_fn fn)
 {
@@ -223,7 +223,7 @@ int rail_channel_flush(rail_channel_t *ch)
     return n;
 }
 
-int rail_flush_all(void)
+int rail_flush_pending(void)
 {
     int n = 0;
     rail_channel_t **pp = &rail_flush_list;

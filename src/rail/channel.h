@@ -107,8 +107,14 @@ void rail_channel_error(void *owner, int rail, rm_status_t why);
 
 /* Retry frames waiting for room, send owed acks; returns frames handed over. */
 int rail_channel_flush(rail_channel_t *ch);
-/* Flush every channel that has pending frames. */
-int rail_flush_all(void);
+/* Flush every channel that has pending frames or owes an ack; the check is
+ * inline because progress calls it on every pass. */
+extern rail_channel_t *rail_flush_list;
+int rail_flush_pending(void);
+static inline int rail_flush_all(void)
+{
+    return rail_flush_list ? rail_flush_pending() : 0;
+}
 
 /* The channel's path with NET_CAP_LOCAL, for single-copy reads, or NULL. */
 rail_path_t *rail_channel_local_path(rail_channel_t *ch);
