@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -172,6 +175,39 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* tcp mode: a stranger connects to rank 0's first rail and sends garbage,
+ * then a well-formed hello with the wrong secret; both must be refused
+ * without disturbing the job. */
+static void stray_connections(void)
+{
+    char card[1024], ip[64];
+    int prefix, port;
+    if (boot_get(0, "rm-tcp-0", card, sizeof card) < 0 ||
+        sscanf(card, "%63[0-9.]/%d:%d", ip, &prefix, &port) != 3)
+        FAIL("no tcp address for rank 0");
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, ip, &sa.sin_addr);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
+            FAIL("cannot reach rank 0's rail");
+        unsigned char msg[80];
+        memset(msg, 0x5a, sizeof msg); /* garbage */
+        if (attempt == 1) { /* the hello layout, with a secret that is not the job's */
+            uint32_t w[4] = {0x726d7470u, 1, 1, 0};
+            memset(msg, 0, sizeof msg);
+            memcpy(msg, w, sizeof w);
+            strcpy((char *)msg + sizeof w, "not-the-secret");
+        }
+        if (write(fd, msg, sizeof msg) < 0)
+            FAIL("stray write");
+        char c;
+        ssize_t n = read(fd, &c, 1); /* the refusal, then EOF */
+        (void)n;
+        close(fd);
+    }
+}
+
 static void run(void)
 {
     if (netns[0]) {
@@ -189,6 +225,8 @@ static void run(void)
         FAIL("proto_init");
     world.rank = me;
     int peer = !me;
+    if (netns[0] && me == 1)
+        stray_connections();
     static const size_t sizes[] = {0, 1, 7, 100, 4096, 16383, 16384, 16385, 65536, 1 << 20, 8 << 20};
 
     /* 1. every size, single copy on */

@@ -1,0 +1,25 @@
+#!/bin/bash
+# The point-to-point engine between two virtual hosts over TCP: two network
+# namespaces with a management network and two rails (tests/cluster/vcluster.sh),
+# the engine test's protocols over them, then a stray connection carrying
+# garbage that must be refused without disturbing anything. Root only;
+# everything is torn down on exit, also on failure.
+set -u
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
+command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
+name="e$$"; name=${name:0:4}
+cleanup() { bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; }
+trap cleanup EXIT INT TERM
+bash "$here/vcluster.sh" up "$name" 2 2 || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
+export RAILMPI_JOB_SECRET=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+# only the data rails: the management network is the launcher's
+export RAILMPI_TCP_RAILS=198.18.10.0/24,198.18.11.0/24
+out=$(timeout 120 "$build/bin/test_proto" "${name}h1" "${name}h2" 2>&1)
+rc=$?
+echo "$out" | tail -3
+[ $rc = 0 ] && echo "$out" | grep -q "^OK" || { echo "FAIL: engine over tcp (rc $rc)"; exit 1; }
+echo "$out" | grep -q "refused a connection .*not a railmpi peer" || { echo "FAIL: garbage connection not refused"; exit 1; }
+echo "$out" | grep -q "refused a connection .*wrong job secret" || { echo "FAIL: wrong secret not refused"; exit 1; }
+echo "OK: engine over tcp"
