@@ -399,7 +399,7 @@ static int job_run(job_t *j)
 
 int main(int argc, char **argv)
 {
-    job_t j = {.n = 1, .bind = "core"};
+    job_t j = {.n = 1, .bind = "core", .guard_fd = -1};
     const char *t = getenv("MPIEXEC_TIMEOUT");
     if (t)
         j.timeout = atof(t);
