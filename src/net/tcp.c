@@ -23,6 +23,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -785,12 +786,40 @@ static int tcp_progress(net_iface_t *ifc)
     return events;
 }
 
+/* Orderly close at the end of a job: send what is queued, then FIN, and
+ * read until the peer's FIN. Closing with unread data would make the kernel
+ * answer with a reset, which can destroy the peer's last frames in flight. */
+static void tcp_conn_shutdown(tcp_conn_t *c, net_path_t *p)
+{
+    if (c->state != TC_UP)
+        return;
+    for (int i = 0; i < 200 && p->txq_off < p->txq_len && c->state == TC_UP; i++) {
+        tcp_flush(p);
+        if (p->txq_off < p->txq_len)
+            poll(&(struct pollfd){.fd = c->fd, .events = POLLOUT}, 1, 10);
+    }
+    if (c->state != TC_UP)
+        return;
+    shutdown(c->fd, SHUT_WR);
+    char sink[4096];
+    for (int waited = 0; waited < 2000;) {
+        ssize_t n = recv(c->fd, sink, sizeof sink, MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            break;
+        if (n < 0) {
+            poll(&(struct pollfd){.fd = c->fd, .events = POLLIN}, 1, 20);
+            waited += 20;
+        }
+    }
+}
+
 static void tcp_path_close(net_path_t *p)
 {
     if (!p)
         return;
     tcp_conn_t *c = p->conn;
     if (c) {
+        tcp_conn_shutdown(c, p);
         tcp_conn_close(c);
         c->path = NULL;
     }

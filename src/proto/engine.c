@@ -18,7 +18,11 @@ proto_proc_t proto_proc;
 static rm_status_t proto_find_hosts(int rank, int size)
 {
     char host[256], key[64];
-    if (gethostname(host, sizeof host) != 0)
+    /* a launcher that places ranks on virtual hosts names them; those share
+     * the kernel's host name */
+    if (*RM_CFG_STR(host_id))
+        snprintf(host, sizeof host, "%s", RM_CFG_STR(host_id));
+    else if (gethostname(host, sizeof host) != 0)
         strcpy(host, "localhost");
     host[sizeof host - 1] = 0;
     proto_proc.world_rank = rank;

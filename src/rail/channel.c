@@ -341,8 +341,10 @@ void rail_channel_error(void *owner, int rail, rm_status_t why)
         rail_path_t *p = &ch->paths[i];
         if (p->rail == rail && p->state == RAIL_PATH_UP) {
             p->state = RAIL_PATH_DOWN;
-            rm_log_error("rail: path to rank %d on rail %d failed: %s", ch->peer, rail,
-                         rm_status_str(why));
+            /* an event, not an error: peers closing at MPI_Finalize look the
+             * same; a send that finds no path left reports the error */
+            rm_log_info("rail: path to rank %d on rail %d failed: %s", ch->peer, rail,
+                        rm_status_str(why));
         }
     }
     /* hand what the failed path may have lost back to the surviving paths */

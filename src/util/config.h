@@ -35,6 +35,8 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
     X(JOB_SECRET, job_secret, RM_CFG_STR, "",                                                     \
       "Per-job secret checked on every TCP connection (set by mpiexec; never set it by hand)")    \
+    X(HOST_ID, host_id, RM_CFG_STR, "",                                                           \
+      "Name of this rank's host (set by mpiexec's proxy; default: the host name)")                \
     X(LAUNCH_ADDR, launch_addr, RM_CFG_STR, "",                                                   \
       "Address the launcher reaches this host on (set by mpiexec; excluded from default rails)")                      
 

@@ -4,6 +4,7 @@
  * the job (every rank dies with mpiexec, by PR_SET_PDEATHSIG and a kill of
  * its process group). */
 #include "pmi_server.h"
+#include "remote.h"
 #include "util/config.h"
 
 #include <errno.h>
@@ -36,8 +37,30 @@ typedef struct rank_proc {
     out_stream_t out, err;
 } rank_proc_t;
 
+typedef struct kv_entry {
+    char *key, *val;
+} kv_entry_t;
+
 typedef struct job {
     int guard_fd;     /* pipe to the guardian, -1 if none */
+    /* multi-host, top side: the processes in `ranks` are one proxy per host */
+    int remote;
+    char **hosts;
+    int nhosts, ppn;
+    const char *launcher, *iface, *self;
+    int listen_fd;
+    ctl_conn_t *ctl;  /* per proxy */
+    int *ctl_sent;    /* kv entries already sent to each proxy */
+    int nbarrier;
+    kv_entry_t *kv;
+    int nkv, capkv;
+    int total;        /* ranks in the whole job */
+    /* multi-host, proxy side */
+    const char *proxy_addr;
+    int proxy_id;
+    ctl_conn_t up;    /* fd -1 when not a proxy */
+    char host_id[256], launch_ip[64], job_secret[128], kvsname[128];
+    int first, world; /* my ranks are first..first+n-1 of world */
     int n;
     int label;
     double timeout;
@@ -72,6 +95,11 @@ static void usage(FILE *f)
             "  -l                   label each output line with [rank]\n"
             "  --timeout, -timeout S  end the job after S seconds (exit 124); also MPIEXEC_TIMEOUT\n"
             "  -bind-to core|socket|none  bind ranks (default core; none when oversubscribed)\n"
+            "  -hosts H1,H2,...     run on these hosts (one proxy each, started by the launcher)\n"
+            "  -f FILE              hosts from a file, one per line\n"
+            "  -ppn N               ranks per host (default 1, or -n spread over the hosts)\n"
+            "  -launcher-exec CMD   start proxies as `CMD HOST COMMAND...` (default ssh)\n"
+            "  -iface IFACE         the interface (or address) proxies reach mpiexec on\n"
             "  --help-vars          list railmpi's RAILMPI_* settings\n"
             "  --version, --help\n");
 }
@@ -103,7 +131,7 @@ static void job_fail(job_t *j, int code, const char *fmt, ...)
 static void on_abort(void *ctx, int rank, int code, const char *msg)
 {
     job_t *j = ctx;
-    job_fail(j, code ? code : 1, "rank %d (pid %d) called MPI_Abort with code %d", rank,
+    job_fail(j, code ? code : 1, "rank %d (pid %d) called MPI_Abort with code %d", j->first + rank,
              (int)j->ranks[rank].pid, code);
 }
 
@@ -119,8 +147,8 @@ static void out_flush(job_t *j, int rank, out_stream_t *s, int eof)
     for (size_t i = 0; i < s->len; i++) {
         if (s->buf[i] != '\n')
             continue;
-        if (j->label)
-            fprintf(s->to, "[%d] ", rank);
+        if (j->label && !j->remote)
+            fprintf(s->to, "[%d] ", j->first + rank);
         fwrite(s->buf + start, 1, i + 1 - start, s->to);
         start = i + 1;
     }
@@ -128,8 +156,8 @@ static void out_flush(job_t *j, int rank, out_stream_t *s, int eof)
         eof = 1; /* a line longer than the buffer goes out in pieces */
     }
     if (eof && start < s->len) {
-        if (j->label)
-            fprintf(s->to, "[%d] ", rank);
+        if (j->label && !j->remote)
+            fprintf(s->to, "[%d] ", j->first + rank);
         fwrite(s->buf + start, 1, s->len - start, s->to);
         fputc('\n', s->to);
         start = s->len;
@@ -228,14 +256,38 @@ static void guardian_tell(job_t *j, int v)
     }
 }
 
+/* proxy: the ranks' puts and barriers go up to the top mpiexec */
+static void on_put_up(void *ctx, const char *key, const char *val)
+{
+    job_t *j = ctx;
+    if (ctl_send(j->up.fd, "put %s %s\n", key, val) < 0)
+        job_fail(j, 1, "lost the connection to mpiexec");
+}
+
+static void on_barrier_up(void *ctx)
+{
+    job_t *j = ctx;
+    if (ctl_send(j->up.fd, "barrier\n") < 0)
+        job_fail(j, 1, "lost the connection to mpiexec");
+}
+
 static int job_start(job_t *j)
 {
     guardian_start(j);
-    char kvs[64], sec[40];
-    snprintf(kvs, sizeof kvs, "rm%d", (int)getpid());
-    secret(sec, sizeof sec);
+    char kvs[128], sec[128];
+    if (j->up.fd >= 0) {
+        snprintf(kvs, sizeof kvs, "%s", j->kvsname);
+        snprintf(sec, sizeof sec, "%s", j->job_secret);
+    } else {
+        snprintf(kvs, sizeof kvs, "rm%d", (int)getpid());
+        secret(sec, sizeof sec);
+    }
     pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized};
-    j->pmi = pmi_server_new(j->n, kvs, ev, j);
+    if (j->up.fd >= 0) {
+        ev.put = on_put_up;
+        ev.barrier = on_barrier_up;
+    }
+    j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
     hwloc_topology_t topo = NULL;
     if (strcmp(j->bind, "none") && hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) != 0) {
         hwloc_topology_destroy(topo);
@@ -264,7 +316,7 @@ static int job_start(job_t *j)
             signal(SIGPIPE, SIG_DFL);
             dup2(out[1], 1);
             dup2(err[1], 2);
-            if (r != 0) {
+            if (j->first + r != 0) {
                 int devnull = open("/dev/null", O_RDONLY);
                 if (devnull >= 0)
                     dup2(devnull, 0);
@@ -275,10 +327,14 @@ static int job_start(job_t *j)
                 clearenv();
             snprintf(v, sizeof v, "%d", pfd);
             setenv("PMI_FD", v, 1);
-            snprintf(v, sizeof v, "%d", r);
+            snprintf(v, sizeof v, "%d", j->first + r);
             setenv("PMI_RANK", v, 1);
-            snprintf(v, sizeof v, "%d", j->n);
+            snprintf(v, sizeof v, "%d", j->world);
             setenv("PMI_SIZE", v, 1);
+            if (j->up.fd >= 0) {
+                setenv("RAILMPI_HOST_ID", j->host_id, 1);
+                setenv("RAILMPI_LAUNCH_ADDR", j->launch_ip, 1);
+            }
             snprintf(v, sizeof v, "%d", r);
             setenv("RAILMPI_LOCAL_RANK", v, 1);
             snprintf(v, sizeof v, "%d", j->n);
@@ -307,6 +363,184 @@ static int job_start(job_t *j)
     return 0;
 }
 
+/* ---- multi-host: the top side ------------------------------------------ */
+
+static int job_start_remote(job_t *j)
+{
+    char addr[300], kvs[64], sec[40];
+    guardian_start(j);
+    j->listen_fd = remote_listen(j->iface, addr, sizeof addr);
+    if (j->listen_fd < 0)
+        return -1;
+    snprintf(kvs, sizeof kvs, "rm%d", (int)getpid());
+    secret(sec, sizeof sec);
+    snprintf(j->kvsname, sizeof j->kvsname, "%s", kvs);
+    snprintf(j->job_secret, sizeof j->job_secret, "%s", sec);
+    j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
+    j->ctl_sent = calloc((size_t)j->nhosts, sizeof *j->ctl_sent);
+    int first = 0;
+    for (int h = 0; h < j->nhosts; h++) {
+        int count = j->ppn;
+        if (first + count > j->total)
+            count = j->total - first;
+        j->ctl[h].fd = -1;
+        char **argv = remote_proxy_argv(j->launcher, j->hosts[h], j->self, addr, h, first, count,
+                                        j->total, j->label, j->env_extra, j->nenv_extra, j->argv);
+        int out[2], err[2];
+        if (!argv || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+            perror("mpiexec: pipe");
+            return -1;
+        }
+        pid_t parent = getpid(), pid = fork();
+        if (pid < 0) {
+            perror("mpiexec: fork");
+            return -1;
+        }
+        if (pid == 0) {
+            setpgid(0, 0);
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+                _exit(127);
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            signal(SIGPIPE, SIG_DFL);
+            dup2(out[1], 1);
+            dup2(err[1], 2);
+            if (h != 0) {
+                int devnull = open("/dev/null", O_RDONLY);
+                if (devnull >= 0)
+                    dup2(devnull, 0);
+            }
+            execvp(argv[0], argv);
+            fprintf(stderr, "mpiexec: cannot run the launcher %s: %s\n", argv[0], strerror(errno));
+            _exit(127);
+        }
+        for (int i = 0; argv[i]; i++)
+            free(argv[i]);
+        free(argv);
+        setpgid(pid, pid);
+        guardian_tell(j, pid);
+        close(out[1]);
+        close(err[1]);
+        j->ranks[h].pid = pid;
+        j->ranks[h].finalized = 1;
+        j->ranks[h].out = (out_stream_t){.fd = out[0], .to = stdout};
+        j->ranks[h].err = (out_stream_t){.fd = err[0], .to = stderr};
+        first += count;
+    }
+    return 0;
+}
+
+/* A proxy connected: it names itself, we tell it the job's name and secret. */
+static void remote_accept(job_t *j)
+{
+    int fd = accept4(j->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct pollfd pf = {.fd = fd, .events = POLLIN};
+    char line[128] = "";
+    size_t n = 0;
+    while (n + 1 < sizeof line && poll(&pf, 1, 10000) > 0) {
+        ssize_t r = read(fd, line + n, 1);
+        if (r <= 0 || line[n] == '\n')
+            break;
+        n++;
+    }
+    line[n] = 0;
+    int id;
+    if (sscanf(line, "hello %d", &id) != 1 || id < 0 || id >= j->nhosts || j->ctl[id].fd >= 0) {
+        fprintf(stderr, "mpiexec: refused a control connection (said '%s')\n", line);
+        close(fd);
+        return;
+    }
+    j->ctl[id].fd = fd;
+    ctl_send(fd, "setup %s %s\n", j->kvsname, j->job_secret);
+}
+
+static void remote_kv_add(job_t *j, const char *key, const char *val)
+{
+    if (j->nkv == j->capkv) {
+        int cap = j->capkv ? 2 * j->capkv : 256;
+        kv_entry_t *kv = realloc(j->kv, sizeof *kv * (size_t)cap);
+        if (!kv)
+            return;
+        j->kv = kv;
+        j->capkv = cap;
+    }
+    j->kv[j->nkv].key = strdup(key);
+    j->kv[j->nkv].val = strdup(val);
+    j->nkv++;
+}
+
+/* Lines from proxy h: "put KEY VALUE" and "barrier". */
+static void remote_input(job_t *j, int h)
+{
+    ctl_conn_t *c = &j->ctl[h];
+    if (ctl_read(c) < 0) {
+        close(c->fd);
+        c->fd = -1; /* the proxy's exit status tells the rest */
+        return;
+    }
+    size_t used = 0;
+    char *line;
+    while ((line = ctl_next_line(c, &used))) {
+        char key[128], val[1100];
+        if (sscanf(line, "put %127s %1099s", key, val) == 2) {
+            remote_kv_add(j, key, val);
+        } else if (!strcmp(line, "barrier") && ++j->nbarrier == j->nhosts) {
+            j->nbarrier = 0;
+            for (int p = 0; p < j->nhosts; p++) {
+                for (; j->ctl_sent[p] < j->nkv; j->ctl_sent[p]++)
+                    ctl_send(j->ctl[p].fd, "kv %s %s\n", j->kv[j->ctl_sent[p]].key,
+                             j->kv[j->ctl_sent[p]].val);
+                ctl_send(j->ctl[p].fd, "barrier_out\n");
+            }
+        }
+    }
+    ctl_consume(c, used);
+}
+
+/* ---- multi-host: the proxy side ---------------------------------------- */
+
+static int proxy_connect(job_t *j)
+{
+    j->up.fd = remote_connect(j->proxy_addr, j->launch_ip, sizeof j->launch_ip);
+    if (j->up.fd < 0) {
+        fprintf(stderr, "mpiexec (proxy on %s): cannot reach mpiexec at %s\n", j->host_id, j->proxy_addr);
+        return -1;
+    }
+    ctl_send(j->up.fd, "hello %d\n", j->proxy_id);
+    size_t used = 0;
+    char *line = NULL;
+    while (!(line = ctl_next_line(&j->up, &used)))
+        if (ctl_read(&j->up) < 0)
+            return -1;
+    if (sscanf(line, "setup %127s %127s", j->kvsname, j->job_secret) != 2)
+        return -1;
+    ctl_consume(&j->up, used);
+    return 0;
+}
+
+static void proxy_input(job_t *j)
+{
+    if (ctl_read(&j->up) < 0) {
+        close(j->up.fd);
+        j->up.fd = -2; /* not -1: still a proxy, just orphaned */
+        job_fail(j, 1, "lost the connection to mpiexec; ending the job on %s", j->host_id);
+        return;
+    }
+    size_t used = 0;
+    char *line;
+    while ((line = ctl_next_line(&j->up, &used))) {
+        char key[128], val[1100];
+        if (sscanf(line, "kv %127s %1099s", key, val) == 2)
+            pmi_server_kv_put(j->pmi, key, val);
+        else if (!strcmp(line, "barrier_out"))
+            pmi_server_barrier_release(j->pmi);
+    }
+    ctl_consume(&j->up, used);
+}
+
 static void job_reap(job_t *j)
 {
     int st;
@@ -321,14 +555,24 @@ static void job_reap(job_t *j)
             kill(-pid, SIGKILL); /* anything the rank left in its group */
             if (j->aborting)
                 break;
+            if (j->remote) {
+                /* the proxy has already said which rank failed and how */
+                if (WIFSIGNALED(st) || WEXITSTATUS(st))
+                    job_fail(j, WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st),
+                             "the job on host %s ended with %s %d", j->hosts[r],
+                             WIFSIGNALED(st) ? "signal" : "code",
+                             WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+                continue;
+            }
+            int g = j->first + r;
             if (WIFSIGNALED(st))
-                job_fail(j, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", r,
+                job_fail(j, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
                          (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
             else if (WEXITSTATUS(st))
-                job_fail(j, WEXITSTATUS(st), "rank %d (pid %d) exited with code %d", r, (int)pid,
+                job_fail(j, WEXITSTATUS(st), "rank %d (pid %d) exited with code %d", g, (int)pid,
                          WEXITSTATUS(st));
-            else if (!p->finalized && pmi_server_fd(j->pmi, r) >= 0 && j->n > 1)
-                job_fail(j, 1, "rank %d (pid %d) exited without calling MPI_Finalize", r, (int)pid);
+            else if (!p->finalized && pmi_server_fd(j->pmi, r) >= 0 && j->world > 1)
+                job_fail(j, 1, "rank %d (pid %d) exited without calling MPI_Finalize", g, (int)pid);
         }
     }
 }
@@ -350,13 +594,14 @@ static double now(void)
 
 static int job_run(job_t *j)
 {
-    struct pollfd *pf = calloc((size_t)(3 * j->n), sizeof *pf);
-    int *who = calloc((size_t)(3 * j->n), sizeof *who);
+    struct pollfd *pf = calloc((size_t)(4 * j->n + 2), sizeof *pf);
+    int *who = calloc((size_t)(4 * j->n + 2), sizeof *who);
     double t0 = now(), kill_at = 0;
     while (!job_done(j)) {
         int k = 0;
         for (int r = 0; r < j->n; r++) {
-            int fds[3] = {j->ranks[r].out.fd, j->ranks[r].err.fd, pmi_server_fd(j->pmi, r)};
+            int fds[3] = {j->ranks[r].out.fd, j->ranks[r].err.fd,
+                          j->remote ? j->ctl[r].fd : pmi_server_fd(j->pmi, r)};
             for (int i = 0; i < 3; i++) {
                 if (fds[i] < 0)
                     continue;
@@ -364,15 +609,29 @@ static int job_run(job_t *j)
                 who[k++] = r * 3 + i;
             }
         }
+        int extra = j->remote ? j->listen_fd : j->up.fd;
+        if (extra >= 0) {
+            pf[k] = (struct pollfd){.fd = extra, .events = POLLIN};
+            who[k++] = -1;
+        }
         int n = poll(pf, (nfds_t)k, 100);
         for (int i = 0; n > 0 && i < k; i++) {
             if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
+            if (who[i] < 0) {
+                if (j->remote)
+                    remote_accept(j);
+                else
+                    proxy_input(j);
+                continue;
+            }
             int r = who[i] / 3, what = who[i] % 3;
             if (what == 0)
                 out_read(j, r, &j->ranks[r].out);
             else if (what == 1)
                 out_read(j, r, &j->ranks[r].err);
+            else if (j->remote)
+                remote_input(j, r);
             else
                 pmi_server_input(j->pmi, r);
         }
@@ -399,7 +658,10 @@ static int job_run(job_t *j)
 
 int main(int argc, char **argv)
 {
-    job_t j = {.n = 1, .bind = "core", .guard_fd = -1};
+    job_t j = {.n = 1, .bind = "core", .guard_fd = -1, .listen_fd = -1, .up = {.fd = -1},
+               .launcher = "ssh", .ppn = 1};
+    int nset = 0;
+    char hostbuf[4096] = "";
     const char *t = getenv("MPIEXEC_TIMEOUT");
     if (t)
         j.timeout = atof(t);
@@ -409,6 +671,7 @@ int main(int argc, char **argv)
         const char *a = argv[i];
         int more = i + 1 < argc;
         if ((!strcmp(a, "-n") || !strcmp(a, "-np")) && more) {
+            nset = 1;
             j.n = atoi(argv[++i]);
             if (j.n < 1) {
                 fprintf(stderr, "mpiexec: -n needs a positive number, not '%s'\n", argv[i]);
@@ -421,6 +684,54 @@ int main(int argc, char **argv)
             snprintf(kv, l, "%s=%s", argv[i + 1], argv[i + 2]);
             j.env_extra[j.nenv_extra++] = kv;
             i += 2;
+        } else if ((!strcmp(a, "-hosts") || !strcmp(a, "-host")) && more) {
+            snprintf(hostbuf, sizeof hostbuf, "%s", argv[++i]);
+        } else if (!strcmp(a, "-f") && more) {
+            FILE *f = fopen(argv[++i], "r");
+            if (!f) {
+                fprintf(stderr, "mpiexec: cannot read host file %s: %s\n", argv[i], strerror(errno));
+                rc = 2;
+                goto out;
+            }
+            char line[256];
+            while (fgets(line, sizeof line, f)) {
+                char h[256];
+                if (sscanf(line, "%255[^:# \t\n]", h) == 1 && strlen(hostbuf) + strlen(h) + 2 < sizeof hostbuf) {
+                    if (*hostbuf)
+                        strcat(hostbuf, ",");
+                    strcat(hostbuf, h);
+                }
+            }
+            fclose(f);
+        } else if (!strcmp(a, "-ppn") && more) {
+            j.ppn = atoi(argv[++i]);
+            if (j.ppn < 1) {
+                fprintf(stderr, "mpiexec: -ppn needs a positive number\n");
+                rc = 2;
+                goto out;
+            }
+        } else if ((!strcmp(a, "-launcher-exec") || !strcmp(a, "-bootstrap-exec")) && more) {
+            j.launcher = argv[++i];
+        } else if ((!strcmp(a, "-launcher") || !strcmp(a, "-bootstrap")) && more) {
+            i++; /* ssh and rsh both run `CMD HOST COMMAND`; -launcher-exec names the program */
+            if (strcmp(argv[i], "ssh") && strcmp(argv[i], "rsh")) {
+                fprintf(stderr, "mpiexec: -launcher takes ssh or rsh\n");
+                rc = 2;
+                goto out;
+            }
+            j.launcher = argv[i];
+        } else if (!strcmp(a, "-iface") && more) {
+            j.iface = argv[++i];
+        } else if (!strcmp(a, "--proxy") && more) {
+            j.proxy_addr = argv[++i];
+        } else if (!strcmp(a, "--proxy-id") && more) {
+            j.proxy_id = atoi(argv[++i]);
+        } else if (!strcmp(a, "--first") && more) {
+            j.first = atoi(argv[++i]);
+        } else if (!strcmp(a, "--world") && more) {
+            j.world = atoi(argv[++i]);
+        } else if (!strcmp(a, "--host-id") && more) {
+            snprintf(j.host_id, sizeof j.host_id, "%s", argv[++i]);
         } else if (!strcmp(a, "-genvall")) {
             j.genvnone = 0;
         } else if (!strcmp(a, "-genvnone")) {
@@ -457,13 +768,38 @@ int main(int argc, char **argv)
         goto out;
     }
     j.argv = argv + i;
+    if (*hostbuf) {
+        /* multi-host: one proxy per host, -ppn ranks each (the last may get fewer) */
+        j.hosts = calloc(strlen(hostbuf) + 1, sizeof *j.hosts);
+        char *save;
+        for (char *h = strtok_r(hostbuf, ",", &save); h; h = strtok_r(NULL, ",", &save))
+            j.hosts[j.nhosts++] = h;
+        j.total = nset ? j.n : j.nhosts * j.ppn;
+        if (nset && j.total > j.nhosts * j.ppn)
+            j.ppn = (j.total + j.nhosts - 1) / j.nhosts;
+        while (j.nhosts > 1 && (j.nhosts - 1) * j.ppn >= j.total)
+            j.nhosts--; /* hosts beyond the last rank stay idle */
+        j.remote = 1;
+        j.n = j.nhosts;
+        j.world = j.total;
+        static char self[4096];
+        ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[l > 0 ? l : 0] = 0;
+        j.self = self;
+    }
+    if (!j.world)
+        j.world = j.n;
+    if (j.proxy_addr && proxy_connect(&j) < 0) {
+        rc = 1;
+        goto out;
+    }
     j.ranks = calloc((size_t)j.n, sizeof *j.ranks);
     struct sigaction sa = {.sa_handler = mpiexec_on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (job_start(&j) < 0) {
+    if ((j.remote ? job_start_remote(&j) : job_start(&j)) < 0) {
         job_kill(&j, SIGKILL);
         rc = 1;
     } else {
@@ -473,6 +809,22 @@ int main(int argc, char **argv)
     if (j.pmi)
         pmi_server_free(j.pmi);
 out:
+    for (int k = 0; k < j.nkv; k++) {
+        free(j.kv[k].key);
+        free(j.kv[k].val);
+    }
+    free(j.kv);
+    if (j.ctl)
+        for (int h = 0; h < j.nhosts; h++)
+            if (j.ctl[h].fd >= 0)
+                close(j.ctl[h].fd);
+    free(j.ctl);
+    free(j.ctl_sent);
+    free(j.hosts);
+    if (j.listen_fd >= 0)
+        close(j.listen_fd);
+    if (j.up.fd >= 0)
+        close(j.up.fd);
     for (int k = 0; k < j.nenv_extra; k++)
         free(j.env_extra[k]);
     free(j.env_extra);

@@ -18,7 +18,8 @@ typedef struct pmi_conn {
 } pmi_conn_t;
 
 struct pmi_server {
-    int size;
+    int size;   /* local ranks */
+    int first, world;
     char kvsname[128];
     pmi_conn_t *conns;
     pmi_kv_t *kv;
@@ -28,7 +29,8 @@ struct pmi_server {
     void *ctx;
 };
 
-pmi_server_t *pmi_server_new(int size, const char *kvsname, pmi_events_t ev, void *ctx)
+pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname, pmi_events_t ev,
+                             void *ctx)
 {
     pmi_server_t *s = calloc(1, sizeof *s);
     if (!s || !(s->conns = calloc((size_t)size, sizeof *s->conns))) {
@@ -38,6 +40,8 @@ pmi_server_t *pmi_server_new(int size, const char *kvsname, pmi_events_t ev, voi
     for (int i = 0; i < size; i++)
         s->conns[i].fd = -1;
     s->size = size;
+    s->first = first;
+    s->world = world;
     snprintf(s->kvsname, sizeof s->kvsname, "%s", kvsname);
     s->ev = ev;
     s->ctx = ctx;
@@ -99,7 +103,7 @@ static const char *pmi_arg(const char *line, const char *key, char *out, size_t 
     return NULL;
 }
 
-static void pmi_put(pmi_server_t *s, const char *key, const char *val)
+void pmi_server_kv_put(pmi_server_t *s, const char *key, const char *val)
 {
     for (int i = 0; i < s->nkv; i++) {
         if (!strcmp(s->kv[i].key, key)) {
@@ -136,11 +140,13 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
         snprintf(out, sizeof out, "cmd=my_kvsname rc=0 kvsname=%s\n", s->kvsname);
         pmi_reply(s, rank, out);
     } else if (!strcmp(cmd, "get_universe_size")) {
-        snprintf(out, sizeof out, "cmd=universe_size rc=0 size=%d\n", s->size);
+        snprintf(out, sizeof out, "cmd=universe_size rc=0 size=%d\n", s->world);
         pmi_reply(s, rank, out);
     } else if (!strcmp(cmd, "put")) {
         if (pmi_arg(line, "key", a, sizeof a) && pmi_arg(line, "value", b, sizeof b)) {
-            pmi_put(s, a, b);
+            pmi_server_kv_put(s, a, b);
+            if (s->ev.put)
+                s->ev.put(s->ctx, a, b);
             pmi_reply(s, rank, "cmd=put_result rc=0 msg=success\n");
         } else {
             pmi_reply(s, rank, "cmd=put_result rc=-1 msg=malformed\n");
@@ -162,11 +168,10 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
             s->barrier_count++;
         }
         if (s->barrier_count == s->size) {
-            for (int r = 0; r < s->size; r++) {
-                s->conns[r].in_barrier = 0;
-                pmi_reply(s, r, "cmd=barrier_out rc=0\n");
-            }
-            s->barrier_count = 0;
+            if (s->ev.barrier)
+                s->ev.barrier(s->ctx); /* the other hosts must arrive too */
+            else
+                pmi_server_barrier_release(s);
         }
     } else if (!strcmp(cmd, "finalize")) {
         pmi_reply(s, rank, "cmd=finalize_ack rc=0\n");
@@ -181,6 +186,15 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
         snprintf(out, sizeof out, "cmd=%s rc=-1 msg=unknown_command\n", cmd);
         pmi_reply(s, rank, out);
     }
+}
+
+void pmi_server_barrier_release(pmi_server_t *s)
+{
+    for (int r = 0; r < s->size; r++) {
+        s->conns[r].in_barrier = 0;
+        pmi_reply(s, r, "cmd=barrier_out rc=0\n");
+    }
+    s->barrier_count = 0;
 }
 
 int pmi_server_input(pmi_server_t *s, int rank)

@@ -9,9 +9,17 @@ typedef struct pmi_events {
     /* a rank called PMI abort (MPI_Abort or a fatal MPI error) */
     void (*abort)(void *ctx, int rank, int code, const char *msg);
     void (*finalized)(void *ctx, int rank);
+    /* multi-host: a put to pass upstream, and "every local rank is in the
+     * barrier" (release with pmi_server_barrier_release). NULL on one host. */
+    void (*put)(void *ctx, const char *key, const char *val);
+    void (*barrier)(void *ctx);
 } pmi_events_t;
 
-pmi_server_t *pmi_server_new(int size, const char *kvsname, pmi_events_t ev, void *ctx);
+/* `nlocal` ranks connect here; they are ranks first..first+nlocal-1 of a job of `size`. */
+pmi_server_t *pmi_server_new(int nlocal, int first, int size, const char *kvsname, pmi_events_t ev,
+                             void *ctx);
+void pmi_server_kv_put(pmi_server_t *s, const char *key, const char *val);
+void pmi_server_barrier_release(pmi_server_t *s);
 void pmi_server_free(pmi_server_t *s);
 /* Register rank's connection (our end of its socketpair). */
 void pmi_server_attach(pmi_server_t *s, int rank, int fd);

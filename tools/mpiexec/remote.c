@@ -1,0 +1,222 @@
+#include "remote.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int ctl_read(ctl_conn_t *c)
+{
+    if (c->len == sizeof c->buf)
+        return -1; /* a line longer than the buffer: a broken peer */
+    ssize_t n = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n <= 0)
+        return -1;
+    c->len += (size_t)n;
+    return 0;
+}
+
+char *ctl_next_line(ctl_conn_t *c, size_t *consumed)
+{
+    char *nl = memchr(c->buf + *consumed, '\n', c->len - *consumed);
+    if (!nl)
+        return NULL;
+    *nl = 0;
+    char *line = c->buf + *consumed;
+    *consumed = (size_t)(nl - c->buf) + 1;
+    return line;
+}
+
+void ctl_consume(ctl_conn_t *c, size_t n)
+{
+    memmove(c->buf, c->buf + n, c->len - n);
+    c->len -= n;
+}
+
+int ctl_send(int fd, const char *fmt, ...)
+{
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return -1;
+    for (int off = 0; off < n;) {
+        ssize_t w = write(fd, line + off, (size_t)(n - off));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        off += (int)w;
+    }
+    return 0;
+}
+
+/* The IPv4 address of an interface name, or the name itself if it is an address. */
+static int remote_iface_addr(const char *iface, struct in_addr *out)
+{
+    if (inet_pton(AF_INET, iface, out) == 1)
+        return 0;
+    struct ifaddrs *ifa0;
+    if (getifaddrs(&ifa0) < 0)
+        return -1;
+    int rc = -1;
+    for (struct ifaddrs *i = ifa0; i; i = i->ifa_next) {
+        if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && !strcmp(i->ifa_name, iface)) {
+            *out = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
+            rc = 0;
+            break;
+        }
+    }
+    freeifaddrs(ifa0);
+    return rc;
+}
+
+int remote_listen(const char *iface, char *addr, size_t addrlen)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
+    char host[256] = "";
+    if (iface && remote_iface_addr(iface, &sa.sin_addr) < 0) {
+        fprintf(stderr, "mpiexec: -iface %s: no such interface or address\n", iface);
+        return -1;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, 256) < 0) {
+        perror("mpiexec: listen");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    socklen_t sl = sizeof sa;
+    getsockname(fd, (struct sockaddr *)&sa, &sl);
+    if (iface)
+        inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
+    else if (gethostname(host, sizeof host) != 0)
+        strcpy(host, "localhost");
+    snprintf(addr, addrlen, "%s:%d", host, ntohs(sa.sin_port));
+    return fd;
+}
+
+/* Quote only what needs it: launchers that run the command through a shell
+ * (ssh) need the quotes, those that exec it directly (`ip netns exec`)
+ * would pass them on literally. */
+char *remote_quote(const char *arg)
+{
+    if (*arg && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+-@%") ==
+                    strlen(arg))
+        return strdup(arg);
+    size_t n = 3;
+    for (const char *p = arg; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *q = malloc(n), *o = q;
+    if (!q)
+        return NULL;
+    *o++ = '\'';
+    for (const char *p = arg; *p; p++) {
+        if (*p == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o++ = '\'';
+    *o = 0;
+    return q;
+}
+
+char **remote_proxy_argv(const char *launcher, const char *host, const char *self, const char *addr,
+                         int proxy_id, int first, int count, int world, int label,
+                         char **env_extra, int nenv, char **prog)
+{
+    size_t nprog = 0;
+    while (prog[nprog])
+        nprog++;
+    char **v = calloc(64 + 2 * (size_t)nenv + nprog, sizeof *v);
+    if (!v)
+        return NULL;
+    int k = 0;
+    char lcopy[1024];
+    snprintf(lcopy, sizeof lcopy, "%s", launcher);
+    for (char *save, *t = strtok_r(lcopy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+        v[k++] = strdup(t);
+    v[k++] = strdup(host);
+    /* what follows runs through the remote side's shell: quote every word */
+    char num[32];
+    v[k++] = remote_quote(self);
+    v[k++] = strdup("--proxy");
+    v[k++] = remote_quote(addr);
+    snprintf(num, sizeof num, "%d", proxy_id);
+    v[k++] = strdup("--proxy-id");
+    v[k++] = strdup(num);
+    snprintf(num, sizeof num, "%d", first);
+    v[k++] = strdup("--first");
+    v[k++] = strdup(num);
+    snprintf(num, sizeof num, "%d", world);
+    v[k++] = strdup("--world");
+    v[k++] = strdup(num);
+    v[k++] = strdup("--host-id");
+    v[k++] = remote_quote(host);
+    v[k++] = strdup("-bind-to");
+    v[k++] = strdup("core");
+    if (label)
+        v[k++] = strdup("-l");
+    for (int i = 0; i < nenv; i++) {
+        char *eq = strchr(env_extra[i], '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        v[k++] = strdup("-genv");
+        v[k++] = remote_quote(env_extra[i]);
+        v[k++] = remote_quote(eq + 1);
+        *eq = '=';
+    }
+    snprintf(num, sizeof num, "%d", count);
+    v[k++] = strdup("-n");
+    v[k++] = strdup(num);
+    for (size_t i = 0; i < nprog; i++)
+        v[k++] = remote_quote(prog[i]);
+    v[k] = NULL;
+    return v;
+}
+
+int remote_connect(const char *addr, char *local_ip, size_t iplen)
+{
+    char host[256];
+    const char *colon = strrchr(addr, ':');
+    if (!colon || (size_t)(colon - addr) >= sizeof host)
+        return -1;
+    memcpy(host, addr, (size_t)(colon - addr));
+    host[colon - addr] = 0;
+    struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *ai;
+    if (getaddrinfo(host, colon + 1, &hints, &ai) != 0)
+        return -1;
+    int fd = -1;
+    for (struct addrinfo *a = ai; a; a = a->ai_next) {
+        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+            break;
+        if (fd >= 0)
+            close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(ai);
+    if (fd >= 0 && local_ip) {
+        struct sockaddr_in sa;
+        socklen_t sl = sizeof sa;
+        getsockname(fd, (struct sockaddr *)&sa, &sl);
+        inet_ntop(AF_INET, &sa.sin_addr, local_ip, (socklen_t)iplen);
+    }
+    return fd;
+}
