@@ -86,6 +86,9 @@ typedef struct net_ops {
     size_t (*max_payload)(net_iface_t *ifc);
     /* optional: every peer has connected (shared resources can be unlinked) */
     void (*ready)(net_iface_t *ifc);
+    /* optional: bytes accepted on this path and not yet delivered to the
+     * network (the scheduler's queue depth) */
+    size_t (*queued)(net_path_t *p);
     /* optional: a counter that is non-zero whenever progress has work; lets
      * the engine skip polling an idle transport on the hot path */
     const int *(*work_hint)(net_iface_t *ifc);

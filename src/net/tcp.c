@@ -27,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -852,6 +854,16 @@ static void tcp_close(net_iface_t *ifc)
     free(ifc);
 }
 
+static size_t tcp_queued(net_path_t *p)
+{
+    size_t q = p->txq_len - p->txq_off;
+    int unsent = 0;
+    /* plus what the kernel still holds for this connection */
+    if (p->conn && p->conn->state == TC_UP && ioctl(p->conn->fd, SIOCOUTQ, &unsent) == 0 && unsent > 0)
+        q += (size_t)unsent;
+    return q;
+}
+
 static size_t tcp_max_payload(net_iface_t *ifc)
 {
     return (size_t)4 << 20;
@@ -869,4 +881,5 @@ const net_ops_t net_tcp_ops = {
     .progress = tcp_progress,
     .path_close = tcp_path_close,
     .max_payload = tcp_max_payload,
+    .queued = tcp_queued,
 };

@@ -111,8 +111,9 @@ static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_
     size_t maxp = nrails ? tcp->max_payload(rails[0]->ifc) : *chunk;
     if (*eager > maxp)
         *eager = maxp;
-    if (*chunk > maxp)
-        *chunk = maxp;
+    proto_eng.net_chunk = (size_t)RM_CFG(net_chunk);
+    if (proto_eng.net_chunk == 0 || proto_eng.net_chunk > maxp)
+        proto_eng.net_chunk = maxp;
     char peer_card[1024];
     for (int r = 0; r < size; r++) {
         if (proto_proc.node_of[r] == proto_proc.node)
@@ -164,9 +165,34 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     }
     if ((st = match_init(&proto_eng.mq, 4096)) < 0)
         return st;
+    rail_policy_t policy;
+    if (rail_policy_parse(RM_CFG_STR(rail_policy), &policy) < 0) {
+        rm_log_error("RAILMPI_RAIL_POLICY='%s': expected first, round-robin, binding, even, weighted "
+                     "or adaptive", RM_CFG_STR(rail_policy));
+        return RM_ERR_INVALID;
+    }
+    double weights[RAIL_MAX_PATHS];
+    int nweights = 0;
+    for (const char *w = RM_CFG_STR(rail_weights); *w && nweights < RAIL_MAX_PATHS;) {
+        char *end;
+        double v = strtod(w, &end);
+        if (end == w || v <= 0) {
+            rm_log_error("RAILMPI_RAIL_WEIGHTS='%s': expected positive numbers separated by commas",
+                         RM_CFG_STR(rail_weights));
+            return RM_ERR_INVALID;
+        }
+        weights[nweights++] = v;
+        w = *end == ',' ? end + 1 : end;
+    }
+    proto_eng.stripe_min = (size_t)RM_CFG(striping_threshold);
     rail_set_deliver(proto_deliver);
     if ((st = proto_find_hosts(rank, size)) < 0)
         return st;
+
+    int local_rank = 0;
+    for (int r = 0; r < rank; r++)
+        local_rank += proto_proc.node_of[r] == proto_proc.node;
+    rail_configure(policy, local_rank, nweights ? weights : NULL, nweights);
 
     proto_eng.ch = calloc((size_t)size, sizeof *proto_eng.ch);
     if (!proto_eng.ch)

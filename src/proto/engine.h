@@ -22,7 +22,9 @@ typedef struct proto_engine {
     proto_iface_t ifaces[PROTO_MAX_IFACES];
     int nifaces;
     size_t eager_max;   /* largest eager payload */
-    size_t chunk;       /* rendezvous pipeline chunk */
+    size_t chunk;       /* rendezvous pipeline chunk (shared memory) */
+    size_t net_chunk;   /* rendezvous chunk over network rails */
+    size_t stripe_min;  /* messages from this size on are striped over rails */
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
     int spin_count;

@@ -291,14 +291,17 @@ static void proto_last_chunk_sent(void *arg)
 void proto_rndv_stream(request_t *s)
 {
     rail_channel_t *ch = proto_channel(s->world_peer);
-    size_t chunk = proto_eng.chunk;
+    int net = rail_channel_local_path(ch) == NULL;
+    size_t chunk = net ? proto_eng.net_chunk : proto_eng.chunk;
+    /* below the striping threshold a message travels whole, in order, on one rail */
+    uint16_t fl = !net || s->bytes >= proto_eng.stripe_min ? NET_F_UNORDERED : 0;
     const char *data = s->sdata;
     for (size_t off = 0; off < s->bytes; off += chunk) {
         size_t n = s->bytes - off < chunk ? s->bytes - off : chunk;
         int last = off + n >= s->bytes;
         proto_hdr_t h;
         proto_hdr_make(&h, PF_DATA, 0, 0, 0, 0, off, s->peer_id);
-        rm_status_t st = rail_channel_send(ch, &h, sizeof h, data + off, n, NET_F_UNORDERED,
+        rm_status_t st = rail_channel_send(ch, &h, sizeof h, data + off, n, fl,
                                            last ? proto_last_chunk_sent : proto_chunk_sent, s);
         if (st == RM_OK && last)
             proto_request_complete(s);

@@ -5,6 +5,17 @@
 #include <string.h>
 
 static rail_deliver_fn rail_deliver;
+static rail_policy_t rail_policy = RAIL_POLICY_ADAPTIVE;
+static int rail_local_rank;
+static double rail_weight[RAIL_MAX_PATHS];
+
+void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights)
+{
+    rail_policy = policy;
+    rail_local_rank = local_rank;
+    for (int i = 0; i < RAIL_MAX_PATHS; i++)
+        rail_weight[i] = weights && i < nweights && weights[i] > 0 ? weights[i] : 1.0;
+}
 rail_channel_t *rail_flush_list;
 
 void rail_set_deliver(rail_deliver_fn fn)
@@ -89,16 +100,38 @@ rail_path_t *rail_channel_local_path(rail_channel_t *ch)
     return NULL;
 }
 
-/* The path for the next frame. Striping policies arrive with multi-rail
- * transports; with one path per peer this is that path. */
+/* The path for the next frame: the policy decides among the UP paths.
+ * Chunks of striped messages (NET_F_UNORDERED) are spread by the policy;
+ * ordered frames use the primary (first UP) path, except under round-robin
+ * and binding, which place whole messages. */
+static rail_path_t *rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
+{
+    if (ch->npaths == 1)
+        return ch->paths[0].state == RAIL_PATH_UP ? &ch->paths[0] : NULL;
+    rail_sched_path_t sp[RAIL_MAX_PATHS];
+    int striped = (flags & NET_F_UNORDERED) != 0;
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        sp[i].usable = p->state == RAIL_PATH_UP;
+        sp[i].bw = rail_weight[p->rail < RAIL_MAX_PATHS ? p->rail : 0];
+        sp[i].lat = 0;
+        sp[i].queued = striped && rail_policy == RAIL_POLICY_ADAPTIVE && sp[i].usable && p->ops->queued
+                           ? p->ops->queued(p->np)
+                           : 0;
+    }
+    int k;
+    if (striped)
+        k = rail_sched_pick_chunk(rail_policy, sp, ch->npaths, len, ch->turn++, rail_local_rank, ch->wrr);
+    else if (rail_policy == RAIL_POLICY_ROUND_ROBIN || rail_policy == RAIL_POLICY_BINDING)
+        k = rail_sched_pick(rail_policy, sp, ch->npaths, ch->turn++, rail_local_rank);
+    else
+        k = rail_sched_pick(RAIL_POLICY_FIRST, sp, ch->npaths, 0, 0);
+    return k >= 0 ? &ch->paths[k] : NULL;
+}
+
 static rail_path_t *rail_channel_pick(rail_channel_t *ch)
 {
-    for (int k = 0; k < ch->npaths; k++) {
-        rail_path_t *p = &ch->paths[(ch->cur + k) % ch->npaths];
-        if (p->state == RAIL_PATH_UP)
-            return p;
-    }
-    return NULL;
+    return rail_channel_pick_for(ch, 0, 0);
 }
 
 /* Hand one frame to a path; keep a copy when the path may lose it. */
@@ -151,7 +184,7 @@ rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hl
 {
     net_frame_hdr_t hdr = {.seq = ch->send_seq + 1, .len = (uint32_t)len, .flags = flags, .hlen = hlen};
     if (!ch->pending.head) {
-        rail_path_t *p = rail_channel_pick(ch);
+        rail_path_t *p = rail_channel_pick_for(ch, flags, len);
         if (!p)
             return RM_ERR_UNREACHABLE;
         rm_status_t st = rail_path_emit(ch, p, &hdr, upper, payload);
@@ -205,7 +238,7 @@ int rail_channel_flush(rail_channel_t *ch)
     int n = 0;
     while (ch->pending.head) {
         rail_frame_t *f = ch->pending.head;
-        rail_path_t *p = rail_channel_pick(ch);
+        rail_path_t *p = rail_channel_pick_for(ch, f->hdr.flags, f->hdr.len);
         if (!p)
             break;
         rm_status_t st = rail_path_emit(ch, p, &f->hdr, f->upper, f->payload);

@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 
 #include "net/net.h"
+#include "rail/sched.h"
 #include "util/status.h"
 
 enum rail_path_state {
@@ -64,7 +65,8 @@ typedef struct rail_channel {
     uint64_t ack_sent;     /* last cumulative ack we told the peer */
     int npaths;
     rail_path_t paths[RAIL_MAX_PATHS];
-    int cur;               /* path used for the next frame */
+    uint64_t turn;         /* frames/chunks scheduled (round-robin, even striping) */
+    double wrr[RAIL_MAX_PATHS]; /* weighted striping state */
     rail_frame_q_t pending;  /* not yet handed to a transport, in order */
     rail_frame_q_t unacked;  /* sent on a lossy path, awaiting ack */
     rail_frame_q_t ooo;      /* received ahead of recv_next, sorted by seq */
@@ -80,6 +82,8 @@ typedef void (*rail_deliver_fn)(rail_channel_t *ch, const void *upper, const voi
                                 size_t len);
 
 void rail_set_deliver(rail_deliver_fn fn);
+/* The scheduling policy for every channel; weights by rail index (NULL: equal). */
+void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights);
 
 void rail_channel_init(rail_channel_t *ch, int peer);
 void rail_channel_destroy(rail_channel_t *ch);

@@ -72,6 +72,50 @@ int rail_sched_pick(rail_policy_t pol, const rail_sched_path_t *paths, int n, ui
     }
 }
 
+int rail_sched_pick_chunk(rail_policy_t pol, const rail_sched_path_t *paths, int n, size_t len,
+                          uint64_t turn, int local_rank, double *wrr)
+{
+    switch (pol) {
+    case RAIL_POLICY_ADAPTIVE: {
+        /* the path that will have this chunk delivered first */
+        int best = -1;
+        double bt = 0;
+        for (int i = 0; i < n; i++) {
+            if (!paths[i].usable)
+                continue;
+            double t = rail_finish_time(&paths[i], len);
+            if (best < 0 || t < bt) {
+                best = i;
+                bt = t;
+            }
+        }
+        return best;
+    }
+    case RAIL_POLICY_EVEN:
+    case RAIL_POLICY_ROUND_ROBIN:
+        return rail_nth_usable(paths, n, turn);
+    case RAIL_POLICY_WEIGHTED: {
+        /* smooth weighted round-robin: shares converge to the weights */
+        double total = 0;
+        int best = -1;
+        for (int i = 0; i < n; i++) {
+            if (!paths[i].usable)
+                continue;
+            double w = paths[i].bw > 0 ? paths[i].bw : 1;
+            wrr[i] += w;
+            total += w;
+            if (best < 0 || wrr[i] > wrr[best])
+                best = i;
+        }
+        if (best >= 0)
+            wrr[best] -= total;
+        return best;
+    }
+    default:
+        return rail_sched_pick(pol, paths, n, turn, local_rank);
+    }
+}
+
 static int rail_emit(rail_chunk_t *out, int max, int k, int path, size_t off, size_t len)
 {
     if (!len)

@@ -38,6 +38,12 @@ const char *rail_policy_name(rail_policy_t p);
 int rail_sched_pick(rail_policy_t pol, const rail_sched_path_t *paths, int n, uint64_t turn,
                     int local_rank);
 
+/* The path for one chunk of `len` bytes of a striped message. `turn` counts
+ * the channel's chunks (even striping), `wrr` is the channel's smooth
+ * weighted round-robin state (n entries, start at 0). -1: no usable path. */
+int rail_sched_pick_chunk(rail_policy_t pol, const rail_sched_path_t *paths, int n, size_t len,
+                          uint64_t turn, int local_rank, double *wrr);
+
 /* Cut `bytes` into chunks (each at most `chunk_max`, at least `chunk_min`
  * unless the message is smaller) and assign them to paths. Returns the number
  * of chunks written to `out` (at most `max`; the tail is merged into the last

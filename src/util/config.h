@@ -28,6 +28,14 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Chunk size of the pipelined copy used when single-copy is off or refused")                 \
     X(SPIN_COUNT, spin_count, RM_CFG_INT, "2000",                                                 \
       "Progress polls before a waiting rank yields the core (sched_yield)")                       \
+    X(RAIL_POLICY, rail_policy, RM_CFG_STR, "adaptive",                                           \
+      "How frames use a peer's rails: first, round-robin, binding, even, weighted, adaptive")     \
+    X(RAIL_WEIGHTS, rail_weights, RM_CFG_STR, "",                                                 \
+      "Comma list of relative rail speeds for the weighted policy (rail order), e.g. 4,1")       \
+    X(STRIPING_THRESHOLD, striping_threshold, RM_CFG_SIZE, "65536",                               \
+      "Messages from this size on are cut into chunks spread over the rails")                    \
+    X(NET_CHUNK, net_chunk, RM_CFG_SIZE, "262144",                                                \
+      "Chunk size of large messages over network rails")                                         \
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \
