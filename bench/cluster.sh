@@ -1,0 +1,64 @@
+#!/bin/bash
+# Two virtual hosts, two TCP rails, windowed bandwidth of large messages:
+# railmpi (adaptive striping), Open MPI (TCP BTL over both rails) and MPICH
+# (UCX over both rail interfaces) on the same virtual cluster in one run.
+# Rails shaped 2+2 Gbit/s, then 2+0.5 Gbit/s. Prints MB/s and ratios to the
+# sum of the rail rates. Root only; the cluster is torn down on exit.
+#   bench/cluster.sh [--build DIR] [--markdown]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+build=$top/build
+md=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build) build=$2; shift ;;
+        --markdown) md=1 ;;
+        *) echo "usage: bench/cluster.sh [--build DIR] [--markdown]" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ "$(id -u)" = 0 ] || { echo "bench/cluster.sh: needs root (network namespaces)" >&2; exit 1; }
+vc=$top/tests/cluster/vcluster.sh
+tools=$(cd "$top/../shared/tools" 2>/dev/null && pwd || echo "")
+name=bc
+tmp=$(mktemp -d)
+trap 'bash "$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
+"$build/bin/mpicc" -O2 "$here/bw.c" -o "$tmp/bw.railmpi"
+mpicc.mpich -O2 "$here/bw.c" -o "$tmp/bw.mpich" 2>/dev/null
+mpicc.openmpi -O2 "$here/bw.c" -o "$tmp/bw.openmpi"
+# an ssh look-alike for the peers' launchers: run the command inside the namespace
+cat > "$tmp/ns-ssh" <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in -*) shift;; *) break;; esac; done
+host=$1; shift
+exec ip netns exec $host sh -c "$*"
+SH
+chmod +x "$tmp/ns-ssh"
+last() { awk 'END { print $2 }'; }
+run_all() { # prints "railmpi mpich openmpi" MB/s at 4 MiB
+    local r m o
+    r=$(timeout 180 "$build/bin/mpiexec" -hosts ${name}h1,${name}h2 -launcher-exec "ip netns exec" \
+        -iface ${name}mbr -genv RAILMPI_TCP_RAILS 198.18.10.0/24,198.18.11.0/24 "$tmp/bw.railmpi" 4194304 2>/dev/null | last)
+    m=$(timeout 180 mpiexec.mpich -hosts ${name}h1,${name}h2 -n 2 -launcher ssh -launcher-exec "$tmp/ns-ssh" \
+        -iface ${name}mbr -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES rail0,rail1 "$tmp/bw.mpich" 4194304 2>/dev/null | last)
+    o=$(timeout 180 mpirun.openmpi --allow-run-as-root -np 2 --host ${name}h1,${name}h2 --mca routed direct \
+        --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self \
+        --mca btl_tcp_if_include 198.18.10.0/24,198.18.11.0/24 "$tmp/bw.openmpi" 4194304 2>/dev/null | last)
+    echo "${r:--} ${m:--} ${o:--}"
+}
+bash "$vc" up $name 2 2 2gbit 2gbit >/dev/null || exit 1
+read -r r1 m1 o1 < <(run_all)
+for h in 1 2; do bash "$vc" rate $name $h 1 500mbit; done
+read -r r2 m2 o2 < <(run_all)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "") print "-"; else printf "%.2f", a / b }'; }
+if [ $md = 1 ]; then
+    echo "| rails | sum of rates | railmpi | MPICH | Open MPI | railmpi / sum |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| 2 + 2 Gbit/s | 500 MB/s | $r1 | $m1 | $o1 | $(ratio "$r1" 500) |"
+    echo "| 2 + 0.5 Gbit/s | 312 MB/s | $r2 | $m2 | $o2 | $(ratio "$r2" 312) |"
+else
+    printf "%-16s %8s %8s %8s %8s\n" rails railmpi MPICH OpenMPI "r/sum"
+    printf "%-16s %8s %8s %8s %8s\n" "2+2 Gbit/s" "$r1" "$m1" "$o1" "$(ratio "$r1" 500)"
+    printf "%-16s %8s %8s %8s %8s\n" "2+0.5 Gbit/s" "$r2" "$m2" "$o2" "$(ratio "$r2" 312)"
+fi
