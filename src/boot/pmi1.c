@@ -4,6 +4,7 @@
  * one-rank job (singleton) with an in-memory key-value space. */
 #include "boot/boot.h"
 #include "util/log.h"
+#include "util/sock.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -109,25 +110,7 @@ static int pmi_env_int(const char *name, int def)
 
 static rm_status_t pmi_connect_port(const char *port, int id)
 {
-    char host[256];
-    const char *colon = strrchr(port, ':');
-    if (!colon || (size_t)(colon - port) >= sizeof host)
-        return RM_ERR_INVALID;
-    memcpy(host, port, (size_t)(colon - port));
-    host[colon - port] = 0;
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai;
-    if (getaddrinfo(host, colon + 1, &hints, &ai) != 0)
-        return RM_ERR_UNREACHABLE;
-    int fd = -1;
-    for (struct addrinfo *a = ai; a; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0)
-            break;
-        if (fd >= 0)
-            close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(ai);
+    int fd = rm_sock_connect(port, NULL, 0);
     if (fd < 0)
         return RM_ERR_UNREACHABLE;
     boot_pmi.fd = fd;

@@ -16,9 +16,10 @@ bash "$here/vcluster.sh" up "$name" 2 2 || { echo "FAIL: cannot build the virtua
 export RAILMPI_JOB_SECRET=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # only the data rails: the management network is the launcher's
 export RAILMPI_TCP_RAILS=198.18.10.0/24,198.18.11.0/24
-out=$(timeout 120 "$build/bin/test_proto" "${name}h1" "${name}h2" 2>&1)
+out=$(RAILMPI_VERBOSE=1 timeout 120 "$build/bin/test_proto" "${name}h1" "${name}h2" 2>&1)
 rc=$?
-echo "$out" | tail -3
+# the whole log on failure: a hang here must be explainable afterwards
+[ $rc = 0 ] && echo "$out" | tail -3 || echo "$out" | tail -40
 [ $rc = 0 ] && echo "$out" | grep -q "^OK" || { echo "FAIL: engine over tcp (rc $rc)"; exit 1; }
 echo "$out" | grep -q "refused a connection .*not a railmpi peer" || { echo "FAIL: garbage connection not refused"; exit 1; }
 echo "$out" | grep -q "refused a connection .*wrong job secret" || { echo "FAIL: wrong secret not refused"; exit 1; }

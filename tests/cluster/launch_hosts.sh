@@ -41,8 +41,7 @@ left_behind "a remote failure"
 "${mx[@]}" -ppn 1 "$tmp/actor" sleep 33 >/dev/null 2>&1 &
 pid=$!
 sleep 2
-kill -KILL $pid
-wait $pid 2>/dev/null
+{ kill -KILL $pid; wait $pid; } 2>/dev/null
 sleep 1
 left_behind "SIGKILL to mpiexec"
 

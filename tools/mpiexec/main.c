@@ -256,6 +256,27 @@ static void guardian_tell(job_t *j, int v)
     }
 }
 
+/* In a freshly forked child (a rank, or a proxy's launcher): its own process
+ * group, death with mpiexec, default signals, output into our pipes, and
+ * stdin only for the process that hosts rank 0. */
+static void child_setup(pid_t parent, int out, int err, int keep_stdin)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127); /* mpiexec died before we got here */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    dup2(out, 1);
+    dup2(err, 2);
+    if (!keep_stdin) {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+    }
+}
+
 /* proxy: the ranks' puts and barriers go up to the top mpiexec */
 static void on_put_up(void *ctx, const char *key, const char *val)
 {
@@ -307,20 +328,7 @@ static int job_start(job_t *j)
             return -1;
         }
         if (pid == 0) {
-            setpgid(0, 0);
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != parent)
-                _exit(127); /* mpiexec died before we got here */
-            signal(SIGINT, SIG_DFL);
-            signal(SIGTERM, SIG_DFL);
-            signal(SIGPIPE, SIG_DFL);
-            dup2(out[1], 1);
-            dup2(err[1], 2);
-            if (j->first + r != 0) {
-                int devnull = open("/dev/null", O_RDONLY);
-                if (devnull >= 0)
-                    dup2(devnull, 0);
-            }
+            child_setup(parent, out[1], err[1], j->first + r == 0);
             int pfd = dup(sv[1]); /* without CLOEXEC: the rank inherits it */
             char v[64];
             if (j->genvnone)
@@ -397,20 +405,7 @@ static int job_start_remote(job_t *j)
             return -1;
         }
         if (pid == 0) {
-            setpgid(0, 0);
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != parent)
-                _exit(127);
-            signal(SIGINT, SIG_DFL);
-            signal(SIGTERM, SIG_DFL);
-            signal(SIGPIPE, SIG_DFL);
-            dup2(out[1], 1);
-            dup2(err[1], 2);
-            if (h != 0) {
-                int devnull = open("/dev/null", O_RDONLY);
-                if (devnull >= 0)
-                    dup2(devnull, 0);
-            }
+            child_setup(parent, out[1], err[1], h == 0);
             execvp(argv[0], argv);
             fprintf(stderr, "mpiexec: cannot run the launcher %s: %s\n", argv[0], strerror(errno));
             _exit(127);

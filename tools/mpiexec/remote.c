@@ -1,4 +1,5 @@
 #include "remote.h"
+#include "util/sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -193,30 +194,5 @@ char **remote_proxy_argv(const char *launcher, const char *host, const char *sel
 
 int remote_connect(const char *addr, char *local_ip, size_t iplen)
 {
-    char host[256];
-    const char *colon = strrchr(addr, ':');
-    if (!colon || (size_t)(colon - addr) >= sizeof host)
-        return -1;
-    memcpy(host, addr, (size_t)(colon - addr));
-    host[colon - addr] = 0;
-    struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *ai;
-    if (getaddrinfo(host, colon + 1, &hints, &ai) != 0)
-        return -1;
-    int fd = -1;
-    for (struct addrinfo *a = ai; a; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0)
-            break;
-        if (fd >= 0)
-            close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(ai);
-    if (fd >= 0 && local_ip) {
-        struct sockaddr_in sa;
-        socklen_t sl = sizeof sa;
-        getsockname(fd, (struct sockaddr *)&sa, &sl);
-        inet_ntop(AF_INET, &sa.sin_addr, local_ip, (socklen_t)iplen);
-    }
-    return fd;
+    return rm_sock_connect(addr, local_ip, iplen);
 }
