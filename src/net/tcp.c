@@ -443,9 +443,9 @@ static void tcp_on_hello(tcp_conn_t *c)
     tcp_conn_t *mine = p->conn;
     if (mine && mine != c && mine->state != TC_DEAD) {
         if (mine->state == TC_UP) {
-            /* the peer lost the connection we still hold: take the new one */
-            rm_log_debug("tcp: rank %d reconnected on rail %d", h.rank, ifc->rail);
-            tcp_path_fail(p, RM_ERR_CONN_RESET, "peer reconnected");
+            /* a hello sent before its sender adopted our connection: the one
+             * in use stays, this one goes */
+            return tcp_refuse(c, TCP_HS_DUPLICATE, "a connection is already up");
         } else if (mine->initiator && ifc->env.world_rank < h.rank) {
             return tcp_refuse(c, TCP_HS_DUPLICATE, "simultaneous connect, ours wins");
         } else {
@@ -561,8 +561,9 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     size_t done = 0;
     if (!queued && p->conn && p->conn->state == TC_UP) {
         ssize_t n;
+        struct msghdr mh = {.msg_iov = v, .msg_iovlen = (size_t)nv};
         do
-            n = writev(p->conn->fd, v, nv);
+            n = sendmsg(p->conn->fd, &mh, MSG_NOSIGNAL); /* a closed peer is an error, not SIGPIPE */
         while (n < 0 && errno == EINTR);
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
             tcp_path_fail(p, RM_ERR_CONN_RESET, strerror(errno));
