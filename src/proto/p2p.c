@@ -15,6 +15,8 @@
 
 proto_engine_t proto_eng;
 
+static void proto_rndv_stream(request_t *s);
+
 static inline rail_channel_t *proto_channel(int world)
 {
     return &proto_eng.ch[world];
@@ -232,7 +234,6 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
     case PF_CTS:
         if ((r = proto_request_by_id(h.id))) {
             r->peer_id = h.size;
-            extern void proto_rndv_stream(request_t * s);
             proto_rndv_stream(r);
         }
         return;
@@ -288,7 +289,9 @@ static void proto_last_chunk_sent(void *arg)
     proto_request_complete(arg);
 }
 
-void proto_rndv_stream(request_t *s)
+/* Sender side of the pipelined rendezvous: queue every chunk at once; the
+ * channel hands them to the rails as room appears. */
+static void proto_rndv_stream(request_t *s)
 {
     rail_channel_t *ch = proto_channel(s->world_peer);
     int net = rail_channel_local_path(ch) == NULL;
