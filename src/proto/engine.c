@@ -300,11 +300,20 @@ rm_status_t proto_waitall(int n, request_t **reqs)
     return RM_OK;
 }
 
+/* Frames not yet on the wire: in a channel's queue, or accepted by a
+ * transport that has not written them out (the kernel's unsent bytes count). */
 static int proto_pending_frames(void)
 {
-    for (int r = 0; r < proto_proc.world_size; r++)
-        if (proto_eng.ch[r].pending.head)
+    for (int r = 0; r < proto_proc.world_size; r++) {
+        rail_channel_t *ch = &proto_eng.ch[r];
+        if (ch->pending.head)
             return 1;
+        for (int i = 0; i < ch->npaths; i++) {
+            rail_path_t *p = &ch->paths[i];
+            if (p->state == RAIL_PATH_UP && p->ops->queued && p->ops->queued(p->np))
+                return 1;
+        }
+    }
     return 0;
 }
 

@@ -57,8 +57,14 @@ rm_status_t boot_fence(void)
         atomic_store(&kvs->arrived, 0);
         atomic_fetch_add(&kvs->generation, 1);
     } else {
-        while (atomic_load(&kvs->generation) == gen)
-            usleep(100);
+        /* keep the engine moving while we wait, as a rank blocked in any MPI
+         * call would: a completed send may still sit in a transport queue */
+        while (atomic_load(&kvs->generation) == gen) {
+            if (proto_eng.nifaces && !proto_progress())
+                usleep(100);
+            else if (!proto_eng.nifaces)
+                usleep(100);
+        }
     }
     return RM_OK;
 }
@@ -149,6 +155,13 @@ static void check(const unsigned char *b, size_t n, int seed, const char *what)
             FAIL("%s: byte %zu of %zu differs", what, i, n);
 }
 
+/* RM_TEST_STEPS=1: say where each rank is (to explain a hang afterwards) */
+static void step(const char *what)
+{
+    if (getenv("RM_TEST_STEPS"))
+        fprintf(stderr, "rank %d: %s\n", me, what);
+}
+
 static void xfer(size_t n, int seed, const char *what)
 {
     unsigned char *b = malloc(n ? n : 1);
@@ -233,10 +246,12 @@ static void run(void)
     static const size_t sizes[] = {0, 1, 7, 100, 4096, 16383, 16384, 16385, 65536, 1 << 20, 8 << 20};
 
     /* 1. every size, single copy on */
+    step("1 sizes");
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         xfer(sizes[i], (int)i + 1, "single copy");
     boot_fence();
     /* 2. single copy off: rendezvous by pipelined copies */
+    step("2 pipelined");
     proto_eng.cma = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         xfer(sizes[i], (int)i + 100, "pipelined");
@@ -244,6 +259,7 @@ static void run(void)
     boot_fence();
 
     /* 3. unexpected messages, ordering on one tag, wildcards */
+    step("3 unexpected");
     enum { NMSG = 200 };
     if (me == 0) {
         static request_t *reqs[NMSG];
@@ -280,6 +296,7 @@ static void run(void)
     boot_fence();
 
     /* 4. noncontiguous on both ends, eager and rendezvous sizes */
+    step("4 noncontiguous");
     for (int items = 1; items <= 64; items *= 4) {
         size_t span = (size_t)items * 8000, data = (size_t)items * 4000;
         unsigned char *b = calloc(1, span), *packed = malloc(data);
@@ -305,6 +322,7 @@ static void run(void)
     boot_fence();
 
     /* 5. a synchronous send completes only after the receive is posted */
+    step("5 sync");
     if (me == 0) {
         char c = 1;
         request_t *r;
@@ -324,6 +342,7 @@ static void run(void)
     }
 
     /* 6. cancel a posted receive; truncation is reported */
+    step("6 cancel");
     if (me == 1) {
         char c;
         request_t *r;
@@ -346,6 +365,7 @@ static void run(void)
     boot_fence();
 
     /* 7. latency, for information only */
+    step("7 latency");
     char c = 0;
     int iters = 20000;
     double t0 = now();
@@ -364,7 +384,9 @@ static void run(void)
     boot_fence();
     proto_drain();
     boot_fence();
+    step("finalize");
     proto_finalize();
+    step("done");
 }
 
 /* test_proto            two ranks on one host (shm)
