@@ -6,13 +6,8 @@
 # everything is torn down on exit, also on failure.
 set -u
 build=$1
-here=$(cd "$(dirname "$0")" && pwd)
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
-command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
-name="e$$"; name=${name:0:4}
-cleanup() { bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; }
-trap cleanup EXIT INT TERM
-bash "$here/vcluster.sh" up "$name" 2 2 || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+cluster_up e 2 2
 export RAILMPI_JOB_SECRET=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # only the data rails: the management network is the launcher's
 export RAILMPI_TCP_RAILS=198.18.10.0/24,198.18.11.0/24

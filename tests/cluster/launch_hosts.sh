@@ -6,15 +6,8 @@
 # on exit.
 set -u
 build=$1
-here=$(cd "$(dirname "$0")" && pwd)
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
-name="l$$"; name=${name:0:4}
-tmp=$(mktemp -d)
-cleanup() { bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; rm -rf "$tmp"; }
-trap cleanup EXIT INT TERM
-bash "$here/vcluster.sh" up "$name" 3 2 || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+cluster_up l 3 2
 hosts="${name}h1,${name}h2,${name}h3"
 mx=("$build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
     -genv RAILMPI_TCP_RAILS 198.18.10.0/24,198.18.11.0/24)

@@ -5,16 +5,9 @@
 # striping policies must put bytes on both rails. Root only; torn down on exit.
 set -u
 build=$1
-here=$(cd "$(dirname "$0")" && pwd)
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
-name="p$$"; name=${name:0:4}
-tmp=$(mktemp -d)
-cleanup() { bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; rm -rf "$tmp"; }
-trap cleanup EXIT INT TERM
-bash "$here/vcluster.sh" up "$name" 3 2 || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+cluster_up p 3 2
 "$build/bin/mpicc" -O2 "$here/stress.c" -o "$tmp/stress" || { echo "FAIL: cannot build stress"; exit 1; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 run() { # hosts policy rounds
     timeout 150 "$build/bin/mpiexec" -hosts "$1" -ppn 2 -launcher-exec "ip netns exec" -iface "${name}mbr" \
         -genv RAILMPI_TCP_RAILS 198.18.10.0/24,198.18.11.0/24 -genv RAILMPI_RAIL_POLICY "$2" \

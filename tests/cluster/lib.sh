@@ -1,0 +1,17 @@
+# Sourced by the cluster tests: `cluster_up PREFIX HOSTS RAILS [RATE...]` checks
+# for root (skip otherwise), builds a virtual cluster named PREFIX<pid> and
+# a scratch directory ($tmp), and tears both down on any exit. Sets $name,
+# $here, $tmp; fail() counts failures in $fails.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cluster_up() {
+    [ "$(id -u)" = 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
+    command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
+    name="$1$$"
+    name=${name:0:4}
+    shift
+    tmp=$(mktemp -d)
+    trap 'bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
+    bash "$here/vcluster.sh" up "$name" "$@" || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
+}
