@@ -17,6 +17,5 @@ rm_status_t boot_fence(void);
 rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen);
 void boot_abort(int code, const char *msg) __attribute__((noreturn));
 rm_status_t boot_finalize(void);
-int boot_vallen_max(void);
 
 #endif

@@ -140,6 +140,7 @@ rm_status_t boot_init(boot_info_t *out)
         boot_pmi.size = 1;
         snprintf(boot_pmi.kvsname, sizeof boot_pmi.kvsname, "singleton-%d", (int)getpid());
         boot_pmi.vallen_max = 1024;
+        boot_pmi.keylen_max = 64;
         out->singleton = 1;
         out->size = 1;
         snprintf(out->kvsname, sizeof out->kvsname, "%s", boot_pmi.kvsname);
@@ -179,6 +180,12 @@ rm_status_t boot_put(const char *key, const char *val)
 {
     if (strchr(val, ' ') || strchr(val, '\n') || strchr(key, ' ') || strchr(key, '=')) {
         rm_log_error("PMI: key/value '%s' carries characters the wire protocol cannot", key);
+        return RM_ERR_INVALID;
+    }
+    /* the launcher would cut a longer value short: say so instead */
+    if ((int)strlen(key) >= boot_pmi.keylen_max || (int)strlen(val) >= boot_pmi.vallen_max) {
+        rm_log_error("PMI: key '%s' or its %zu-byte value exceeds the launcher's limits (%d, %d)", key,
+                     strlen(val), boot_pmi.keylen_max, boot_pmi.vallen_max);
         return RM_ERR_INVALID;
     }
     if (boot_pmi.singleton) {
@@ -261,7 +268,3 @@ rm_status_t boot_finalize(void)
     return st;
 }
 
-int boot_vallen_max(void)
-{
-    return boot_pmi.vallen_max;
-}

@@ -183,7 +183,3 @@ void mpi_status_empty(MPI_Status *st)
     st->count_hi_and_cancelled = 0;
 }
 
-void mpi_status_from_request(MPI_Status *st, const request_t *r)
-{
-    proto_status_fill(st, r);
-}

@@ -40,8 +40,6 @@ const char *mpi_err_class_name(int errclass);
 
 void mpi_info_finalize(void);
 
-/* Fill a user status from a completed request (MPI_STATUS_IGNORE is fine). */
-void mpi_status_from_request(MPI_Status *st, const request_t *r);
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st);

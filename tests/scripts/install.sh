@@ -4,13 +4,10 @@
 # installed mpicc finds the library through its rpath, also after the prefix moves.
 set -u
 build=$1
-if nm -D "$build/lib/libmpi.so.12" 2>/dev/null | grep -q __asan_init; then
-    echo "SKIP: installed wrappers do not add sanitizer flags"; exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+skip_if_sanitized "$build" "installed wrappers do not add sanitizer flags"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cmake --install "$build" --prefix "$tmp/p" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
 for f in bin/mpicc bin/mpicxx bin/mpiexec bin/mpirun include/mpi.h lib/libmpi.so.12 lib/libmpich.so.12 \
          lib/libmpi.so lib/pkgconfig/mpi.pc; do

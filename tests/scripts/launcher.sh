@@ -7,8 +7,7 @@ bin=$build/bin
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f "$tmp/actor" 2>/dev/null; rm -rf "$tmp"' EXIT
 "$bin/mpicc" -O1 "$(dirname "$0")/actor.c" -o "$tmp/actor" || { echo "FAIL: cannot build actor"; exit 1; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 orphans() { # no process of the job left
     sleep 0.3
     if pgrep -f "$tmp/actor" >/dev/null || pgrep -f "sleep 3[0-9]" -P 1 >/dev/null; then

@@ -6,13 +6,10 @@ set -u
 build=$1
 lib=$build/lib
 command -v NPmpich2 >/dev/null && command -v mpicc.mpich >/dev/null || { echo "SKIP: MPICH packages missing"; exit 77; }
-if nm -D "$lib/libmpi.so.12" 2>/dev/null | grep -q __asan_init; then
-    echo "SKIP: a sanitizer build cannot be loaded into programs built without the sanitizer"; exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+skip_if_sanitized "$build" "a sanitizer build cannot be loaded into programs built without the sanitizer"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 ldd_out=$(LD_LIBRARY_PATH=$lib ldd "$(command -v NPmpich2)")
 echo "$ldd_out" | grep -q "libmpich.so.12 => $lib/libmpich.so.12" || fail "libmpich.so.12 does not resolve to railmpi: $ldd_out"

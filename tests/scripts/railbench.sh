@@ -3,8 +3,7 @@
 set -u
 build=$1
 b="$build/bin/mpiexec -n 2 --timeout 60 $build/bin/railbench"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 out=$($b -t lat -m 0:64 -i 200) || fail "lat run"
 [ "$(echo "$out" | grep -cE '^[0-9]+ [0-9.]+$')" = 8 ] || fail "lat: expected 8 sizes: $out"
 out=$($b -t bw -m 1024:65536 -i 5 -w 8) || fail "bw run"
