@@ -39,15 +39,17 @@ last() { awk 'END { print $2 }'; }
 run_all() { # prints "railmpi mpich openmpi" MB/s at 4 MiB
     local r m o
     r=$(timeout 180 "$build/bin/mpiexec" -hosts ${name}h1,${name}h2 -launcher-exec "ip netns exec" \
-        -iface ${name}mbr -genv RAILMPI_TCP_RAILS 198.18.10.0/24,198.18.11.0/24 "$tmp/bw.railmpi" 4194304 2>/dev/null | last)
+        -iface ${name}mbr -genv RAILMPI_TCP_RAILS $rails "$tmp/bw.railmpi" 4194304 2>/dev/null | last)
     m=$(timeout 180 mpiexec.mpich -hosts ${name}h1,${name}h2 -n 2 -launcher ssh -launcher-exec "$tmp/ns-ssh" \
         -iface ${name}mbr -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES rail0,rail1 "$tmp/bw.mpich" 4194304 2>/dev/null | last)
     o=$(timeout 180 mpirun.openmpi --allow-run-as-root -np 2 --host ${name}h1,${name}h2 --mca routed direct \
-        --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self \
-        --mca btl_tcp_if_include 198.18.10.0/24,198.18.11.0/24 "$tmp/bw.openmpi" 4194304 2>/dev/null | last)
+        --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include $mgmt --mca btl tcp,self \
+        --mca btl_tcp_if_include $rails "$tmp/bw.openmpi" 4194304 2>/dev/null | last)
     echo "${r:--} ${m:--} ${o:--}"
 }
 bash "$vc" up $name 2 2 2gbit 2gbit >/dev/null || exit 1
+rails=$(bash "$vc" rails $name)
+mgmt=$(bash "$vc" net $name m)
 read -r r1 m1 o1 < <(run_all)
 for h in 1 2; do bash "$vc" rate $name $h 1 500mbit; done
 read -r r2 m2 o2 < <(run_all)

@@ -10,7 +10,7 @@ build=$1
 cluster_up e 2 2
 export RAILMPI_JOB_SECRET=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # only the data rails: the management network is the launcher's
-export RAILMPI_TCP_RAILS=198.18.10.0/24,198.18.11.0/24
+export RAILMPI_TCP_RAILS=$rails
 out=$(RAILMPI_VERBOSE=1 RM_TEST_STEPS=1 timeout 120 "$build/bin/test_proto" "${name}h1" "${name}h2" 2>&1)
 rc=$?
 # the whole log on failure: a hang here must be explainable afterwards

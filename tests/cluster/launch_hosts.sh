@@ -10,7 +10,7 @@ build=$1
 cluster_up l 3 2
 hosts="${name}h1,${name}h2,${name}h3"
 mx=("$build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
-    -genv RAILMPI_TCP_RAILS 198.18.10.0/24,198.18.11.0/24)
+    -genv RAILMPI_TCP_RAILS "$rails")
 left_behind() {
     sleep 0.5
     for h in 1 2 3; do

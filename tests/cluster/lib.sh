@@ -1,17 +1,21 @@
 # Sourced by the cluster tests: `cluster_up PREFIX HOSTS RAILS [RATE...]` checks
 # for root (skip otherwise), builds a virtual cluster named PREFIX<pid> and
 # a scratch directory ($tmp), and tears both down on any exit. Sets $name,
-# $here, $tmp; fail() counts failures in $fails.
+# $here, $tmp, $rails (the rails' subnets, comma-separated, for
+# RAILMPI_TCP_RAILS) and $mgmt (the management subnet); fail() counts
+# failures in $fails. Clusters of concurrent tests get distinct subnets.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 cluster_up() {
     [ "$(id -u)" = 0 ] || { echo "SKIP: needs root for network namespaces"; exit 77; }
     command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
-    name="$1$$"
+    name="$1$(printf %03d $(($$ % 1000)))"
     name=${name:0:4}
     shift
     tmp=$(mktemp -d)
     trap 'bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
     bash "$here/vcluster.sh" up "$name" "$@" || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
+    rails=$(bash "$here/vcluster.sh" rails "$name")
+    mgmt=$(bash "$here/vcluster.sh" net "$name" m)
 }

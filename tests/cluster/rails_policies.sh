@@ -10,7 +10,7 @@ cluster_up p 3 2
 "$build/bin/mpicc" -O2 "$here/stress.c" -o "$tmp/stress" || { echo "FAIL: cannot build stress"; exit 1; }
 run() { # hosts policy rounds
     timeout 150 "$build/bin/mpiexec" -hosts "$1" -ppn 2 -launcher-exec "ip netns exec" -iface "${name}mbr" \
-        -genv RAILMPI_TCP_RAILS 198.18.10.0/24,198.18.11.0/24 -genv RAILMPI_RAIL_POLICY "$2" \
+        -genv RAILMPI_TCP_RAILS "$rails" -genv RAILMPI_RAIL_POLICY "$2" \
         -genv RAILMPI_STATS 1 -genv RAILMPI_VERBOSE 1 "$tmp/stress" "$3" 7 >"$tmp/out" 2>&1
 }
 for pol in first round-robin binding even weighted adaptive; do

@@ -8,6 +8,8 @@
 #   vcluster.sh down NAME                        remove everything of NAME
 #   vcluster.sh hosts NAME                       list host namespaces
 #   vcluster.sh addr NAME HOST RAIL              print the host's address on a rail (mgmt = m)
+#   vcluster.sh net NAME RAIL                    print a rail's subnet (mgmt = m), e.g. 198.18.10.0/24
+#   vcluster.sh rails NAME                       every rail's subnet, comma-separated
 #   vcluster.sh nic-down|nic-up NAME HOST RAIL   the host's NIC on that rail (admin down)
 #   vcluster.sh cable-cut|cable-fix NAME HOST RAIL  silent failure: the switch side of the link
 #   vcluster.sh switch-down|switch-up NAME RAIL  a whole rail
@@ -16,7 +18,10 @@
 #   vcluster.sh exec NAME HOST CMD...            run a command on a host
 #
 # NAME is at most 4 characters (it prefixes interface names, 15 bytes max).
-# Rail r uses 198.18.(10+r).0/24, management 198.18.0.0/24; host i is .(10+i).
+# Several clusters may exist at once: each takes a free slot s (0..11) when it
+# comes up. Management is 198.18.(20s).0/24 (the root namespace's bridge is .1),
+# rail r is 198.18.(20s+10+r).0/24; host i is .(10+i) on each. Slot 0 is
+# 198.18.0.0/24 and 198.18.10.0/24, 198.18.11.0/24, ...
 set -euo pipefail
 
 die() { echo "vcluster: $*" >&2; exit 2; }
@@ -28,9 +33,44 @@ cmd=${1:-}; shift || true
 host_ns() { echo "${1}h${2}"; }
 mgmt_br() { echo "${1}mbr"; }
 rail_br() { echo "${1}r${2}br"; }
+slots=/run/railmpi-vcluster
+slot_of() { # NAME -> its slot (the cluster must be up)
+    cat "$slots/name-$1" 2>/dev/null || die "no virtual cluster named $1"
+}
+# Take the first free slot: mkdir is atomic, so concurrent clusters never
+# share one. A slot whose cluster is gone (its bridge no longer exists) is
+# taken back.
+slot_take() { # NAME
+    mkdir -p "$slots"
+    local s
+    for ((s = 0; s < 12; s++)); do
+        if mkdir "$slots/slot-$s" 2>/dev/null; then
+            echo "$1" > "$slots/slot-$s/owner"
+            echo $s > "$slots/name-$1"
+            return 0
+        fi
+        local owner; owner=$(cat "$slots/slot-$s/owner" 2>/dev/null || true)
+        if [ -n "$owner" ] && ! ip link show "$(mgmt_br "$owner")" >/dev/null 2>&1 &&
+            [ "$(find "$slots/slot-$s" -maxdepth 0 -mmin +1 2>/dev/null)" ]; then
+            rm -rf "$slots/slot-$s" "$slots/name-$owner"
+            ((s--))
+        fi
+    done
+    die "no free slot (12 virtual clusters exist)"
+}
+slot_free() { # NAME
+    local s; s=$(cat "$slots/name-$1" 2>/dev/null) || return 0
+    rm -rf "$slots/slot-$s" "$slots/name-$1"
+}
+subnet3() { # NAME RAIL|m -> first three octets
+    local s; s=$(slot_of "$1")
+    if [ "$2" = m ]; then echo "198.18.$((20 * s))"; else echo "198.18.$((20 * s + 10 + $2))"; fi
+}
 host_ip() { # NAME HOST RAIL|m
-    local h=$2
-    if [ "$3" = m ]; then echo "198.18.0.$((10 + h))"; else echo "198.18.$((10 + $3)).$((10 + h))"; fi
+    echo "$(subnet3 "$1" "$3").$((10 + $2))"
+}
+nrails() { # NAME: rails of a cluster that is up
+    ip -o link show | awk -F': ' '{print $2}' | grep -cE "^${1}r[0-9]+br$" || true
 }
 
 check_name() {
@@ -49,8 +89,9 @@ up() {
     [ "$nr" -ge 0 ] && [ "$nr" -le 8 ] || die "RAILS must be 0..8"
     local rates=("$@")
     down "$name" 2>/dev/null || true
+    slot_take "$name"
     t ip link add "$(mgmt_br "$name")" type bridge
-    t ip addr add 198.18.0.1/24 dev "$(mgmt_br "$name")"
+    t ip addr add "$(subnet3 "$name" m).1/24" dev "$(mgmt_br "$name")"
     t ip link set "$(mgmt_br "$name")" up
     for ((r = 0; r < nr; r++)); do
         t ip link add "$(rail_br "$name" $r)" type bridge
@@ -87,6 +128,7 @@ down() {
     for dev in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${name}(h[0-9]+(m|r[0-9]+)|mbr|r[0-9]+br)$" || true); do
         t ip link del "$dev" 2>/dev/null || true
     done
+    slot_free "$name"
 }
 
 case "$cmd" in
@@ -94,6 +136,11 @@ up) [ $# -ge 3 ] || die "usage: up NAME HOSTS RAILS [RATE ...]"; up "$@" ;;
 down) [ $# -eq 1 ] || die "usage: down NAME"; down "$1" ;;
 hosts) ip netns list | awk '{print $1}' | grep -E "^${1}h[0-9]+$" | sort -V ;;
 addr) host_ip "$1" "$2" "$3" ;;
+net) echo "$(subnet3 "$1" "$2").0/24" ;;
+rails)
+    n=$(nrails "$1"); out=""
+    for ((r = 0; r < n; r++)); do out+="${out:+,}$(subnet3 "$1" $r).0/24"; done
+    echo "$out" ;;
 nic-down) t ip netns exec "$(host_ns "$1" "$2")" ip link set "rail$3" down ;;
 nic-up) t ip netns exec "$(host_ns "$1" "$2")" ip link set "rail$3" up ;;
 cable-cut) t ip link set "$(host_ns "$1" "$2")r$3" down ;;
@@ -110,5 +157,5 @@ netem)
     fi ;;
 rate) shape "$1" "$2" "$3" "$4" ;;
 exec) name=$1 h=$2; shift 2; exec ip netns exec "$(host_ns "$name" "$h")" "$@" ;;
-*) sed -n '2,20p' "$0"; exit 2 ;;
+*) sed -n '2,26p' "$0"; exit 2 ;;
 esac
