@@ -1,0 +1,95 @@
+/* The boot layer's entry points: choose the launcher's protocol from the
+ * environment it gave us, check what is published against what that
+ * protocol can carry, and hand each call to the chosen back end. */
+#include "boot/wire.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const boot_ops_t *boot_ops; /* NULL until boot_init */
+
+/* Slurm's pmi2 plugin (srun --mpi=pmi2) sets PMI_JOBID next to PMI_FD;
+ * Hydra and railmpi's mpiexec set PMI_FD or PMI_PORT without it and speak
+ * PMI-1. Slurm's plugin would answer PMI-1 too, but PMI-2 is what it is
+ * built for (one round trip per get, job id given). */
+static const boot_ops_t *boot_select(void)
+{
+    const char *fd = getenv("PMI_FD"), *port = getenv("PMI_PORT"), *jobid = getenv("PMI_JOBID");
+    if (fd && *fd && jobid && *jobid)
+        return &boot_pmi2_ops;
+    if ((fd && *fd) || (port && *port))
+        return &boot_pmi1_ops;
+    return &boot_singleton_ops;
+}
+
+rm_status_t boot_init(boot_info_t *out)
+{
+    memset(out, 0, sizeof *out);
+    boot_conn.fd = -1;
+    boot_conn.keylen_max = 64;
+    boot_conn.vallen_max = 1024;
+    boot_conn.kvsname[0] = 0;
+    boot_ops = boot_select();
+    rm_status_t st = boot_ops->init(out);
+    if (st < 0) {
+        rm_log_error("boot: start-up through %s failed", boot_ops->name);
+        return st;
+    }
+    snprintf(out->kvsname, sizeof out->kvsname, "%s", boot_conn.kvsname);
+    rm_log_debug("boot: %s, rank %d of %d, job %s", boot_ops->name, out->rank, out->size,
+                 out->kvsname);
+    return RM_OK;
+}
+
+rm_status_t boot_put(const char *key, const char *val)
+{
+    if (!*key || strpbrk(key, boot_ops->bad_key) || strpbrk(val, boot_ops->bad_val)) {
+        rm_log_error("%s: key/value '%s' carries characters the wire protocol cannot", boot_ops->name,
+                     key);
+        return RM_ERR_INVALID;
+    }
+    /* the launcher would cut a longer value short: say so instead */
+    if ((int)strlen(key) >= boot_conn.keylen_max || (int)strlen(val) >= boot_conn.vallen_max) {
+        rm_log_error("%s: key '%s' or its %zu-byte value exceeds the launcher's limits (%d, %d)",
+                     boot_ops->name, key, strlen(val), boot_conn.keylen_max, boot_conn.vallen_max);
+        return RM_ERR_INVALID;
+    }
+    return boot_ops->put(key, val);
+}
+
+rm_status_t boot_fence(void)
+{
+    return boot_ops->fence();
+}
+
+rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen)
+{
+    (void)rank_hint;
+    if (vallen <= 0)
+        return RM_ERR_INVALID;
+    return boot_ops->get(key, val, (size_t)vallen);
+}
+
+void boot_abort(int code, const char *msg)
+{
+    if (boot_ops) {
+        /* the message travels as one value: what would end it becomes '_' */
+        char clean[512];
+        snprintf(clean, sizeof clean, "%s", msg ? msg : "");
+        for (char *p = clean; *p; p++)
+            if (strchr(boot_ops->bad_val, *p) || *p == '=')
+                *p = '_';
+        boot_ops->abort(code, clean);
+    }
+    _exit(code);
+}
+
+rm_status_t boot_finalize(void)
+{
+    rm_status_t st = boot_ops ? boot_ops->finalize() : RM_OK;
+    boot_ops = NULL;
+    return st;
+}

@@ -1,0 +1,60 @@
+/* Inside the boot layer: the back ends that boot.c chooses between (PMI-1,
+ * PMI-2, singleton) and the wire helpers they share. Not for other layers:
+ * they use boot.h. */
+#ifndef RM_BOOT_WIRE_H
+#define RM_BOOT_WIRE_H
+
+#include "boot/boot.h"
+
+#include <stddef.h>
+
+/* A back end. boot.c checks keys and values against the limits and the
+ * characters the wire cannot carry before calling put, so back ends never
+ * see a key or value they would have to cut or mangle. */
+typedef struct boot_ops {
+    const char *name;     /* for messages: "PMI-1", "PMI-2", "singleton" */
+    const char *bad_key;  /* characters a key must not contain */
+    const char *bad_val;  /* characters a value must not contain */
+    rm_status_t (*init)(boot_info_t *out);
+    rm_status_t (*put)(const char *key, const char *val);
+    rm_status_t (*fence)(void);
+    /* RM_ERR_NOT_FOUND when the key is not there */
+    rm_status_t (*get)(const char *key, char *val, size_t cap);
+    /* tell the launcher; the caller exits */
+    void (*abort)(int code, const char *msg);
+    rm_status_t (*finalize)(void);
+} boot_ops_t;
+
+extern const boot_ops_t boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;
+
+/* State shared by the back ends: one connection to one launcher. */
+typedef struct boot_conn {
+    int fd;                   /* -1 when not connected */
+    int keylen_max, vallen_max; /* longest key and value the launcher keeps, with the NUL */
+    char kvsname[256];        /* PMI-1 kvs name, PMI-2 job id */
+} boot_conn_t;
+
+extern boot_conn_t boot_conn;
+
+/* A reply that has begun must be complete within this time: a launcher that
+ * stops mid-message (or a length prefix larger than what follows) is an error,
+ * not a hang. Waiting for a reply to begin has no limit, because a fence
+ * lasts until the slowest rank arrives; a launcher that dies closes the
+ * socket, which ends the wait. */
+#define BOOT_WIRE_STALL_MS 10000
+
+/* Write all of buf to the launcher (no SIGPIPE if it is gone). */
+rm_status_t boot_wire_write(const char *proto, const void *buf, size_t len);
+/* Read exactly len bytes; `started`: a message is under way (the stall limit applies). */
+rm_status_t boot_wire_read(const char *proto, void *buf, size_t len, int started);
+/* One newline-ended line, without the newline; a longer line than cap-1 is an error. */
+rm_status_t boot_wire_read_line(const char *proto, char *buf, size_t cap);
+/* The value of `key` in a "k=v<sep>k=v" message, copied to out (NUL-ended).
+ * A key matches only at the start or after a separator. Returns 1 found,
+ * 0 absent, -1 present but longer than cap-1. */
+int boot_wire_field(const char *msg, const char *key, char sep, char *out, size_t cap);
+/* An integer from the launcher's environment, or def when unset; an unset
+ * value is not an error, a malformed one is (RM_ERR_INVALID). */
+rm_status_t boot_env_int(const char *name, int def, int *out);
+
+#endif
