@@ -60,6 +60,9 @@ typedef struct net_env {
     const int *node_of; /* world rank -> host index */
     int node;           /* my host index */
     const char *job_id; /* unique per job, for names of shared resources */
+    /* shared by this job's ranks only, for network handshakes; the string may
+     * be filled in after open, but before any connect or progress */
+    const char *job_secret;
     net_upcalls_t up;
 } net_env_t;
 

@@ -405,7 +405,7 @@ static void tcp_send_hello(tcp_conn_t *c)
 {
     tcp_hello_t h = {.magic = TCP_MAGIC, .version = TCP_VERSION, .rank = c->ifc->env.world_rank,
                      .rail = c->ifc->rail};
-    snprintf(h.secret, sizeof h.secret, "%s", RM_CFG_STR(job_secret));
+    snprintf(h.secret, sizeof h.secret, "%s", c->ifc->env.job_secret);
     if (tcp_write_all_small(c->fd, &h, sizeof h) < 0) {
         tcp_path_fail(c->path, RM_ERR_CONN_RESET, "hello not sent");
         return;
@@ -433,7 +433,7 @@ static void tcp_on_hello(tcp_conn_t *c)
     h.secret[sizeof h.secret - 1] = 0;
     if (h.magic != TCP_MAGIC || h.version != TCP_VERSION)
         return tcp_refuse(c, TCP_HS_BAD_SECRET, "not a railmpi peer");
-    if (strcmp(h.secret, RM_CFG_STR(job_secret)) != 0 || !*RM_CFG_STR(job_secret))
+    if (strcmp(h.secret, ifc->env.job_secret) != 0 || !*ifc->env.job_secret)
         return tcp_refuse(c, TCP_HS_BAD_SECRET, "wrong job secret");
     if (h.rank < 0 || h.rank >= ifc->env.world_size || h.rank == ifc->env.world_rank ||
         !ifc->peers[h.rank])

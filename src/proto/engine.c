@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 proto_proc_t proto_proc;
@@ -80,6 +81,39 @@ static rm_status_t proto_iface_open(const char *name, const net_env_t *env, prot
     return RM_OK;
 }
 
+#define PROTO_SECRET_KEY "rm-job-secret"
+
+/* TCP connections carry a job secret so that nothing but this job's ranks
+ * gets in. railmpi's mpiexec issues one (RAILMPI_JOB_SECRET); under a
+ * launcher that does not (srun, Hydra), rank 0 draws one and publishes it
+ * with its business card: the launcher's key-value space is readable by this
+ * job's ranks only, and the fence after the cards makes it visible to every
+ * rank before anyone connects. */
+static rm_status_t proto_secret_publish(int rank)
+{
+    if (*proto_eng.job_secret || rank != 0)
+        return RM_OK;
+    unsigned char r[16];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+        rm_log_error("cannot draw a job secret for TCP rails: no random bytes from the kernel");
+        return RM_ERR_INTERNAL;
+    }
+    for (size_t i = 0; i < sizeof r; i++)
+        snprintf(proto_eng.job_secret + 2 * i, 3, "%02x", r[i]);
+    return boot_put(PROTO_SECRET_KEY, proto_eng.job_secret);
+}
+
+static rm_status_t proto_secret_learn(void)
+{
+    if (*proto_eng.job_secret)
+        return RM_OK;
+    rm_status_t st = boot_get(0, PROTO_SECRET_KEY, proto_eng.job_secret, sizeof proto_eng.job_secret);
+    if (st < 0)
+        rm_log_error("no job secret for TCP rails: RAILMPI_JOB_SECRET is unset here and rank 0 "
+                     "published none (%s)", rm_status_str(st));
+    return st;
+}
+
 /* Ranks on other hosts: open every TCP rail, publish the rails' addresses,
  * and give each remote peer one path per rail whose subnet it shares. */
 static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_t *chunk)
@@ -106,7 +140,8 @@ static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_
         snprintf(card + l, sizeof card - l, "%s%s", l ? "," : "", addr);
     }
     snprintf(key, sizeof key, "rm-tcp-%d", rank);
-    if ((st = boot_put(key, *card ? card : "none")) < 0 || (st = boot_fence()) < 0)
+    if ((st = proto_secret_publish(rank)) < 0 || (st = boot_put(key, *card ? card : "none")) < 0 ||
+        (st = boot_fence()) < 0 || (st = proto_secret_learn()) < 0)
         return st;
     size_t maxp = nrails ? tcp->max_payload(rails[0]->ifc) : *chunk;
     if (*eager > maxp)
@@ -152,6 +187,11 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     for (const char *p = job_id; *p && j + 1 < sizeof proto_eng.job_id; p++)
         proto_eng.job_id[j++] = isalnum((unsigned char)*p) || *p == '-' || *p == '_' ? *p : '_';
     proto_eng.job_id[j] = 0;
+    if (strlen(RM_CFG_STR(job_secret)) >= sizeof proto_eng.job_secret) {
+        rm_log_error("RAILMPI_JOB_SECRET is longer than %zu characters", sizeof proto_eng.job_secret - 1);
+        return RM_ERR_INVALID;
+    }
+    strcpy(proto_eng.job_secret, RM_CFG_STR(job_secret));
     proto_eng.spin_count = (int)RM_CFG(spin_count);
     const char *cma = RM_CFG_STR(shm_cma);
     if (!strcasecmp(cma, "off")) {
@@ -206,6 +246,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         .node_of = proto_proc.node_of,
         .node = proto_proc.node,
         .job_id = proto_eng.job_id,
+        .job_secret = proto_eng.job_secret,
         .up = {.recv = rail_channel_recv, .error = rail_channel_error},
     };
     size_t eager = (size_t)RM_CFG(eager_threshold);

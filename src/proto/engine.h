@@ -29,6 +29,7 @@ typedef struct proto_engine {
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
     int spin_count;
     char job_id[128];
+    char job_secret[64]; /* the TCP handshake's; fits tcp_hello_t's field */
 } proto_engine_t;
 
 extern proto_engine_t proto_eng;

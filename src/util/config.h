@@ -42,7 +42,8 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
     X(JOB_SECRET, job_secret, RM_CFG_STR, "",                                                     \
-      "Per-job secret checked on every TCP connection (set by mpiexec; never set it by hand)")    \
+      "Per-job secret checked on every TCP connection (set by mpiexec; unset: rank 0 draws one " \
+      "and shares it through the launcher; never set it by hand)")                               \
     X(HOST_ID, host_id, RM_CFG_STR, "",                                                           \
       "Name of this rank's host (set by mpiexec's proxy; default: the host name)")                \
     X(LAUNCH_ADDR, launch_addr, RM_CFG_STR, "",                                                   \
