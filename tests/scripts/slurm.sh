@@ -1,0 +1,203 @@
+#!/bin/bash
+# railmpi programs under Slurm's `srun --mpi=pmi2` (the PMI-2 client in
+# src/boot/pmi2.c). Starts a private one-node Slurm: its own munge key and
+# socket, slurm.conf, ports, pid files, state and spool in a scratch
+# directory, so a system Slurm on this host is left alone. Then: the MPI test
+# programs with 2 ranks and 4 (oversubscribed), a program built with our
+# mpicc that checks rank and size against Slurm's task ids and that PMI-2 was
+# spoken, and a job whose two ranks pose as separate hosts, so they connect
+# over TCP with the job secret rank 0 drew (srun issues none). Root only;
+# every step is bounded in time; on any exit the jobs, the daemons and
+# everything they started are stopped by pid, and the directory removed.
+set -u
+build=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to run Slurm's daemons"; exit 77; }
+for c in munged mungekey slurmctld slurmd srun sinfo squeue scancel; do
+    command -v $c >/dev/null || { echo "FAIL: $c missing (scripts/deps.sh installs slurm-wlm munge)"; exit 1; }
+done
+
+# ctest gives a script 180 s and then kills it outright, which would leave
+# the daemons behind: finish (or give up) well before, cleanup included
+budget=140
+tmp=$(mktemp -d /tmp/railmpi-slurm.XXXXXX)
+conf=$tmp/slurm.conf
+daemons=() # pids, started last first stopped first
+sl=(env SLURM_CONF="$conf") # every Slurm command talks to our controller only
+
+# Every process this test started has our slurm.conf path in its initial
+# environment (the daemons, slurmstepd, srun, the ranks); this shell and its
+# subshells do not, since the path was made after it started.
+ours() {
+    grep -lzxF "SLURM_CONF=$conf" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 | grep -vx "$$"
+}
+stop_pids() { # stop_pids SECONDS PID...: TERM, wait, then KILL
+    local t=$1 p left
+    shift
+    [ $# -gt 0 ] || return 0
+    kill -TERM "$@" 2>/dev/null
+    for _ in $(seq $((t * 10))); do
+        left=
+        for p in "$@"; do kill -0 "$p" 2>/dev/null && left=1; done
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    kill -KILL "$@" 2>/dev/null
+}
+cleanup() {
+    trap - EXIT INT TERM
+    if [ -f "$conf" ] && kill -0 "${daemons[1]:-0}" 2>/dev/null; then
+        timeout 10 "${sl[@]}" scancel --quiet --user=root >/dev/null 2>&1
+        for _ in $(seq 20); do
+            [ -z "$(timeout 5 "${sl[@]}" squeue -h 2>/dev/null)" ] && break
+            sleep 0.5
+        done
+    fi
+    # the daemons last started first (slurmctld's helper slurmscriptd must
+    # still be there when slurmctld stops), then whatever of ours is left:
+    # steps and ranks that outlived their job
+    for ((i = ${#daemons[@]} - 1; i >= 0; i--)); do
+        stop_pids 10 "${daemons[i]}"
+    done
+    wait 2>/dev/null
+    stop_pids 5 $(ours)
+    local left
+    left=$(ours)
+    [ -z "$left" ] || { echo "cleanup: processes $left would not stop"; kill -KILL $left 2>/dev/null; }
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+die() { echo "FAIL: $*"; for f in "$tmp"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -15 "$f"; }; done; exit 1; }
+
+# ports that nobody listens on, away from Slurm's defaults (6817, 6818)
+free_port() {
+    local p
+    for _ in $(seq 50); do
+        p=$((20000 + RANDOM % 20000))
+        [ -z "$(ss -Hltn "sport = :$p" 2>/dev/null)" ] && { echo $p; return; }
+    done
+    echo 0
+}
+ctl_port=$(free_port)
+node_port=$(free_port)
+[ "$ctl_port" != 0 ] && [ "$node_port" != 0 ] && [ "$ctl_port" != "$node_port" ] || die "no free ports"
+host=$(hostname -s)
+
+# munge: own key, socket and pid file
+mkdir -p "$tmp/state" "$tmp/spool" && chmod 700 "$tmp"
+timeout 10 mungekey -c -k "$tmp/munge.key" >/dev/null 2>&1 || die "mungekey failed"
+munged -F --force --key-file="$tmp/munge.key" --socket="$tmp/munge.sock" --pid-file="$tmp/munged.pid" \
+    --seed-file="$tmp/munge.seed" --log-file="$tmp/munged.log" >/dev/null 2>&1 &
+daemons+=($!)
+for _ in $(seq 50); do [ -S "$tmp/munge.sock" ] && break; sleep 0.1; done
+[ -S "$tmp/munge.sock" ] || die "munged did not start"
+
+cat >"$conf" <<EOF
+ClusterName=railmpitest
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctl_port
+SlurmdPort=$node_port
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$tmp/munge.sock
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$tmp/state
+SlurmdSpoolDir=$tmp/spool
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd.pid
+SlurmctldLogFile=$tmp/slurmctld.log
+SlurmdLogFile=$tmp/slurmd.log
+PlugStackConfig=$tmp/plugstack.conf
+ProctrackType=proctrack/pgid
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SwitchType=switch/none
+MpiDefault=none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SlurmdParameters=config_overrides
+ReturnToService=2
+KillWait=5
+MinJobAge=5
+NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=railmpi Nodes=$host Default=YES MaxTime=INFINITE State=UP
+EOF
+: >"$tmp/plugstack.conf"
+
+"${sl[@]}" slurmctld -D -c -f "$conf" >"$tmp/slurmctld.out.log" 2>&1 &
+daemons+=($!)
+"${sl[@]}" slurmd -D -N "$host" -f "$conf" >"$tmp/slurmd.out.log" 2>&1 &
+daemons+=($!)
+state=
+for _ in $(seq 60); do
+    state=$(timeout 5 "${sl[@]}" sinfo -h -N -o %t 2>"$tmp/sinfo.log" | head -1)
+    [ "$state" = idle ] && break
+    sleep 0.5
+done
+[ "$state" = idle ] || die "the node did not become idle within 30 s (state '$state')"
+echo "Slurm up in $SECONDS s (node $host, ports $ctl_port and $node_port)"
+
+# railmpi settings of the caller must not leak into the jobs, nor a launcher's
+unset RAILMPI_JOB_SECRET RAILMPI_HOST_ID RAILMPI_LAUNCH_ADDR PMI_FD PMI_PORT PMI_ID PMI_RANK PMI_SIZE PMI_JOBID
+run() { # run N [srun options] PROGRAM...: a job step, its output in $out
+    local n=$1
+    shift
+    local t0=$SECONDS rc limit=$((budget - SECONDS))
+    [ $limit -gt 60 ] && limit=60
+    [ $limit -ge 10 ] || die "out of time before srun $*"
+    out=$(timeout $limit "${sl[@]}" srun --mpi=pmi2 -n "$n" --time=2 --kill-on-bad-exit=1 "$@" 2>&1)
+    rc=$?
+    echo "srun -n $n ${*##*/}: exit $rc after $((SECONDS - t0)) s"
+    return $rc
+}
+
+for t in p2p_basic coll_basic; do
+    run 2 "$build/tests/mpi/mpi_$t" || fail "$t with 2 ranks: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "^OK" || fail "$t with 2 ranks printed no OK: $(echo "$out" | tail -5)"
+    run 4 --overcommit "$build/tests/mpi/mpi_$t" || fail "$t with 4 ranks on 2 CPUs: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "^OK" || fail "$t with 4 ranks printed no OK: $(echo "$out" | tail -5)"
+done
+
+cat >"$tmp/who.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int r, n, sum;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Allreduce(&r, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    printf("rank %d size %d procid %s ntasks %s sum %d\n", r, n, getenv("SLURM_PROCID"),
+           getenv("SLURM_NTASKS"), sum);
+    MPI_Finalize();
+    return 0;
+}
+C
+"$build/bin/mpicc" -O1 "$tmp/who.c" -o "$tmp/who" || die "cannot build with mpicc"
+run 3 --overcommit --export=ALL,RAILMPI_VERBOSE=2 "$tmp/who" || fail "mpicc program: $(echo "$out" | tail -5)"
+for r in 0 1 2; do
+    echo "$out" | grep -qx "rank $r size 3 procid $r ntasks 3 sum 3" ||
+        fail "rank $r did not report itself as Slurm's task $r of 3: $(echo "$out" | grep '^rank')"
+done
+[ "$(echo "$out" | grep -c 'boot: PMI-2, rank')" = 3 ] || fail "not every rank spoke PMI-2: $(echo "$out" | grep 'boot:')"
+
+# Two ranks that believe they are on two hosts talk over TCP, and only
+# succeed if both hold the secret that rank 0 published through Slurm.
+iface=$(ip -4 route show default 2>/dev/null | awk '{for (i = 1; i < NF; i++) if ($i == "dev") { print $(i + 1); exit }}')
+if [ -n "$iface" ] && ip -4 -o addr show dev "$iface" | grep -q inet; then
+    run 2 --export=ALL,RAILMPI_TCP_RAILS="$iface",RAILMPI_STATS=1 \
+        bash -c 'RAILMPI_HOST_ID=slurmhost$SLURM_PROCID exec "$0"' "$build/tests/mpi/mpi_p2p_basic" ||
+        fail "p2p_basic over TCP under srun: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "^OK" || fail "p2p_basic over TCP printed no OK: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "stats: peer 1 rail 0 (tcp)" || fail "rank 0 did not reach rank 1 over TCP: $(echo "$out" | grep stats)"
+else
+    echo "note: no interface with a default route; the TCP part is left out"
+fi
+
+[ $fails = 0 ] && echo "OK: railmpi under srun --mpi=pmi2" || { die "$fails check(s) failed"; }
