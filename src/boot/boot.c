@@ -14,11 +14,14 @@ static const boot_ops_t *boot_ops; /* NULL until boot_init */
 /* Slurm's pmi2 plugin (srun --mpi=pmi2) sets PMI_JOBID next to PMI_FD;
  * Hydra and railmpi's mpiexec set PMI_FD or PMI_PORT without it and speak
  * PMI-1. Slurm's plugin would answer PMI-1 too, but PMI-2 is what it is
- * built for (one round trip per get, job id given). */
+ * built for. Hydra always gets PMI-1, recognized by the MPI_LOCALNRANKS it
+ * sets, even when a PMI_JOBID reaches its ranks from an enclosing srun step:
+ * its PMI-2 kvs-fence returns at once instead of waiting for every rank, and
+ * start-up relies on fences being barriers. */
 static const boot_ops_t *boot_select(void)
 {
     const char *fd = getenv("PMI_FD"), *port = getenv("PMI_PORT"), *jobid = getenv("PMI_JOBID");
-    if (fd && *fd && jobid && *jobid)
+    if (fd && *fd && jobid && *jobid && !getenv("MPI_LOCALNRANKS"))
         return &boot_pmi2_ops;
     if ((fd && *fd) || (port && *port))
         return &boot_pmi1_ops;
@@ -46,6 +49,8 @@ rm_status_t boot_init(boot_info_t *out)
 
 rm_status_t boot_put(const char *key, const char *val)
 {
+    if (!boot_ops)
+        return RM_ERR_INTERNAL;
     if (!*key || strpbrk(key, boot_ops->bad_key) || strpbrk(val, boot_ops->bad_val)) {
         rm_log_error("%s: key/value '%s' carries characters the wire protocol cannot", boot_ops->name,
                      key);
@@ -62,12 +67,16 @@ rm_status_t boot_put(const char *key, const char *val)
 
 rm_status_t boot_fence(void)
 {
+    if (!boot_ops)
+        return RM_ERR_INTERNAL;
     return boot_ops->fence();
 }
 
 rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen)
 {
     (void)rank_hint;
+    if (!boot_ops)
+        return RM_ERR_INTERNAL;
     if (vallen <= 0)
         return RM_ERR_INVALID;
     return boot_ops->get(key, val, (size_t)vallen);

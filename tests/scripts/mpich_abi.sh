@@ -46,5 +46,10 @@ out=$(LD_LIBRARY_PATH=$lib timeout 60 "$build/bin/mpiexec" -n 3 ./ring 2>&1)
 [ "$out" = "OK railmpi" ] || fail "MPICH-built program under railmpi's mpiexec: $out"
 out=$(LD_LIBRARY_PATH=$lib timeout 60 mpiexec.mpich -n 3 ./ring 2>&1)
 [ "$out" = "OK railmpi" ] || fail "MPICH-built program under Hydra with railmpi: $out"
+# a PMI_JOBID from an enclosing srun step must not make railmpi speak PMI-2
+# to Hydra, whose PMI-2 fence is no barrier
+out=$(PMI_JOBID=1.0 LD_LIBRARY_PATH=$lib RAILMPI_VERBOSE=2 timeout 60 mpiexec.mpich -n 3 ./ring 2>&1)
+echo "$out" | grep -qx "OK railmpi" || fail "under Hydra with a stray PMI_JOBID: $(echo "$out" | grep -v debug | tail -3)"
+[ "$(echo "$out" | grep -c 'boot: PMI-1, rank')" = 3 ] || fail "under Hydra with a stray PMI_JOBID, not every rank spoke PMI-1"
 
 [ $fails = 0 ] && echo "OK: MPICH binaries run on railmpi" || exit 1

@@ -3,8 +3,8 @@
  * the environment Slurm's pmi2 plugin gives a task, while this process plays
  * the launcher on the other end, checks every command byte for byte, and
  * answers well or badly. A malformed, truncated, stalled or refused reply
- * must end in an error, never in a hang; PMI_FD without PMI_JOBID must still
- * choose PMI-1. */
+ * must end in an error, never in a hang; PMI_FD without PMI_JOBID, or in
+ * Hydra's environment, must still choose PMI-1. */
 #include "boot/boot.h"
 
 #include <errno.h>
@@ -246,6 +246,8 @@ static void srv_pmi1(int fd)
     /* then hang up: the client's error is expected */
 }
 
+/* jobid: 1 Slurm's environment, 0 no PMI_JOBID, 2 Hydra's with a PMI_JOBID
+ * left by an enclosing srun step */
 static int run_case(const char *name, void (*srv)(int), int (*cli)(void), int jobid, int max_s)
 {
     int sv[2];
@@ -268,6 +270,10 @@ static int run_case(const char *name, void (*srv)(int), int (*cli)(void), int jo
             setenv("PMI_JOBID", "7.0", 1);
         else
             unsetenv("PMI_JOBID");
+        if (jobid == 2)
+            setenv("MPI_LOCALNRANKS", "2", 1);
+        else
+            unsetenv("MPI_LOCALNRANKS");
         alarm(30); /* a hang is a failure, not a stuck test */
         _exit(cli());
     }
@@ -328,6 +334,7 @@ int main(void)
     run_case("malformed and refused gets", srv_get_no_found, cli_get_fails, 1, 5);
     expect_st = RM_ERR_IO;
     run_case("PMI_FD without PMI_JOBID speaks PMI-1", srv_pmi1, cli_init_fails, 0, 5);
+    run_case("Hydra with a stray PMI_JOBID speaks PMI-1", srv_pmi1, cli_init_fails, 2, 5);
 
     if (fails) {
         printf("FAIL: %d check(s)\n", fails);
