@@ -1,5 +1,6 @@
-/* PMI-2 wire protocol client, as Slurm's pmi2 plugin (srun --mpi=pmi2) and
- * MPICH's Hydra serve it, over the socket inherited as PMI_FD.
+/* PMI-2 wire protocol client, as Slurm's pmi2 plugin (srun --mpi=pmi2)
+ * serves it, over the socket inherited as PMI_FD. (Hydra serves PMI-2 too,
+ * but its kvs-fence is no barrier; boot.c gives Hydra PMI-1.)
  *
  * The connection opens with one PMI-1 style line that asks for version 2
  * ("cmd=init pmi_version=2 pmi_subversion=0", answered by

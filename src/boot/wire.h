@@ -29,9 +29,9 @@ extern const boot_ops_t boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;
 
 /* State shared by the back ends: one connection to one launcher. */
 typedef struct boot_conn {
-    int fd;                   /* -1 when not connected */
+    int fd;                     /* -1 when not connected */
     int keylen_max, vallen_max; /* longest key and value the launcher keeps, with the NUL */
-    char kvsname[256];        /* PMI-1 kvs name, PMI-2 job id */
+    char kvsname[256];          /* PMI-1 kvs name, PMI-2 job id */
 } boot_conn_t;
 
 extern boot_conn_t boot_conn;
