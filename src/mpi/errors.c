@@ -100,6 +100,7 @@ int mpi_err_from_status(rm_status_t st)
     case RM_ERR_UNSUPPORTED:
         return MPI_ERR_UNSUPPORTED_OPERATION;
     case RM_ERR_PROC_FAILED:
+    case RM_ERR_CLOSED:
         return MPI_ERR_PROC_ABORTED;
     case RM_ERR_INTERNAL:
         return MPI_ERR_INTERN;

@@ -34,6 +34,13 @@ enum net_frame_flags {
      * ahead of sequence order (it still counts in sequence for acks and
      * duplicate detection). */
     NET_F_UNORDERED = 1u << 0,
+    /* Unsequenced frames of the rail layer's path health protocol: a probe
+     * asks the peer to answer on the same path, the answer proves the path
+     * works both ways; a goodbye says the peer is closing, so the end of its
+     * connections is not a failure. */
+    NET_F_PROBE = 1u << 1,
+    NET_F_PROBE_ACK = 1u << 2,
+    NET_F_BYE = 1u << 3,
 };
 
 enum net_caps {
@@ -50,8 +57,13 @@ typedef struct net_path net_path_t;   /* a connection to one peer, transport-pri
 /* Upcalls into the rail layer. `owner` is what the rail layer passed to connect
  * (its per-peer channel). The payload pointer is valid only during the call. */
 typedef struct net_upcalls {
-    void (*recv)(void *owner, const net_frame_hdr_t *hdr, const void *upper, const void *payload);
+    void (*recv)(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper,
+                 const void *payload);
+    /* the path's connection broke; what was in flight on it may be lost */
     void (*error)(void *owner, int rail, rm_status_t why);
+    /* a connection for the path is (again) established; optional for
+     * transports that never lose one */
+    void (*up)(void *owner, int rail);
 } net_upcalls_t;
 
 /* What a transport may know about the job when it opens. */
@@ -95,6 +107,17 @@ typedef struct net_ops {
     /* optional: a counter that is non-zero whenever progress has work; lets
      * the engine skip polling an idle transport on the hot path */
     const int *(*work_hint)(net_iface_t *ifc);
+    /* Path recovery (transports without NET_CAP_RELIABLE). rx_bytes: bytes
+     * received on the path so far, the liveness signal heartbeats watch.
+     * path_reset: drop the connection and whatever it still queued (the
+     * rail layer judged it dead); no error upcall follows. reconnect: start
+     * a new connection now, replacing a half-open attempt; `up` reports
+     * success, `error` failure. */
+    uint64_t (*rx_bytes)(net_path_t *p);
+    void (*path_reset)(net_path_t *p);
+    rm_status_t (*reconnect)(net_path_t *p);
+    /* optional: a printable name of the path's network (for event lines) */
+    const char *(*rail_name)(net_iface_t *ifc);
 } net_ops_t;
 
 /* The explicit list of transports compiled in. */

@@ -109,7 +109,7 @@ static int self_progress(net_iface_t *ifc)
             ifc->tail = NULL;
         int was_last = f == last;
         ifc->queued--;
-        ifc->env.up.recv(ifc->path.owner, &f->hdr, f->upper, f->payload);
+        ifc->env.up.recv(ifc->path.owner, 0, &f->hdr, f->upper, f->payload);
         free(f);
         n++;
         if (was_last)

@@ -339,7 +339,7 @@ static int shm_progress(net_iface_t *ifc)
                 pos += ring - (size_t)(pos & (ring - 1));
             } else {
                 net_frame_hdr_t h = {.seq = c->seq, .ack = 0, .len = c->len, .flags = c->flags, .hlen = c->hlen};
-                ifc->env.up.recv(p->owner, &h, c->upper, c->payload);
+                ifc->env.up.recv(p->owner, 0, &h, c->upper, c->payload);
                 pos += shm_frame_bytes(h.len);
                 n++;
             }

@@ -7,6 +7,11 @@
  * lower rank wins and the other is refused, so exactly one survives; frames
  * wait in the path's queue until then, so none is written twice.
  *
+ * A path the rail layer judged dead is reset (its connection dropped); the
+ * rail layer later asks for a reconnect, whose hello is flagged as recovery:
+ * the acceptor then replaces whatever connection it still holds for that
+ * path, because the peer has given up on it.
+ *
  * Frames on the stream: net_frame_hdr_t, upper header, payload. Receives go
  * through a buffer for small frames; a large payload already announced by its
  * header is read straight into the place the upper layer names (zero copy).
@@ -35,17 +40,19 @@
 #include <unistd.h>
 
 #define TCP_MAGIC 0x726d7470u /* "rmtp" */
-#define TCP_VERSION 1
+#define TCP_VERSION 2
 #define TCP_MAX_RAILS 16
 #define TCP_RXBUF (256 * 1024)
 #define TCP_MAX_FRAME ((uint32_t)1 << 30)
 
 enum { TCP_HS_OK = 0, TCP_HS_DUPLICATE = 1, TCP_HS_BAD_SECRET = 2, TCP_HS_UNKNOWN_PEER = 3 };
+enum { TCP_HELLO_RECOVER = 1 }; /* replaces a connection the sender gave up on */
 
 typedef struct tcp_hello {
     uint32_t magic, version;
     int32_t rank, rail;
-    char secret[64];
+    char secret[56];
+    uint32_t flags, rsvd;
 } tcp_hello_t;
 
 typedef struct tcp_hello_ack {
@@ -62,6 +69,8 @@ typedef struct tcp_conn {
     int fd;
     int state;
     int initiator;
+    int recover;            /* initiator: our hello carries TCP_HELLO_RECOVER */
+    int orderly;            /* closing at the end of the job: FIN, not reset */
     struct net_path *path;  /* NULL for an accepted connection before its hello */
     struct net_iface *ifc;
     char peer_desc[64];
@@ -90,7 +99,8 @@ struct net_path {
      * always whole frames until the connection is UP */
     unsigned char *txq;
     size_t txq_off, txq_len, txq_cap;
-    int failed;
+    int failed;             /* the connection broke; only reconnect() makes a new one */
+    uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
 };
 
 struct net_iface {
@@ -98,6 +108,7 @@ struct net_iface {
     net_env_t env;
     int rail;
     char ifname[IF_NAMESIZE];
+    char desc[IF_NAMESIZE + 24]; /* "rail0 198.18.10.0/24" */
     struct in_addr ip;
     int prefix;
     int lfd;
@@ -197,7 +208,11 @@ static int tcp_query(const net_env_t *env)
 static void tcp_sockopts(int fd)
 {
     int one = 1, buf = 4 << 20;
+    /* a connection whose data stays unacknowledged this long is dead even
+     * if heartbeats (the rail layer's, much faster) were not running */
+    unsigned user_timeout = (unsigned)(RM_CFG(path_timeout_ms) * 8 > 2000 ? RM_CFG(path_timeout_ms) * 8 : 2000);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof user_timeout);
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
 }
@@ -223,6 +238,10 @@ static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
     snprintf(ifc->ifname, sizeof ifc->ifname, "%s", devs[dev].ifname);
     ifc->ip = devs[dev].ip;
     ifc->prefix = devs[dev].prefix;
+    struct in_addr net = {htonl(tcp_net(ifc->ip, ifc->prefix))};
+    char netstr[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &net, netstr, sizeof netstr);
+    snprintf(ifc->desc, sizeof ifc->desc, "%s %s/%d", ifc->ifname, netstr, ifc->prefix);
     ifc->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = ifc->ip, .sin_port = 0};
     if (ifc->lfd < 0 || bind(ifc->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
@@ -320,6 +339,12 @@ static void tcp_conn_close(tcp_conn_t *c)
     if (c->state == TC_DEAD)
         return;
     epoll_ctl(tcp_epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    if (!c->orderly) {
+        /* a reset, not a FIN: only a peer finishing its job ends a
+         * connection in order, so a FIN is never mistaken for that */
+        struct linger lg = {.l_onoff = 1, .l_linger = 0};
+        setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    }
     close(c->fd);
     c->fd = -1;
     c->state = TC_DEAD;
@@ -333,8 +358,9 @@ static void tcp_path_fail(net_path_t *p, rm_status_t why, const char *what)
         tcp_conn_close(p->conn);
     p->failed = 1;
     p->txq_off = p->txq_len = 0; /* a partial frame is worthless; the rail layer resends */
-    rm_log_info("tcp: rail %d (%s) to rank %d failed: %s (%s)", p->ifc->rail, p->ifc->ifname, p->peer,
-                what, rm_status_str(why));
+    /* the rail layer reports failures (a closing peer's end is none) */
+    rm_log_debug("tcp: rail %d (%s) to rank %d failed: %s (%s)", p->ifc->rail, p->ifc->ifname, p->peer,
+                 what, rm_status_str(why));
     p->ifc->env.up.error(p->owner, p->ifc->rail, why);
 }
 
@@ -371,10 +397,13 @@ static void tcp_conn_up(net_path_t *p, tcp_conn_t *c)
     rm_log_debug("tcp: rail %d connected to rank %d (%s)", p->ifc->rail, p->peer,
                  c->initiator ? "outgoing" : "incoming");
     tcp_flush(p);
-    tcp_conn_watch(c, p->txq_len > 0);
+    if (c->state == TC_UP)
+        tcp_conn_watch(c, p->txq_len > 0);
+    if (c->state == TC_UP && p->ifc->env.up.up)
+        p->ifc->env.up.up(p->owner, p->ifc->rail);
 }
 
-static rm_status_t tcp_start_connect(net_path_t *p)
+static rm_status_t tcp_start_connect(net_path_t *p, int recover)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0)
@@ -389,6 +418,7 @@ static rm_status_t tcp_start_connect(net_path_t *p)
     }
     c->path = p;
     c->state = TC_CONNECTING;
+    c->recover = recover;
     snprintf(c->peer_desc, sizeof c->peer_desc, "rank %d", p->peer);
     p->conn = c;
     if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) < 0 && errno != EINPROGRESS) {
@@ -404,7 +434,7 @@ static rm_status_t tcp_start_connect(net_path_t *p)
 static void tcp_send_hello(tcp_conn_t *c)
 {
     tcp_hello_t h = {.magic = TCP_MAGIC, .version = TCP_VERSION, .rank = c->ifc->env.world_rank,
-                     .rail = c->ifc->rail};
+                     .rail = c->ifc->rail, .flags = c->recover ? TCP_HELLO_RECOVER : 0};
     snprintf(h.secret, sizeof h.secret, "%s", c->ifc->env.job_secret);
     if (tcp_write_all_small(c->fd, &h, sizeof h) < 0) {
         tcp_path_fail(c->path, RM_ERR_CONN_RESET, "hello not sent");
@@ -441,7 +471,13 @@ static void tcp_on_hello(tcp_conn_t *c)
     net_path_t *p = ifc->peers[h.rank];
     snprintf(c->peer_desc, sizeof c->peer_desc, "rank %d", h.rank);
     tcp_conn_t *mine = p->conn;
-    if (mine && mine != c && mine->state != TC_DEAD) {
+    if (mine && mine != c && mine->state != TC_DEAD && (h.flags & TCP_HELLO_RECOVER)) {
+        /* the peer gave up on the connection we hold: it is stale */
+        if (mine->state == TC_UP)
+            tcp_path_fail(p, RM_ERR_CONN_RESET, "replaced by the peer's reconnection");
+        else
+            tcp_conn_close(mine);
+    } else if (mine && mine != c && mine->state != TC_DEAD) {
         if (mine->state == TC_UP) {
             /* a hello sent before its sender adopted our connection: the one
              * in use stays, this one goes */
@@ -546,7 +582,9 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     if (queued && queued + total > (size_t)RM_CFG(tcp_queue_max))
         return RM_ERR_NO_RESOURCE;
     if (!p->conn) {
-        rm_status_t st = tcp_start_connect(p);
+        if (p->failed)
+            return RM_ERR_CONN_RESET; /* recovery, not a send, reconnects a failed path */
+        rm_status_t st = tcp_start_connect(p, 0);
         if (st < 0)
             return st;
     }
@@ -597,7 +635,7 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
 static void tcp_deliver(tcp_conn_t *c, const net_frame_hdr_t *h, const void *upper, const void *payload)
 {
     net_path_t *p = c->path;
-    p->ifc->env.up.recv(p->owner, h, upper, payload);
+    p->ifc->env.up.recv(p->owner, p->ifc->rail, h, upper, payload);
 }
 
 /* Parse whole frames out of the buffer; start a direct read for a large one. */
@@ -656,6 +694,7 @@ static int tcp_read(tcp_conn_t *c)
         if (c->in_payload) {
             n = recv(c->fd, c->dst + c->dst_got, c->hdr.len - c->dst_got, 0);
             if (n > 0) {
+                c->path->rx_bytes += (uint64_t)n;
                 c->dst_got += (size_t)n;
                 if (c->dst_got == c->hdr.len) {
                     c->in_payload = 0;
@@ -672,6 +711,7 @@ static int tcp_read(tcp_conn_t *c)
             }
             n = recv(c->fd, c->rx + c->rx_end, TCP_RXBUF - c->rx_end, 0);
             if (n > 0) {
+                c->path->rx_bytes += (uint64_t)n;
                 c->rx_end += (size_t)n;
                 events += tcp_parse(c);
                 if (c->state != TC_UP)
@@ -683,7 +723,10 @@ static int tcp_read(tcp_conn_t *c)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return events;
-        tcp_path_fail(c->path, RM_ERR_CONN_RESET, n == 0 ? "closed by peer" : strerror(errno));
+        /* an orderly end (FIN) comes only from a peer finishing: one that
+         * gives up on a connection resets it */
+        tcp_path_fail(c->path, n == 0 ? RM_ERR_CLOSED : RM_ERR_CONN_RESET,
+                      n == 0 ? "closed by peer" : strerror(errno));
         return events;
     }
 }
@@ -803,6 +846,7 @@ static void tcp_conn_shutdown(tcp_conn_t *c, net_path_t *p)
     }
     if (c->state != TC_UP)
         return;
+    c->orderly = 1;
     shutdown(c->fd, SHUT_WR);
     char sink[4096];
     for (int waited = 0; waited < 2000;) {
@@ -865,6 +909,30 @@ static size_t tcp_queued(net_path_t *p)
     return q;
 }
 
+static uint64_t tcp_rx_bytes(net_path_t *p)
+{
+    return p->rx_bytes;
+}
+
+static void tcp_path_reset(net_path_t *p)
+{
+    if (p->conn)
+        tcp_conn_close(p->conn);
+    p->failed = 1;
+    p->txq_off = p->txq_len = 0;
+}
+
+static rm_status_t tcp_reconnect(net_path_t *p)
+{
+    tcp_path_reset(p);
+    return tcp_start_connect(p, 1);
+}
+
+static const char *tcp_rail_name(net_iface_t *ifc)
+{
+    return ifc->desc;
+}
+
 static size_t tcp_max_payload(net_iface_t *ifc)
 {
     return (size_t)4 << 20;
@@ -883,4 +951,8 @@ const net_ops_t net_tcp_ops = {
     .path_close = tcp_path_close,
     .max_payload = tcp_max_payload,
     .queued = tcp_queued,
+    .rx_bytes = tcp_rx_bytes,
+    .path_reset = tcp_path_reset,
+    .reconnect = tcp_reconnect,
+    .rail_name = tcp_rail_name,
 };

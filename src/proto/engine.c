@@ -2,6 +2,8 @@
  * the progress loop. */
 #include "boot/boot.h"
 #include "proto/engine.h"
+#include "rail/health.h"
+#include "util/clock.h"
 #include "util/config.h"
 #include "util/lock.h"
 #include "util/log.h"
@@ -207,8 +209,8 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         return st;
     rail_policy_t policy;
     if (rail_policy_parse(RM_CFG_STR(rail_policy), &policy) < 0) {
-        rm_log_error("RAILMPI_RAIL_POLICY='%s': expected first, round-robin, binding, even, weighted "
-                     "or adaptive", RM_CFG_STR(rail_policy));
+        rm_log_error("RAILMPI_RAIL_POLICY='%s': expected first, round-robin, binding, even, weighted, "
+                     "adaptive or failover", RM_CFG_STR(rail_policy));
         return RM_ERR_INVALID;
     }
     double weights[RAIL_MAX_PATHS];
@@ -225,14 +227,21 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         w = *end == ',' ? end + 1 : end;
     }
     proto_eng.stripe_min = (size_t)RM_CFG(striping_threshold);
+    if (RM_CFG(path_timeout_ms) < 10 || RM_CFG(recovery_max_ms) < 1 || RM_CFG(partition_timeout_s) < 0) {
+        rm_log_error("RAILMPI_PATH_TIMEOUT_MS must be at least 10, RAILMPI_RECOVERY_MAX_MS at least "
+                     "1 and RAILMPI_PARTITION_TIMEOUT_S not negative");
+        return RM_ERR_INVALID;
+    }
     rail_set_deliver(proto_deliver);
+    rail_set_failed(proto_peer_failed);
+    rail_health_setup(rank);
     if ((st = proto_find_hosts(rank, size)) < 0)
         return st;
 
     int local_rank = 0;
     for (int r = 0; r < rank; r++)
         local_rank += proto_proc.node_of[r] == proto_proc.node;
-    rail_configure(policy, local_rank, nweights ? weights : NULL, nweights);
+    rail_configure(policy, local_rank, nweights ? weights : NULL, nweights, (int)RM_CFG(ft));
 
     proto_eng.ch = calloc((size_t)size, sizeof *proto_eng.ch);
     if (!proto_eng.ch)
@@ -247,7 +256,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         .node = proto_proc.node,
         .job_id = proto_eng.job_id,
         .job_secret = proto_eng.job_secret,
-        .up = {.recv = rail_channel_recv, .error = rail_channel_error},
+        .up = {.recv = rail_channel_recv, .error = rail_channel_error, .up = rail_channel_up},
     };
     size_t eager = (size_t)RM_CFG(eager_threshold);
     size_t chunk = (size_t)RM_CFG(shm_pipeline_chunk);
@@ -312,6 +321,14 @@ int proto_progress(void)
             n += pi->ops->progress(pi->ifc);
     }
     n += rail_flush_all();
+    rail_health_poll(rm_now);
+    return n;
+}
+
+int proto_rail_migrate(int rail, int off)
+{
+    int n = rail_migrate(rail, off);
+    rail_flush_all();
     return n;
 }
 
@@ -341,14 +358,17 @@ rm_status_t proto_waitall(int n, request_t **reqs)
     return RM_OK;
 }
 
-/* Frames not yet on the wire: in a channel's queue, or accepted by a
- * transport that has not written them out (the kernel's unsent bytes count). */
+/* Frames not yet delivered: in a channel's queue, sent but not yet
+ * acknowledged, accepted by a transport that has not written them out (the
+ * kernel's unsent bytes count), or an ack we still owe the peer. */
 static int proto_pending_frames(void)
 {
     for (int r = 0; r < proto_proc.world_size; r++) {
         rail_channel_t *ch = &proto_eng.ch[r];
-        if (ch->pending.head)
+        if (!rail_channel_idle(ch))
             return 1;
+        if (ch->failed || ch->closing)
+            continue;
         for (int i = 0; i < ch->npaths; i++) {
             rail_path_t *p = &ch->paths[i];
             if (p->state == RAIL_PATH_UP && p->ops->queued && p->ops->queued(p->np))
@@ -374,18 +394,22 @@ rm_status_t proto_drain(void)
 
 static void proto_print_stats(void)
 {
+    uint64_t now = rm_now();
     for (int r = 0; r < proto_proc.world_size; r++) {
         rail_channel_t *ch = &proto_eng.ch[r];
         for (int i = 0; i < ch->npaths; i++) {
             rail_path_t *p = &ch->paths[i];
             if (!p->frames && ch->recv_next <= 1)
                 continue;
+            uint64_t down = p->downtime + (p->down_since ? now - p->down_since : 0);
             rm_log(RM_LOG_INFO,
                    "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
-                   "duplicates dropped %llu, out-of-order %llu",
+                   "duplicates dropped %llu, out-of-order %llu; resent %llu frames, failures %llu, "
+                   "down %.3f s",
                    r, p->rail, p->ops->name, (unsigned long long)p->frames,
                    (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),
-                   (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued);
+                   (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued,
+                   (unsigned long long)p->resent, (unsigned long long)p->failures, (double)down / 1e9);
         }
     }
 }
@@ -394,6 +418,12 @@ rm_status_t proto_finalize(void)
 {
     if (!proto_eng.ch)
         return RM_OK;
+    /* everything of ours acknowledged, then goodbye on every rail, so the
+     * peers take our connections closing as the end, not as a failure */
+    proto_drain();
+    for (int r = 0; r < proto_proc.world_size; r++)
+        rail_channel_bye(&proto_eng.ch[r]);
+    proto_async_stop();
     if (RM_CFG(stats))
         proto_print_stats();
     for (int r = 0; r < proto_proc.world_size; r++)

@@ -29,11 +29,12 @@ typedef struct proto_engine {
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
     int spin_count;
     char job_id[128];
-    char job_secret[64]; /* the TCP handshake's; fits tcp_hello_t's field */
+    char job_secret[56]; /* the TCP handshake's; fits tcp_hello_t's field */
 } proto_engine_t;
 
 extern proto_engine_t proto_eng;
 
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
+void proto_peer_failed(rail_channel_t *ch, rm_status_t why);
 
 #endif

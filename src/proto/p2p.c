@@ -112,6 +112,7 @@ static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t
 {
     r->bytes = size;
     r->world_peer = world_src;
+    r->matched = 1;
     r->peer_id = sid;
     rail_channel_t *ch = proto_channel(world_src);
     rail_path_t *lp = addr && proto_eng.cma ? rail_channel_local_path(ch) : NULL;
@@ -272,21 +273,28 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
 
 /* ---- sending ---------------------------------------------------------- */
 
-static void proto_eager_sent(void *arg)
+static void proto_eager_sent(void *arg, rm_status_t st)
 {
     request_t *r = arg;
-    if (r->mode != PROTO_SYNC)
+    if (st < 0)
+        r->err = st;
+    if (r->mode != PROTO_SYNC || st < 0)
         proto_request_complete(r);
 }
 
-static void proto_chunk_sent(void *arg)
+static void proto_chunk_sent(void *arg, rm_status_t st)
 {
-    (void)arg; /* user memory stays with the request until the last chunk */
+    /* user memory stays with the request until the last chunk */
+    if (st < 0)
+        ((request_t *)arg)->err = st;
 }
 
-static void proto_last_chunk_sent(void *arg)
+static void proto_last_chunk_sent(void *arg, rm_status_t st)
 {
-    proto_request_complete(arg);
+    request_t *r = arg;
+    if (st < 0)
+        r->err = st;
+    proto_request_complete(r);
 }
 
 /* Sender side of the pipelined rendezvous: queue every chunk at once; the
@@ -351,7 +359,10 @@ static rm_status_t proto_send_start(request_t *r)
     if (r->bytes <= proto_eng.eager_max) {
         proto_hdr_make(&h, PF_EAGER, r->mode == PROTO_SYNC ? PFF_SYNC : 0, r->comm->rank, r->tag,
                        r->ctx, r->bytes, r->id);
-        st = rail_channel_send(ch, &h, sizeof h, r->sdata, r->bytes, 0, proto_eager_sent, r);
+        /* over a channel that keeps frames for retransmission an eager
+         * message is copied and complete at once, not held until acked */
+        st = rail_channel_send(ch, &h, sizeof h, r->sdata, r->bytes, 0,
+                               rail_channel_keeps(ch) ? NULL : proto_eager_sent, r);
         if (st == RM_OK && r->mode != PROTO_SYNC)
             proto_request_complete(r);
         return st < 0 ? st : RM_OK;
@@ -370,6 +381,7 @@ static rm_status_t proto_recv_start(request_t *r)
     r->err = RM_OK;
     r->cancelled = 0;
     r->recvd = 0;
+    r->matched = 0;
     if (r->peer == MPI_PROC_NULL) {
         r->status.MPI_SOURCE = MPI_PROC_NULL;
         r->status.MPI_TAG = MPI_ANY_TAG;
@@ -381,7 +393,51 @@ static rm_status_t proto_recv_start(request_t *r)
         proto_recv_matched(r, u);
         return RM_OK;
     }
+    if (r->peer != MPI_ANY_SOURCE) {
+        rail_channel_t *ch = proto_channel(comm_world_rank(r->comm, r->peer));
+        if (ch->failed)
+            return ch->failed; /* that peer can no longer be reached */
+    }
     return match_post(&proto_eng.mq, r);
+}
+
+/* ---- a peer lost for good --------------------------------------------- */
+
+static int proto_comm_has(comm_t *c, int world)
+{
+    for (int i = 0; i < c->size; i++)
+        if (comm_world_rank(c, i) == world)
+            return 1;
+    return 0;
+}
+
+static void proto_fail_one(request_t *r, void *arg)
+{
+    const rail_channel_t *ch = arg;
+    if (r->done || !r->active || (r->kind != REQ_SEND && r->kind != REQ_RECV))
+        return;
+    int involved;
+    if (r->kind == REQ_SEND || r->matched)
+        involved = r->world_peer == ch->peer;
+    else if (r->peer == MPI_ANY_SOURCE)
+        involved = proto_comm_has(r->comm, ch->peer); /* it may be waiting for that peer */
+    else
+        involved = r->peer != MPI_PROC_NULL && comm_world_rank(r->comm, r->peer) == ch->peer;
+    if (!involved)
+        return;
+    if (r->kind == REQ_RECV && !r->matched && !match_remove_posted(&proto_eng.mq, r))
+        return;
+    r->err = ch->failed;
+    proto_request_complete(r);
+}
+
+/* The channel to a peer failed for good: every operation waiting on it
+ * completes with the error, which the bindings raise through the
+ * communicator's error handler. */
+void proto_peer_failed(rail_channel_t *ch, rm_status_t why)
+{
+    (void)why;
+    proto_request_foreach(proto_fail_one, ch);
 }
 
 rm_status_t proto_start(request_t *r)

@@ -28,6 +28,7 @@ struct request {
     uint8_t mode;      /* enum proto_mode, sends */
     uint8_t persistent;
     uint8_t active;    /* persistent request started and not yet completed */
+    uint8_t matched;   /* receives: a rendezvous matched, data comes from world_peer */
     volatile int done;
     int refs;          /* handle + in-flight protocol references */
     rm_status_t err;   /* completion error (RM_ERR_TRUNCATE, ...) */
@@ -73,6 +74,14 @@ extern proto_proc_t proto_proc;
 /* After boot_init: find the hosts, bring up transports and channels. */
 rm_status_t proto_init(int world_rank, int world_size, const char *job_id);
 rm_status_t proto_finalize(void);
+/* The asynchronous progress thread (src/proto/async.c): heartbeats, failure
+ * detection and progress while the application computes. Started once MPI
+ * is up; proto_finalize stops it. */
+rm_status_t proto_async_start(void);
+void proto_async_stop(void);
+/* Move traffic off a network rail (off = 1) or back onto it; the number of
+ * paths changed. */
+int proto_rail_migrate(int rail, int off);
 
 /* Start a send/receive. `ctx` is comm->ctx (point-to-point) or comm->ctx + 1
  * (collectives). Peer is a rank in comm or MPI_PROC_NULL (receives also
@@ -123,6 +132,8 @@ request_t *proto_request_get(MPI_Request h); /* NULL if invalid */
 request_t *proto_request_by_id(uint64_t id);  /* wire id -> live request or NULL */
 void proto_request_cleanup(void);
 void proto_request_release(request_t *r);      /* drop the caller's reference */
+/* Call fn on every live request (failing those that wait on a lost peer). */
+void proto_request_foreach(void (*fn)(request_t *r, void *arg), void *arg);
 /* Complete a request (used by generalized requests and the engine). */
 void proto_request_complete(request_t *r);
 

@@ -80,6 +80,15 @@ void proto_request_complete(request_t *r)
     proto_request_release(r); /* the in-flight reference */
 }
 
+void proto_request_foreach(void (*fn)(request_t *r, void *arg), void *arg)
+{
+    for (int i = 0; i < proto_req_table.used; i++) {
+        request_t *r = proto_req_table.slots[i];
+        if (r && r->kind)
+            fn(r, arg);
+    }
+}
+
 void proto_request_cleanup(void)
 {
     /* every request object has a slot: live ones the application never

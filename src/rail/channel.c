@@ -1,26 +1,55 @@
 #include "rail/channel.h"
+#include "util/clock.h"
 #include "util/log.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static rail_deliver_fn rail_deliver;
-static rail_policy_t rail_policy = RAIL_POLICY_ADAPTIVE;
+static rail_failed_fn rail_failed;
+rail_policy_t rail_policy = RAIL_POLICY_ADAPTIVE;
+int rail_ft = 1;
 static int rail_local_rank;
 static double rail_weight[RAIL_MAX_PATHS];
+rail_channel_t *rail_flush_list;
+rail_channel_t *rail_net_list;
 
-void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights)
+void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights,
+                    int ft)
 {
     rail_policy = policy;
     rail_local_rank = local_rank;
+    rail_ft = ft;
     for (int i = 0; i < RAIL_MAX_PATHS; i++)
         rail_weight[i] = weights && i < nweights && weights[i] > 0 ? weights[i] : 1.0;
 }
-rail_channel_t *rail_flush_list;
 
 void rail_set_deliver(rail_deliver_fn fn)
 {
     rail_deliver = fn;
+}
+
+void rail_set_failed(rail_failed_fn fn)
+{
+    rail_failed = fn;
+}
+
+void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt, ...)
+{
+    if (rm_log_level < RM_LOG_INFO)
+        return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (p)
+        rm_log(RM_LOG_INFO, "rail event %.6f peer %d rail %d (%s): %s", rm_wall(), ch->peer, p->rail,
+               p->ops->rail_name ? p->ops->rail_name(p->ifc) : p->ops->name, msg);
+    else
+        rm_log(RM_LOG_INFO, "rail event %.6f peer %d: %s", rm_wall(), ch->peer, msg);
 }
 
 static void rail_q_push(rail_frame_q_t *q, rail_frame_t *f)
@@ -52,11 +81,48 @@ static void rail_frame_free(rail_frame_t *f)
     free(f);
 }
 
+/* A frame the channel keeps: a copy of the payload, or a reference the
+ * sender keeps alive until `sent` runs. NULL when out of memory. */
+static rail_frame_t *rail_frame_new(const net_frame_hdr_t *hdr, const void *upper,
+                                    const void *payload, int copy, rail_sent_fn sent, void *arg)
+{
+    rail_frame_t *f = malloc(sizeof *f);
+    if (!f)
+        return NULL;
+    f->hdr = *hdr;
+    memcpy(f->upper, upper, hdr->hlen);
+    f->copy = NULL;
+    f->payload = payload;
+    if (copy && hdr->len) {
+        if (!(f->copy = malloc(hdr->len))) {
+            free(f);
+            return NULL;
+        }
+        memcpy(f->copy, payload, hdr->len);
+        f->payload = f->copy;
+    }
+    f->delivered = 0;
+    f->path = -1;
+    f->sent = copy ? NULL : sent;
+    f->arg = arg;
+    return f;
+}
+
 void rail_channel_init(rail_channel_t *ch, int peer)
 {
     memset(ch, 0, sizeof *ch);
     ch->peer = peer;
     ch->recv_next = 1;
+}
+
+static void rail_list_remove(rail_channel_t **head, rail_channel_t *ch, size_t link_off)
+{
+    for (rail_channel_t **pp = head; *pp; pp = (rail_channel_t **)((char *)*pp + link_off)) {
+        if (*pp == ch) {
+            *pp = *(rail_channel_t **)((char *)ch + link_off);
+            return;
+        }
+    }
 }
 
 void rail_channel_destroy(rail_channel_t *ch)
@@ -71,6 +137,12 @@ void rail_channel_destroy(rail_channel_t *ch)
     for (int i = 0; i < ch->npaths; i++)
         if (ch->paths[i].np)
             ch->paths[i].ops->path_close(ch->paths[i].np);
+    if (ch->on_flush_list)
+        rail_list_remove(&rail_flush_list, ch, offsetof(rail_channel_t, flush_next));
+    if (ch->lossy)
+        rail_list_remove(&rail_net_list, ch, offsetof(rail_channel_t, net_next));
+    ch->on_flush_list = 0;
+    ch->lossy = 0;
     ch->npaths = 0;
 }
 
@@ -87,8 +159,17 @@ rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_
     p->rail = rail;
     p->caps = ops->caps;
     p->state = RAIL_PATH_UP;
-    if (!(p->caps & NET_CAP_RELIABLE))
+    if (rail_policy == RAIL_POLICY_FAILOVER && ch->npaths > 1 && !(p->caps & NET_CAP_RELIABLE)) {
+        /* APM's alternate path: connected and probed, carrying nothing */
+        p->state = RAIL_PATH_ARMED;
+        p->standby = 1;
+    }
+    if (!(p->caps & NET_CAP_RELIABLE) && !ch->lossy) {
         ch->lossy = 1;
+        ch->keep = rail_ft;
+        ch->net_next = rail_net_list;
+        rail_net_list = ch;
+    }
     return RM_OK;
 }
 
@@ -100,41 +181,71 @@ rail_path_t *rail_channel_local_path(rail_channel_t *ch)
     return NULL;
 }
 
+static rail_path_t *rail_path_of(rail_channel_t *ch, int rail)
+{
+    for (int i = 0; i < ch->npaths; i++)
+        if (ch->paths[i].rail == rail)
+            return &ch->paths[i];
+    return NULL;
+}
+
+int rail_channel_usable(const rail_channel_t *ch)
+{
+    for (int i = 0; i < ch->npaths; i++)
+        if (ch->paths[i].state == RAIL_PATH_UP)
+            return 1;
+    return 0;
+}
+
+void rail_channel_promote(rail_channel_t *ch)
+{
+    if (rail_channel_usable(ch))
+        return;
+    /* a standby first, a rail migrated off only as the last resort */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < ch->npaths; i++) {
+            rail_path_t *p = &ch->paths[i];
+            if (p->state == RAIL_PATH_ARMED && p->probed && p->migrated == pass) {
+                p->state = RAIL_PATH_UP;
+                p->standby = 0;
+                rail_event(ch, p, "migrated (traffic moved to this %s rail)",
+                           pass ? "migrated-off" : "standby");
+                return;
+            }
+        }
+    }
+}
+
 /* The path for the next frame: the policy decides among the UP paths.
  * Chunks of striped messages (NET_F_UNORDERED) are spread by the policy;
  * ordered frames use the primary (first UP) path, except under round-robin
  * and binding, which place whole messages. */
-static rail_path_t *rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
+static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
 {
     if (ch->npaths == 1)
-        return ch->paths[0].state == RAIL_PATH_UP ? &ch->paths[0] : NULL;
+        return ch->paths[0].state == RAIL_PATH_UP || ch->paths[0].state == RAIL_PATH_SUSPECT ? 0 : -1;
     rail_sched_path_t sp[RAIL_MAX_PATHS];
     int striped = (flags & NET_F_UNORDERED) != 0;
+    /* a SUSPECT path is still better than waiting when nothing is UP */
+    int want = rail_channel_usable(ch) ? RAIL_PATH_UP : RAIL_PATH_SUSPECT;
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
-        sp[i].usable = p->state == RAIL_PATH_UP;
+        sp[i].usable = p->state == want;
         sp[i].bw = rail_weight[p->rail < RAIL_MAX_PATHS ? p->rail : 0];
         sp[i].lat = 0;
         sp[i].queued = striped && rail_policy == RAIL_POLICY_ADAPTIVE && sp[i].usable && p->ops->queued
                            ? p->ops->queued(p->np)
                            : 0;
     }
-    int k;
     if (striped)
-        k = rail_sched_pick_chunk(rail_policy, sp, ch->npaths, len, ch->turn++, rail_local_rank, ch->wrr);
-    else if (rail_policy == RAIL_POLICY_ROUND_ROBIN || rail_policy == RAIL_POLICY_BINDING)
-        k = rail_sched_pick(rail_policy, sp, ch->npaths, ch->turn++, rail_local_rank);
-    else
-        k = rail_sched_pick(RAIL_POLICY_FIRST, sp, ch->npaths, 0, 0);
-    return k >= 0 ? &ch->paths[k] : NULL;
+        return rail_sched_pick_chunk(rail_policy, sp, ch->npaths, len, ch->turn++, rail_local_rank,
+                                     ch->wrr);
+    if (rail_policy == RAIL_POLICY_ROUND_ROBIN || rail_policy == RAIL_POLICY_BINDING)
+        return rail_sched_pick(rail_policy, sp, ch->npaths, ch->turn++, rail_local_rank);
+    return rail_sched_pick(RAIL_POLICY_FIRST, sp, ch->npaths, 0, 0);
 }
 
-static rail_path_t *rail_channel_pick(rail_channel_t *ch)
-{
-    return rail_channel_pick_for(ch, 0, 0);
-}
-
-/* Hand one frame to a path; keep a copy when the path may lose it. */
+/* Hand one frame to a path, with the current cumulative ack. */
 static rm_status_t rail_path_emit(rail_channel_t *ch, rail_path_t *p, net_frame_hdr_t *hdr,
                                   const void *upper, const void *payload)
 {
@@ -147,26 +258,14 @@ static rm_status_t rail_path_emit(rail_channel_t *ch, rail_path_t *p, net_frame_
     ch->ack_owed = 0;
     p->frames++;
     p->bytes += hdr->len;
-    if (!(p->caps & NET_CAP_RELIABLE) && hdr->seq) {
-        rail_frame_t *f = malloc(sizeof *f);
-        void *copy = hdr->len ? malloc(hdr->len) : NULL;
-        if (!f || (hdr->len && !copy)) {
-            free(f);
-            free(copy);
-            rm_log_error("rail: out of memory keeping frame %llu for peer %d",
-                         (unsigned long long)hdr->seq, ch->peer);
-            return RM_ERR_NOMEM;
-        }
-        f->hdr = *hdr;
-        memcpy(f->upper, upper, hdr->hlen);
-        if (hdr->len)
-            memcpy(copy, payload, hdr->len);
-        f->copy = copy;
-        f->payload = copy;
-        f->sent = NULL;
-        rail_q_push(&ch->unacked, f);
-    }
     return RM_OK;
+}
+
+rm_status_t rail_path_emit_ctl(rail_channel_t *ch, rail_path_t *p, uint16_t flags)
+{
+    static const unsigned char none[1];
+    net_frame_hdr_t hdr = {.seq = 0, .len = 0, .hlen = 0, .flags = flags};
+    return rail_path_emit(ch, p, &hdr, none, none);
 }
 
 static void rail_channel_want_flush(rail_channel_t *ch)
@@ -178,77 +277,159 @@ static void rail_channel_want_flush(rail_channel_t *ch)
     }
 }
 
+/* Whether a frame that went out on path p must be kept until acked. */
+static inline int rail_keeps(const rail_channel_t *ch, const rail_path_t *p)
+{
+    return ch->keep && !(p->caps & NET_CAP_RELIABLE);
+}
+
 rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hlen,
                               const void *payload, size_t len, uint16_t flags, rail_sent_fn sent,
                               void *arg)
 {
+    if (ch->failed)
+        return ch->failed;
     net_frame_hdr_t hdr = {.seq = ch->send_seq + 1, .len = (uint32_t)len, .flags = flags, .hlen = hlen};
-    if (!ch->pending.head) {
-        rail_path_t *p = rail_channel_pick_for(ch, flags, len);
-        if (!p)
+    /* with a callback the sender's memory stays referenced until the frame
+     * is released, so every chunk of a message completes it only once all
+     * of them are safe */
+    int copy = !sent;
+    if (!ch->pending.head && !ch->resend) {
+        int k = rail_channel_pick_for(ch, flags, len);
+        if (k < 0 && !ch->keep)
             return RM_ERR_UNREACHABLE;
-        rm_status_t st = rail_path_emit(ch, p, &hdr, upper, payload);
-        if (st == RM_OK) {
-            ch->send_seq++;
-            return RM_OK;
+        if (k >= 0) {
+            rail_path_t *p = &ch->paths[k];
+            rail_frame_t *f = NULL;
+            if (rail_keeps(ch, p) && !(f = rail_frame_new(&hdr, upper, payload, copy, sent, arg)))
+                return RM_ERR_NOMEM;
+            rm_status_t st = rail_path_emit(ch, p, &hdr, upper, payload);
+            if (st == RM_OK) {
+                ch->send_seq++;
+                if (!f)
+                    return RM_OK;
+                f->hdr.ack = hdr.ack;
+                f->path = k;
+                rail_q_push(&ch->unacked, f);
+                return copy ? RM_OK : RM_INPROGRESS;
+            }
+            if (f)
+                rail_frame_free(f);
+            if (ch->failed)
+                return ch->failed;
+            /* NO_RESOURCE, or the path just failed (its upcall marked it
+             * DOWN): the frame waits for room or another path */
         }
-        if (st != RM_ERR_NO_RESOURCE)
-            return st;
     }
     /* keep order: once anything waits, everything after it waits too */
-    rail_frame_t *f = malloc(sizeof *f);
+    rail_frame_t *f = rail_frame_new(&hdr, upper, payload, copy, sent, arg);
     if (!f)
         return RM_ERR_NOMEM;
     ch->send_seq++;
-    f->hdr = hdr;
-    memcpy(f->upper, upper, hlen);
-    f->payload = payload;
-    f->copy = NULL;
-    if (!sent && len) {
-        /* no completion callback: the caller's memory is not kept alive for us */
-        if (!(f->copy = malloc(len))) {
-            free(f);
-            ch->send_seq--;
-            return RM_ERR_NOMEM;
-        }
-        memcpy(f->copy, payload, len);
-        f->payload = f->copy;
-    }
-    f->sent = sent;
-    f->arg = arg;
     rail_q_push(&ch->pending, f);
     rail_channel_want_flush(ch);
-    return RM_INPROGRESS;
+    return copy ? RM_OK : RM_INPROGRESS;
 }
 
 /* A frame with no sequence number and no payload: only the cumulative ack. */
 static void rail_channel_send_ack(rail_channel_t *ch)
 {
-    rail_path_t *p = rail_channel_pick(ch);
-    if (!p)
+    int k = rail_channel_pick_for(ch, 0, 0);
+    if (k >= 0)
+        rail_path_emit_ctl(ch, &ch->paths[k], 0);
+}
+
+/* Everything kept goes back to its sender with the channel's error; the
+ * layer above fails what else waits on the peer. */
+static void rail_channel_reap(rail_channel_t *ch)
+{
+    rail_frame_t *f;
+    /* sequence order: a message's last chunk reports after its others */
+    while ((f = rail_q_pop(&ch->unacked))) {
+        if (f->sent)
+            f->sent(f->arg, ch->failed);
+        rail_frame_free(f);
+    }
+    while ((f = rail_q_pop(&ch->pending))) {
+        if (f->sent)
+            f->sent(f->arg, ch->failed);
+        rail_frame_free(f);
+    }
+    while ((f = rail_q_pop(&ch->ooo)))
+        rail_frame_free(f);
+    ch->ack_owed = 0;
+    ch->resend = 0;
+    ch->fail_reported = 1;
+    if (rail_failed)
+        rail_failed(ch, ch->failed);
+}
+
+void rail_channel_fail(rail_channel_t *ch, rm_status_t why)
+{
+    if (ch->failed)
         return;
-    static const unsigned char none[1];
-    net_frame_hdr_t hdr = {.seq = 0, .len = 0, .hlen = 0};
-    if (rail_path_emit(ch, p, &hdr, none, none) == RM_OK)
-        ch->ack_owed = 0;
+    ch->failed = why < 0 ? why : RM_ERR_UNREACHABLE;
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (!(p->caps & NET_CAP_RELIABLE) && p->state != RAIL_PATH_DOWN) {
+            p->state = RAIL_PATH_DOWN;
+            if (p->ops->path_reset)
+                p->ops->path_reset(p->np);
+        }
+    }
+    /* frames are released from progress, never from inside a transport call */
+    rail_channel_want_flush(ch);
+}
+
+/* Send again what a failed path carried, in sequence order. */
+static int rail_channel_resend(rail_channel_t *ch)
+{
+    int n = 0, left = 0;
+    for (rail_frame_t *f = ch->unacked.head; f && !ch->failed; f = f->next) {
+        if (f->path >= 0)
+            continue;
+        int k = rail_channel_pick_for(ch, f->hdr.flags, f->hdr.len);
+        if (k < 0 || rail_path_emit(ch, &ch->paths[k], &f->hdr, f->upper, f->payload) != RM_OK) {
+            left = 1;
+            break;
+        }
+        f->path = k;
+        ch->paths[k].resent++;
+        n++;
+    }
+    ch->resend = left;
+    return n;
 }
 
 int rail_channel_flush(rail_channel_t *ch)
 {
     int n = 0;
-    while (ch->pending.head) {
+    if (!ch->failed && ch->resend)
+        n += rail_channel_resend(ch);
+    while (!ch->failed && !ch->resend && ch->pending.head) {
         rail_frame_t *f = ch->pending.head;
-        rail_path_t *p = rail_channel_pick_for(ch, f->hdr.flags, f->hdr.len);
-        if (!p)
+        int k = rail_channel_pick_for(ch, f->hdr.flags, f->hdr.len);
+        if (k < 0)
             break;
+        rail_path_t *p = &ch->paths[k];
         rm_status_t st = rail_path_emit(ch, p, &f->hdr, f->upper, f->payload);
         if (st != RM_OK)
             break; /* NO_RESOURCE: retry on the next pass; errors reach us via upcall */
         rail_q_pop(&ch->pending);
-        if (f->sent)
-            f->sent(f->arg);
-        rail_frame_free(f);
         n++;
+        if (rail_keeps(ch, p)) {
+            f->path = k;
+            rail_q_push(&ch->unacked, f);
+            continue;
+        }
+        if (f->sent)
+            f->sent(f->arg, RM_OK);
+        rail_frame_free(f);
+    }
+    if (ch->failed) {
+        if (!ch->fail_reported)
+            rail_channel_reap(ch);
+        return n;
     }
     /* whatever reverse traffic there was has carried the ack by now */
     if (ch->ack_owed && !ch->pending.head)
@@ -263,7 +444,7 @@ int rail_flush_pending(void)
     while (*pp) {
         rail_channel_t *ch = *pp;
         n += rail_channel_flush(ch);
-        if (!ch->pending.head && !ch->ack_owed) {
+        if (!ch->pending.head && !ch->ack_owed && !ch->resend) {
             *pp = ch->flush_next;
             ch->on_flush_list = 0;
         } else {
@@ -273,14 +454,37 @@ int rail_flush_pending(void)
     return n;
 }
 
-/* Cumulative ack: drop every kept frame the peer has confirmed. */
+int rail_channel_idle(const rail_channel_t *ch)
+{
+    if (ch->failed || ch->closing)
+        return 1;
+    return !ch->pending.head && !ch->unacked.head && !ch->ack_owed;
+}
+
+void rail_channel_bye(rail_channel_t *ch)
+{
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (!(p->caps & NET_CAP_RELIABLE) && (p->frames || p->rx_seen) &&
+            (p->state == RAIL_PATH_UP || p->state == RAIL_PATH_SUSPECT || p->state == RAIL_PATH_ARMED))
+            rail_path_emit_ctl(ch, p, NET_F_BYE);
+    }
+}
+
+/* Cumulative ack: release every kept frame the peer has confirmed. */
 static void rail_channel_ack(rail_channel_t *ch, uint64_t ack)
 {
     if (ack <= ch->acked)
         return;
     ch->acked = ack;
-    while (ch->unacked.head && ch->unacked.head->hdr.seq <= ack)
-        rail_frame_free(rail_q_pop(&ch->unacked));
+    while (ch->unacked.head && ch->unacked.head->hdr.seq <= ack) {
+        rail_frame_t *f = rail_q_pop(&ch->unacked);
+        if (f->sent)
+            f->sent(f->arg, RM_OK);
+        rail_frame_free(f);
+    }
+    if (!ch->unacked.head)
+        ch->resend = 0;
 }
 
 /* Keep a frame that arrived ahead of sequence. An unordered frame is handed
@@ -289,53 +493,84 @@ static void rail_channel_ack(rail_channel_t *ch, uint64_t ack)
 static int rail_ooo_insert(rail_channel_t *ch, const net_frame_hdr_t *hdr, const void *upper,
                            const void *payload)
 {
-    rail_frame_t **pp = &ch->ooo.head;
-    while (*pp && (*pp)->hdr.seq < hdr->seq)
+    rail_frame_t **pp = &ch->ooo.head, *prev = NULL;
+    while (*pp && (*pp)->hdr.seq < hdr->seq) {
+        prev = *pp;
         pp = &(*pp)->next;
+    }
     if (*pp && (*pp)->hdr.seq == hdr->seq) {
         ch->dups_dropped++;
         return 0;
     }
     int marker = (hdr->flags & NET_F_UNORDERED) != 0;
-    rail_frame_t *f = malloc(sizeof *f);
-    void *copy = hdr->len && !marker ? malloc(hdr->len) : NULL;
-    if (!f || (hdr->len && !marker && !copy)) {
-        free(f);
-        free(copy);
+    rail_frame_t *f = rail_frame_new(hdr, upper, payload, !marker, NULL, NULL);
+    if (!f) {
         /* dropping is safe: the sender keeps the frame until acknowledged */
         rm_log_error("rail: out of memory queueing frame %llu from peer %d",
                      (unsigned long long)hdr->seq, ch->peer);
         return 0;
     }
-    f->hdr = *hdr;
-    memcpy(f->upper, upper, hdr->hlen);
-    if (copy)
-        memcpy(copy, payload, hdr->len);
-    f->copy = copy;
-    f->payload = copy;
-    f->sent = NULL;
+    if (marker) {
+        f->payload = NULL;
+        f->hdr.len = 0;
+    }
     f->delivered = marker;
     f->next = *pp;
     *pp = f;
     if (!f->next)
         ch->ooo.tail = f;
+    (void)prev;
     ch->ooo.n++;
     ch->ooo_queued++;
     return 1;
 }
 
-void rail_channel_recv(void *owner, const net_frame_hdr_t *hdr, const void *upper,
+/* An unsequenced frame of the path health protocol. */
+static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t *hdr)
+{
+    rail_path_t *p = rail_path_of(ch, rail);
+    if (!p)
+        return;
+    if (hdr->flags & NET_F_PROBE)
+        rail_path_emit_ctl(ch, p, NET_F_PROBE_ACK);
+    if ((hdr->flags & NET_F_PROBE_ACK) && p->state == RAIL_PATH_ARMED && !p->probed) {
+        p->probed = 1;
+        uint64_t now = rm_now();
+        if (p->down_since) {
+            p->downtime += now - p->down_since;
+        }
+        if (rail_policy == RAIL_POLICY_FAILOVER && rail_channel_usable(ch))
+            p->standby = 1; /* another rail carries the traffic: this one stands by */
+        if (p->standby || p->migrated) {
+            rail_event(ch, p, "armed (connected and probed, standing by)");
+        } else {
+            p->state = RAIL_PATH_UP;
+            rail_event(ch, p, "up (recovered after %.2f s)",
+                       p->down_since ? (double)(now - p->down_since) / 1e9 : 0.0);
+            rail_channel_want_flush(ch);
+        }
+        p->down_since = 0;
+    }
+    if (hdr->flags & NET_F_BYE)
+        ch->closing = 1;
+}
+
+void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper,
                        const void *payload)
 {
     rail_channel_t *ch = owner;
     if (hdr->ack)
         rail_channel_ack(ch, hdr->ack);
     if (!hdr->seq) {
-        /* unsequenced control frame (pure ack, probe) */
-        if (hdr->hlen)
+        /* unsequenced: pure ack, heartbeat, probe, goodbye */
+        if (hdr->flags & (NET_F_PROBE | NET_F_PROBE_ACK | NET_F_BYE))
+            rail_channel_ctl(ch, rail, hdr);
+        else if (hdr->hlen)
             rail_deliver(ch, upper, payload, hdr->len);
         return;
     }
+    if (ch->failed)
+        return;
     if (hdr->seq < ch->recv_next) {
         ch->dups_dropped++;
         return;
@@ -347,13 +582,6 @@ void rail_channel_recv(void *owner, const net_frame_hdr_t *hdr, const void *uppe
     }
     ch->recv_next++;
     rail_deliver(ch, upper, payload, hdr->len);
-    if (ch->lossy) {
-        ch->ack_owed = 1;
-        if (ch->recv_next - 1 - ch->ack_sent >= RAIL_ACK_EVERY)
-            rail_channel_send_ack(ch);
-        else
-            rail_channel_want_flush(ch);
-    }
     while (ch->ooo.head && ch->ooo.head->hdr.seq <= ch->recv_next) {
         rail_frame_t *f = rail_q_pop(&ch->ooo);
         if (f->hdr.seq == ch->recv_next) {
@@ -365,33 +593,72 @@ void rail_channel_recv(void *owner, const net_frame_hdr_t *hdr, const void *uppe
         }
         rail_frame_free(f);
     }
+    if (ch->lossy) {
+        ch->ack_owed = 1;
+        if (ch->recv_next - 1 - ch->ack_sent >= RAIL_ACK_EVERY)
+            rail_channel_send_ack(ch);
+        else
+            rail_channel_want_flush(ch);
+    }
+}
+
+void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const char *detail)
+{
+    if (p->state == RAIL_PATH_DOWN || p->state == RAIL_PATH_RECOVERING)
+        return; /* a reconnection attempt failed: the health tick retries */
+    int idx = (int)(p - ch->paths);
+    p->state = RAIL_PATH_DOWN;
+    p->probed = 0;
+    p->down_since = rm_now();
+    p->backoff = 0;
+    p->retry_at = 0;
+    if (p->ops->path_reset)
+        p->ops->path_reset(p->np);
+    if (ch->closing || ch->failed) {
+        rm_log_debug("rail: path to rank %d on rail %d closed (%s)", ch->peer, p->rail, detail);
+        return;
+    }
+    p->failures++;
+    if (!ch->keep) {
+        rm_log_error("rail %d to rank %d failed (%s: %s) and fault tolerance is off "
+                     "(RAILMPI_FT=0): operations with rank %d fail",
+                     p->rail, ch->peer, detail, rm_status_str(why), ch->peer);
+        rail_channel_fail(ch, why < 0 ? why : RM_ERR_CONN_RESET);
+        return;
+    }
+    int n = 0;
+    for (rail_frame_t *f = ch->unacked.head; f; f = f->next) {
+        if (f->path == idx) {
+            f->path = -1;
+            n++;
+        }
+    }
+    if (n)
+        ch->resend = 1;
+    rail_event(ch, p, "failed (%s: %s); %d frames resent", detail, rm_status_str(why), n);
+    rail_channel_promote(ch);
+    rail_channel_want_flush(ch);
 }
 
 void rail_channel_error(void *owner, int rail, rm_status_t why)
 {
     rail_channel_t *ch = owner;
-    for (int i = 0; i < ch->npaths; i++) {
-        rail_path_t *p = &ch->paths[i];
-        if (p->rail == rail && p->state == RAIL_PATH_UP) {
-            p->state = RAIL_PATH_DOWN;
-            /* an event, not an error: peers closing at MPI_Finalize look the
-             * same; a send that finds no path left reports the error */
-            rm_log_info("rail: path to rank %d on rail %d failed: %s", ch->peer, rail,
-                        rm_status_str(why));
-        }
-    }
-    /* hand what the failed path may have lost back to the surviving paths */
-    if (ch->unacked.head && rail_channel_pick(ch)) {
-        rail_frame_q_t resend = ch->unacked;
-        memset(&ch->unacked, 0, sizeof ch->unacked);
-        rail_frame_t *f;
-        while ((f = rail_q_pop(&resend))) {
-            rail_path_t *p = rail_channel_pick(ch);
-            if (!p || rail_path_emit(ch, p, &f->hdr, f->upper, f->payload) != RM_OK) {
-                rail_q_push(&ch->unacked, f); /* stays kept; recovery resends it */
-                continue;
-            }
-            rail_frame_free(f);
-        }
-    }
+    rail_path_t *p = rail_path_of(ch, rail);
+    if (why == RM_ERR_CLOSED)
+        ch->closing = 1; /* as good as a goodbye that may have been lost */
+    if (p)
+        rail_path_down(ch, p, why, "connection error");
+}
+
+void rail_channel_up(void *owner, int rail)
+{
+    rail_channel_t *ch = owner;
+    rail_path_t *p = rail_path_of(ch, rail);
+    if (!p || (p->state != RAIL_PATH_DOWN && p->state != RAIL_PATH_RECOVERING) || ch->failed)
+        return;
+    p->state = RAIL_PATH_ARMED;
+    p->probed = 0;
+    p->last_rx = rm_now();
+    rail_event(ch, p, "armed (connected again, probing)");
+    rail_path_emit_ctl(ch, p, NET_F_PROBE);
 }

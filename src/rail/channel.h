@@ -3,8 +3,9 @@
  * sequence number; the receiver delivers in sequence order through an
  * out-of-order queue and drops duplicates. Acknowledgements are cumulative
  * and piggybacked; frames sent on a path that can lose them (no
- * NET_CAP_RELIABLE) are kept until acknowledged so a failed path can hand
- * them to the survivors. */
+ * NET_CAP_RELIABLE) are kept until acknowledged, so a failed path's frames
+ * are sent again on the survivors. Path health (heartbeats, failure,
+ * recovery, partitions) is src/rail/health.c. */
 #ifndef RM_RAIL_CHANNEL_H
 #define RM_RAIL_CHANNEL_H
 
@@ -16,6 +17,10 @@
 #include "rail/sched.h"
 #include "util/status.h"
 
+/* CONNECTING -> UP <-> SUSPECT -> DOWN -> RECOVERING -> ARMED -> UP
+ * (DESIGN.md). Only UP paths carry new data; ARMED paths are connected and
+ * probed but held back: a recovering path until its probe is answered, a
+ * standby under the failover policy, a rail migrated off by request. */
 enum rail_path_state {
     RAIL_PATH_CONNECTING = 0,
     RAIL_PATH_UP,
@@ -34,10 +39,22 @@ typedef struct rail_path {
     int rail;
     int state;
     unsigned caps;
-    uint64_t frames, bytes;
+    int standby;           /* held ARMED while another path carries traffic */
+    int migrated;          /* moved off by request (MPIX_Rail_migrate) */
+    int probed;            /* ARMED: our probe was answered */
+    /* health: progress counters sampled by the health tick */
+    uint64_t rx_seen, frames_seen;
+    uint64_t last_rx;      /* ns: last time the path showed life */
+    uint64_t down_since;   /* ns: when it failed */
+    uint64_t retry_at, backoff; /* ns: next reconnection attempt, current backoff */
+    /* counters (RAILMPI_STATS) */
+    uint64_t frames, bytes, resent, failures, downtime;
 } rail_path_t;
 
-typedef void (*rail_sent_fn)(void *arg);
+/* Called once a frame's memory is no longer needed by the channel: RM_OK
+ * when it was delivered (acknowledged, or handed to a reliable path), an
+ * error when the channel failed for good. */
+typedef void (*rail_sent_fn)(void *arg, rm_status_t st);
 
 /* A frame kept by the channel: waiting for room on a path, or sent on a
  * lossy path and not yet acknowledged. */
@@ -45,9 +62,10 @@ typedef struct rail_frame {
     struct rail_frame *next;
     net_frame_hdr_t hdr;
     unsigned char upper[NET_UPPER_MAX];
-    const void *payload;   /* caller's memory (pending) or `copy` */
-    void *copy;            /* owned copy for retransmission */
+    const void *payload;   /* caller's memory (referenced) or `copy` */
+    void *copy;            /* owned copy */
     int delivered;         /* ooo: an unordered frame already handed up */
+    int path;              /* unacked: the path it went out on, -1 = to be sent again */
     rail_sent_fn sent;
     void *arg;
 } rail_frame_t;
@@ -68,43 +86,59 @@ typedef struct rail_channel {
     uint64_t turn;         /* frames/chunks scheduled (round-robin, even striping) */
     double wrr[RAIL_MAX_PATHS]; /* weighted striping state */
     rail_frame_q_t pending;  /* not yet handed to a transport, in order */
-    rail_frame_q_t unacked;  /* sent on a lossy path, awaiting ack */
+    rail_frame_q_t unacked;  /* sent on a lossy path, awaiting ack, in sequence order */
     rail_frame_q_t ooo;      /* received ahead of recv_next, sorted by seq */
-    int lossy;             /* some path may lose frames: acks are needed */
+    int lossy;             /* some path may lose frames: acks and health checks run */
+    int keep;              /* lossy and fault tolerant: frames are kept until acked */
     int ack_owed;          /* delivered frames not yet acknowledged to the peer */
+    int resend;            /* some unacked frame waits to be sent again */
     int on_flush_list;
     struct rail_channel *flush_next;
+    struct rail_channel *net_next; /* the health tick's list of lossy channels */
+    /* whole-channel state */
+    int closing;           /* the peer said goodbye: its paths ending is no failure */
+    rm_status_t failed;    /* < 0: failed for good; sends are refused */
+    int fail_reported;     /* the layer above has been told */
+    uint64_t partitioned_since; /* ns, 0 = some path is usable */
+    uint64_t acked_seen;   /* health tick: acked at the last tick */
+    int ack_stall;         /* ticks with frames kept and no ack progress */
     uint64_t dups_dropped, ooo_queued;
 } rail_channel_t;
 
 /* Delivery of in-order frames to the layer above. */
 typedef void (*rail_deliver_fn)(rail_channel_t *ch, const void *upper, const void *payload,
                                 size_t len);
+/* The channel failed for good (partition timeout, or a path failure with
+ * fault tolerance off): the layer above fails what waits on the peer. */
+typedef void (*rail_failed_fn)(rail_channel_t *ch, rm_status_t why);
 
 void rail_set_deliver(rail_deliver_fn fn);
-/* The scheduling policy for every channel; weights by rail index (NULL: equal). */
-void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights);
+void rail_set_failed(rail_failed_fn fn);
+/* The scheduling policy for every channel; weights by rail index (NULL:
+ * equal); `ft` turns retransmission and recovery on. */
+void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights,
+                    int ft);
 
 void rail_channel_init(rail_channel_t *ch, int peer);
 void rail_channel_destroy(rail_channel_t *ch);
 rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_iface_t *ifc,
                                   net_path_t *np, int rail);
 
-/* Send one sequenced frame. RM_OK: handed to a transport now, the caller's
- * memory may be reused and `sent` is NOT called. RM_INPROGRESS: queued; the
- * header is copied but `payload` must stay valid until `sent(arg)` runs from
- * progress; with `sent` NULL the channel copies the payload instead, so small
- * control frames can live on the caller's stack. Negative: the channel cannot
- * carry frames (no usable path). */
+/* Send one sequenced frame. RM_OK: done with the caller's memory (handed
+ * to a transport, or copied), and `sent` is NOT called. RM_INPROGRESS: the
+ * channel references `payload` until it calls `sent(arg, status)` from
+ * progress — after the peer acknowledged it on a lossy path. With `sent`
+ * NULL the channel copies whatever it must keep, so small control frames
+ * can live on the caller's stack. Negative: the channel has failed. */
 rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hlen,
                               const void *payload, size_t len, uint16_t flags, rail_sent_fn sent,
                               void *arg);
 
-/* Upcall from a transport (net_upcalls_t.recv); `owner` is the channel. */
-void rail_channel_recv(void *owner, const net_frame_hdr_t *hdr, const void *upper,
+/* Upcalls from a transport (net_upcalls_t); `owner` is the channel. */
+void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper,
                        const void *payload);
-/* Upcall from a transport (net_upcalls_t.error). */
 void rail_channel_error(void *owner, int rail, rm_status_t why);
+void rail_channel_up(void *owner, int rail);
 
 /* Acknowledge alone when this many frames arrived with no reverse traffic. */
 #define RAIL_ACK_EVERY 32
@@ -120,7 +154,40 @@ static inline int rail_flush_all(void)
     return rail_flush_list ? rail_flush_pending() : 0;
 }
 
+/* Frames on this channel are kept until the peer acknowledges them: a
+ * sender that passes a callback completes only then, so small messages are
+ * better sent without one (copied, complete at once). */
+static inline int rail_channel_keeps(const rail_channel_t *ch)
+{
+    return ch->keep;
+}
+
+/* Nothing of ours still waits on this channel: no queued or unacknowledged
+ * frame, no ack owed (a failed channel has nothing left to wait for). */
+int rail_channel_idle(const rail_channel_t *ch);
+/* Tell the peer we are closing, on every connected lossy path. */
+void rail_channel_bye(rail_channel_t *ch);
+
 /* The channel's path with NET_CAP_LOCAL, for single-copy reads, or NULL. */
 rail_path_t *rail_channel_local_path(rail_channel_t *ch);
+
+/* ---- internal to src/rail (channel.c <-> health.c) ---- */
+extern int rail_ft;
+extern rail_policy_t rail_policy;
+extern rail_channel_t *rail_net_list;
+/* Emit an unsequenced frame (ack, heartbeat, probe) on one path. */
+rm_status_t rail_path_emit_ctl(rail_channel_t *ch, rail_path_t *p, uint16_t flags);
+/* A path failed (transport error or heartbeat timeout): mark it DOWN and
+ * send its unacknowledged frames again on the survivors. */
+void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const char *detail);
+/* Fail the channel for good: every kept frame's sender hears `why`. */
+void rail_channel_fail(rail_channel_t *ch, rm_status_t why);
+/* A usable path for traffic exists (or will, for the failover standby). */
+int rail_channel_usable(const rail_channel_t *ch);
+/* Promote a standby when no path carries traffic (failover policy). */
+void rail_channel_promote(rail_channel_t *ch);
+/* One line per path event at RAILMPI_VERBOSE >= 1. */
+void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -7,6 +7,7 @@ static const char *const rail_policy_names[] = {
     [RAIL_POLICY_FIRST] = "first",       [RAIL_POLICY_ROUND_ROBIN] = "round-robin",
     [RAIL_POLICY_BINDING] = "binding",   [RAIL_POLICY_EVEN] = "even",
     [RAIL_POLICY_WEIGHTED] = "weighted", [RAIL_POLICY_ADAPTIVE] = "adaptive",
+    [RAIL_POLICY_FAILOVER] = "failover",
 };
 
 int rail_policy_parse(const char *name, rail_policy_t *out)
@@ -65,6 +66,7 @@ int rail_sched_pick(rail_policy_t pol, const rail_sched_path_t *paths, int n, ui
         return best;
     }
     case RAIL_POLICY_FIRST:
+    case RAIL_POLICY_FAILOVER:
     case RAIL_POLICY_EVEN:
     case RAIL_POLICY_WEIGHTED:
     default:

@@ -14,11 +14,13 @@ typedef enum rail_policy {
     RAIL_POLICY_EVEN,      /* a message cut into n equal stripes */
     RAIL_POLICY_WEIGHTED,  /* stripes proportional to static weights */
     RAIL_POLICY_ADAPTIVE,  /* each chunk to the path that finishes it first */
+    RAIL_POLICY_FAILOVER,  /* everything on the first usable path; the channel keeps the
+                              others connected and probed as standbys (ARMED) */
 } rail_policy_t;
 
 /* What the scheduler knows of one path. */
 typedef struct rail_sched_path {
-    int usable;       /* UP (not SUSPECT/DOWN/ARMED) */
+    int usable;       /* UP (not SUSPECT/DOWN/ARMED, not migrated off) */
     double bw;        /* bytes per second: measured, or the static weight */
     double lat;       /* seconds per frame */
     size_t queued;    /* bytes accepted but not yet on the wire */

@@ -29,7 +29,8 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(SPIN_COUNT, spin_count, RM_CFG_INT, "2000",                                                 \
       "Progress polls before a waiting rank yields the core (sched_yield)")                       \
     X(RAIL_POLICY, rail_policy, RM_CFG_STR, "adaptive",                                           \
-      "How frames use a peer's rails: first, round-robin, binding, even, weighted, adaptive")     \
+      "How frames use a peer's rails: first, round-robin, binding, even, weighted, adaptive, "   \
+      "failover (one rail carries traffic, a standby is kept connected and probed)")     \
     X(RAIL_WEIGHTS, rail_weights, RM_CFG_STR, "",                                                 \
       "Comma list of relative rail speeds for the weighted policy (rail order), e.g. 4,1")       \
     X(STRIPING_THRESHOLD, striping_threshold, RM_CFG_SIZE, "65536",                               \
@@ -41,6 +42,15 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "IPv4 interface except the launcher's)")                                                    \
     X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
+    X(FT, ft, RM_CFG_BOOL, "1",                                                                 \
+      "Network fault tolerance: retransmit over surviving rails, recover failed rails, ride out " \
+      "partitions (0: a rail failure ends the affected operations with an error)")               \
+    X(PATH_TIMEOUT_MS, path_timeout_ms, RM_CFG_INT, "300",                                        \
+      "A rail path that receives nothing (data or heartbeat) for this long is failed")           \
+    X(RECOVERY_MAX_MS, recovery_max_ms, RM_CFG_INT, "500",                                        \
+      "Longest wait between reconnection attempts of a failed rail (exponential backoff)")       \
+    X(PARTITION_TIMEOUT_S, partition_timeout_s, RM_CFG_INT, "300",                                \
+      "Seconds every rail to a peer may stay down before its pending operations fail")           \
     X(JOB_SECRET, job_secret, RM_CFG_STR, "",                                                     \
       "Per-job secret checked on every TCP connection (set by mpiexec; unset: rank 0 draws one " \
       "and shares it through the launcher; never set it by hand)")                               \

@@ -54,6 +54,7 @@ const char *rm_status_str(rm_status_t st)
     case RM_ERR_UNSUPPORTED: return "not supported";
     case RM_ERR_INTERNAL: return "internal error";
     case RM_ERR_PROC_FAILED: return "process failed";
+    case RM_ERR_CLOSED: return "closed by the peer";
     }
     return "unknown status";
 }

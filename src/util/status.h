@@ -18,6 +18,7 @@ typedef enum rm_status {
     RM_ERR_UNSUPPORTED = -10,
     RM_ERR_INTERNAL = -11,
     RM_ERR_PROC_FAILED = -12,
+    RM_ERR_CLOSED = -13,     /* the peer closed the connection in order (it is finishing) */
 } rm_status_t;
 
 const char *rm_status_str(rm_status_t st);

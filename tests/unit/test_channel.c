@@ -1,6 +1,10 @@
-/* The channel's sequence/ack machinery over a fake lossy transport that can
- * reorder, duplicate and drop frames, and fail a path. */
+/* The channel's sequence/ack machinery and path health over a fake lossy
+ * transport that can reorder, duplicate and drop frames, fail a path, and
+ * reconnect; the health tick runs on a fake clock. */
 #include "rail/channel.h"
+#include "rail/health.h"
+#include "util/clock.h"
+#include "util/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +23,12 @@ static wire_frame_t wire[2][4096];
 static int nwire[2];
 static int room = 1 << 30; /* frames the transport accepts before NO_RESOURCE */
 
-struct net_path { int rail; };
-static struct net_path fake_paths[2] = {{0}, {1}};
+struct net_path {
+    int rail;
+    uint64_t rx;     /* bytes "received": the liveness counter */
+    int resets, reconnects;
+};
+static struct net_path fake_paths[2] = {{.rail = 0}, {.rail = 1}};
 
 static rm_status_t fake_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
                              const struct iovec *iov, int iovcnt)
@@ -33,19 +41,26 @@ static rm_status_t fake_send(net_path_t *p, const net_frame_hdr_t *hdr, const vo
     memcpy(f->upper, upper, hdr->hlen);
     size_t off = 0;
     for (int i = 0; i < iovcnt; i++) {
-        memcpy(f->payload + off, iov[i].iov_base, iov[i].iov_len);
-        off += iov[i].iov_len;
+        size_t n = iov[i].iov_len < sizeof f->payload - off ? iov[i].iov_len : sizeof f->payload - off;
+        memcpy(f->payload + off, iov[i].iov_base, n);
+        off += n;
     }
     return RM_OK;
 }
 
 static void fake_close(net_path_t *p) { (void)p; }
+static uint64_t fake_rx(net_path_t *p) { return p->rx; }
+static void fake_reset(net_path_t *p) { p->resets++; }
+static rm_status_t fake_reconnect(net_path_t *p) { p->reconnects++; return RM_OK; }
 
 static const net_ops_t fake_ops = {
     .name = "fake",
     .caps = 0, /* lossy: the channel must keep frames until acknowledged */
     .send = fake_send,
     .path_close = fake_close,
+    .rx_bytes = fake_rx,
+    .path_reset = fake_reset,
+    .reconnect = fake_reconnect,
 };
 
 static int delivered[10000];
@@ -60,13 +75,35 @@ static void on_deliver(rail_channel_t *ch, const void *upper, const void *payloa
     delivered[ndelivered++] = v;
 }
 
-static void deliver(rail_channel_t *rx, wire_frame_t *f)
+static int failed_calls;
+static rm_status_t failed_why;
+static void on_failed(rail_channel_t *ch, rm_status_t why)
 {
-    rail_channel_recv(rx, &f->hdr, f->upper, f->payload);
+    (void)ch;
+    failed_calls++;
+    failed_why = why;
 }
 
-static int sent_calls;
-static void on_sent(void *arg) { (void)arg; sent_calls++; }
+static void deliver(rail_channel_t *rx, wire_frame_t *f)
+{
+    rail_channel_recv(rx, f->hdr.flags & NET_F_UNORDERED ? 1 : 0, &f->hdr, f->upper, f->payload);
+}
+
+static void deliver_on(rail_channel_t *rx, int rail, wire_frame_t *f)
+{
+    rail_channel_recv(rx, rail, &f->hdr, f->upper, f->payload);
+}
+
+static uint64_t fake_now;
+static uint64_t fake_clock(void) { return fake_now; }
+
+static int sent_calls, sent_errors;
+static void on_sent(void *arg, rm_status_t st)
+{
+    (void)arg;
+    sent_calls++;
+    sent_errors += st < 0;
+}
 
 static void expect_in_order(int n)
 {
@@ -90,18 +127,37 @@ static void send_ints(rail_channel_t *tx, int from, int to)
     }
 }
 
-int main(void)
+static void ack_to(rail_channel_t *tx, uint64_t n)
 {
+    net_frame_hdr_t ack = {.seq = 0, .ack = n};
+    rail_channel_recv(tx, 0, &ack, NULL, NULL);
+}
+
+static int count_flag(int rail, uint16_t flag)
+{
+    int n = 0;
+    for (int i = 0; i < nwire[rail]; i++)
+        n += wire[rail][i].hdr.seq == 0 && (flag ? (wire[rail][i].hdr.flags & flag) != 0
+                                                 : wire[rail][i].hdr.flags == 0);
+    return n;
+}
+
+/* Sequencing, acks, retention and resending on path failure. */
+static void test_sequencing(void)
+{
+    rail_configure(RAIL_POLICY_EVEN, 0, NULL, 0, 1); /* chunks alternate over the paths */
     rail_channel_t tx, rx;
-    rail_set_deliver(on_deliver);
     rail_channel_init(&tx, 1);
     rail_channel_init(&rx, 0);
     rail_channel_add_path(&tx, &fake_ops, NULL, &fake_paths[0], 0);
 
     /* 1. reordered and duplicated frames are delivered once, in order */
+    sent_calls = 0;
     send_ints(&tx, 0, 100);
     if (nwire[0] != 100)
         FAIL("expected 100 frames on the wire, got %d", nwire[0]);
+    if (sent_calls != 0)
+        FAIL("a kept frame was released before its ack (%d callbacks)", sent_calls);
     for (int i = 99; i >= 0; i -= 2)
         deliver(&rx, &wire[0][i]);
     for (int i = 0; i < 100; i++)
@@ -114,88 +170,153 @@ int main(void)
     /* 2. the sender keeps frames until a cumulative ack covers them */
     if (tx.unacked.n != 100)
         FAIL("sender keeps %zu frames, expected 100", tx.unacked.n);
-    net_frame_hdr_t ack = {.seq = 0, .ack = 60};
-    rail_channel_recv(&tx, &ack, NULL, NULL);
+    ack_to(&tx, 60);
+    if (sent_calls != 60)
+        FAIL("ack 60 released %d senders", sent_calls);
     if (tx.unacked.n != 40 || tx.unacked.head->hdr.seq != 61)
         FAIL("after ack 60 the sender keeps %zu frames from %llu", tx.unacked.n,
              (unsigned long long)(tx.unacked.head ? tx.unacked.head->hdr.seq : 0));
-    /* a stale ack changes nothing */
-    ack.ack = 10;
-    rail_channel_recv(&tx, &ack, NULL, NULL);
+    ack_to(&tx, 10); /* a stale ack changes nothing */
     if (tx.unacked.n != 40)
         FAIL("stale ack dropped frames");
 
-    /* 3. a full transport queues frames in order and reports them sent later */
+    /* 3. a full transport queues frames in order and sends them later */
     nwire[0] = 0;
     room = 3;
-    sent_calls = 0;
     send_ints(&tx, 100, 110);
     if (nwire[0] != 3 || tx.pending.n != 7)
         FAIL("with room for 3: %d on wire, %zu pending", nwire[0], tx.pending.n);
     room = 1 << 30;
     rail_flush_all();
-    if (nwire[0] != 10 || tx.pending.n != 0 || sent_calls != 7)
-        FAIL("after flush: %d on wire, %zu pending, %d sent callbacks", nwire[0], tx.pending.n,
-             sent_calls);
+    if (nwire[0] != 10 || tx.pending.n != 0 || tx.unacked.n != 50)
+        FAIL("after flush: %d on wire, %zu pending, %zu kept", nwire[0], tx.pending.n, tx.unacked.n);
     for (int i = 0; i < 10; i++)
         deliver(&rx, &wire[0][i]);
     expect_in_order(110);
 
-    /* 4. a failed path hands unacknowledged frames to the surviving path */
+    /* 4. a large frame is referenced, not copied: its sender hears of it
+     *    only when the peer acknowledged it */
+    static unsigned char big[(64 << 10) + 1];
+    memcpy(big, &(int){110}, sizeof(int));
+    unsigned char hdr[8] = {1};
+    ack_to(&tx, tx.send_seq);
+    sent_calls = 0;
+    if (rail_channel_send(&tx, hdr, sizeof hdr, big, sizeof big, 0, on_sent, NULL) != RM_INPROGRESS)
+        FAIL("a large frame must stay referenced until acked");
+    if (tx.unacked.tail->copy || tx.unacked.tail->payload != big)
+        FAIL("a large frame was copied");
+    ack_to(&tx, tx.send_seq - 1);
+    if (sent_calls != 0)
+        FAIL("the large frame was released before its ack");
+    ack_to(&tx, tx.send_seq);
+    if (sent_calls != 1 || tx.unacked.n != 0)
+        FAIL("the ack did not release the large frame (%d callbacks, %zu kept)", sent_calls,
+             tx.unacked.n);
+    rx.recv_next++; /* the receiver took it (its payload does not fit the fake wire) */
+
+    /* 5. a failed path sends again only what it carried, on the survivor */
     rail_channel_add_path(&tx, &fake_ops, NULL, &fake_paths[1], 1);
     nwire[0] = nwire[1] = 0;
-    send_ints(&tx, 110, 120); /* all on path 0 (the first UP path) */
-    if (nwire[0] != 10)
-        FAIL("expected frames on rail 0, got %d/%d", nwire[0], nwire[1]);
-    /* rail 0 loses everything: deliver nothing and fail it */
+    send_ints(&tx, 111, 121); /* ordered frames: all on the first path */
+    for (int i = 121; i < 125; i++) { /* striped chunks: over both paths */
+        values[i] = i;
+        if (rail_channel_send(&tx, hdr, sizeof hdr, &values[i], sizeof values[i], NET_F_UNORDERED,
+                              on_sent, NULL) < 0)
+            FAIL("chunk %d", i);
+    }
+    int on1 = nwire[1];
+    if (nwire[0] + on1 != 14 || on1 == 0)
+        FAIL("expected chunks on both paths, got %d/%d", nwire[0], on1);
+    uint64_t resets = fake_paths[0].resets;
     rail_channel_error(&tx, 0, RM_ERR_CONN_RESET);
-    if (tx.paths[0].state != RAIL_PATH_DOWN)
-        FAIL("rail 0 not marked down");
-    /* frames 61..120 were unacked: all resent on rail 1 */
-    if (nwire[1] != 60)
-        FAIL("expected 60 frames resent on rail 1, got %d", nwire[1]);
+    if (tx.paths[0].state != RAIL_PATH_DOWN || fake_paths[0].resets != (int)resets + 1)
+        FAIL("rail 0 not marked down and reset");
+    rail_flush_all();
+    /* what rail 0 carried, not what rail 1 already has */
+    if (nwire[1] != on1 + (14 - on1) || tx.paths[1].resent != (uint64_t)(14 - on1))
+        FAIL("expected %d frames resent on rail 1, got %d (counted %llu)", 14 - on1,
+             nwire[1] - on1, (unsigned long long)tx.paths[1].resent);
     for (int i = 0; i < nwire[1]; i++)
-        deliver(&rx, &wire[1][i]);
-    expect_in_order(120);
+        deliver_on(&rx, 1, &wire[1][i]);
+    /* each of 111..124 exactly once, the ordered ones in order */
+    if (ndelivered != 124)
+        FAIL("after failover %d delivered", ndelivered);
+    int seen[125] = {0}, last_ordered = 110;
+    for (int i = 110; i < 124; i++) {
+        int d = delivered[i];
+        if (d < 111 || d > 124 || seen[d]++)
+            FAIL("value %d delivered twice or out of range after failover", d);
+        if (d <= 120) {
+            if (d < last_ordered)
+                FAIL("ordered frame %d delivered after %d", d, last_ordered);
+            last_ordered = d;
+        }
+    }
+    if (rx.recv_next != tx.send_seq + 1 || rx.ooo.n)
+        FAIL("receiver at %llu, sender at %llu", (unsigned long long)rx.recv_next,
+             (unsigned long long)tx.send_seq);
 
-    /* 5. unordered data chunks are handed up on arrival, once, and still
+    /* 6. unordered data chunks are handed up on arrival, once, and still
      *    advance the sequence so later ordered frames flow */
     nwire[1] = 0;
-    for (int i = 120; i < 130; i++) {
-        unsigned char hdr[8] = {2};
+    ndelivered = 0;
+    for (int i = 0; i < 10; i++) {
         values[i] = i;
         if (rail_channel_send(&tx, hdr, sizeof hdr, &values[i], sizeof values[i], NET_F_UNORDERED,
                               on_sent, NULL) < 0)
             FAIL("unordered send %d", i);
     }
-    send_ints(&tx, 130, 131);
+    send_ints(&tx, 10, 11);
     deliver(&rx, &wire[1][10]); /* the ordered frame first: must wait */
-    if (ndelivered != 120)
+    if (ndelivered != 0)
         FAIL("ordered frame delivered ahead of sequence");
     for (int i = 9; i >= 0; i--) {
         deliver(&rx, &wire[1][i]);
-        if (i > 0 && (ndelivered != 120 + 10 - i || delivered[ndelivered - 1] != 120 + i))
-            FAIL("unordered frame %d not handed up on arrival", 120 + i);
+        if (i > 0 && (ndelivered != 10 - i || delivered[ndelivered - 1] != i))
+            FAIL("unordered frame %d not handed up on arrival", i);
     }
     deliver(&rx, &wire[1][3]); /* duplicate */
-    if (ndelivered != 131 || delivered[130] != 130)
+    if (ndelivered != 11 || delivered[10] != 10)
         FAIL("after unordered chunks: %d delivered, last %d", ndelivered, delivered[ndelivered - 1]);
-    if (rx.recv_next != 132 || rx.ooo.n != 0)
-        FAIL("sequence not advanced past unordered frames (next %llu, %zu queued)",
-             (unsigned long long)rx.recv_next, rx.ooo.n);
+    if (rx.ooo.n != 0)
+        FAIL("sequence not advanced past unordered frames (%zu queued)", rx.ooo.n);
 
-    /* 6. no path at all: the channel refuses */
+    /* 7. no path at all: frames wait (a partition), nothing is refused */
     rail_channel_error(&tx, 1, RM_ERR_CONN_RESET);
     int v = 0;
-    unsigned char hdr[8] = {1};
-    if (rail_channel_send(&tx, hdr, sizeof hdr, &v, sizeof v, 0, NULL, NULL) != RM_ERR_UNREACHABLE)
-        FAIL("send without paths did not report UNREACHABLE");
+    rm_status_t st = rail_channel_send(&tx, hdr, sizeof hdr, &v, sizeof v, 0, NULL, NULL);
+    if (st != RM_OK || tx.pending.n != 1)
+        FAIL("a send with every path down must wait (status %d, %zu pending)", st, tx.pending.n);
+    /* rail 1 comes back: ARMED and probing, UP once the probe is answered */
+    nwire[1] = 0;
+    rail_channel_up(&tx, 1);
+    if (tx.paths[1].state != RAIL_PATH_ARMED || count_flag(1, NET_F_PROBE) != 1)
+        FAIL("a reconnected path must be ARMED and probed");
+    rail_flush_all();
+    if (tx.pending.n != 1)
+        FAIL("an ARMED path carried data before its probe was answered");
+    net_frame_hdr_t pa = {.flags = NET_F_PROBE_ACK, .ack = 0};
+    rail_channel_recv(&tx, 1, &pa, NULL, NULL);
+    rail_flush_all();
+    if (tx.paths[1].state != RAIL_PATH_UP || tx.pending.n != 0)
+        FAIL("the answered probe did not bring rail 1 back (state %d, %zu pending)",
+             tx.paths[1].state, tx.pending.n);
+    /* a probe is answered on the path it came on */
+    net_frame_hdr_t pr = {.flags = NET_F_PROBE};
+    nwire[1] = 0;
+    rail_channel_recv(&tx, 1, &pr, NULL, NULL);
+    if (count_flag(1, NET_F_PROBE_ACK) != 1)
+        FAIL("a probe was not answered on its path");
 
     rail_channel_destroy(&tx);
     rail_channel_destroy(&rx);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+}
 
-    /* 7. one-way traffic: the receiver acknowledges alone, every
-     *    RAIL_ACK_EVERY frames and when idle, so the sender's copies go */
+/* One-way traffic: the receiver acknowledges alone, every RAIL_ACK_EVERY
+ * frames and when idle, so the sender's copies go. */
+static void test_idle_acks(void)
+{
     rail_channel_t a, b;
     rail_channel_init(&a, 1);
     rail_channel_init(&b, 0);
@@ -210,17 +331,191 @@ int main(void)
     if (nwire[1] != 1 || wire[1][0].hdr.seq != 0 || wire[1][0].hdr.ack != RAIL_ACK_EVERY)
         FAIL("expected one early ack of %d, got %d frames (ack %llu)", RAIL_ACK_EVERY, nwire[1],
              (unsigned long long)(nwire[1] ? wire[1][0].hdr.ack : 0));
+    if (rail_channel_idle(&b))
+        FAIL("a receiver owing an ack is not idle");
     rail_flush_all();
     if (nwire[1] != 2 || wire[1][1].hdr.ack != 40)
         FAIL("idle ack missing (%d frames)", nwire[1]);
+    if (rail_channel_idle(&a))
+        FAIL("a sender with unacknowledged frames is not idle");
     for (int i = 0; i < nwire[1]; i++)
         deliver(&a, &wire[1][i]);
-    if (a.unacked.n != 0)
+    if (a.unacked.n != 0 || !rail_channel_idle(&a))
         FAIL("sender still keeps %zu frames after the acks", a.unacked.n);
     if (ndelivered != 40)
         FAIL("an ack was delivered as data");
     rail_channel_destroy(&a);
     rail_channel_destroy(&b);
+}
+
+/* Heartbeats, silent failure, recovery with backoff, partition timeout. */
+static void test_health(void)
+{
+    rail_channel_t ch;
+    rail_channel_init(&ch, 0);   /* peer 0: we (rank 1) are the higher rank and reconnect */
+    rail_health_setup(1);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[1], 1);
+    uint64_t T = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS, t = 1000 * RM_SEC;
+    nwire[0] = nwire[1] = 0;
+    rail_health_tick(t);
+    if (nwire[0] || nwire[1])
+        FAIL("a channel never used must not be watched");
+    send_ints(&ch, 0, 1); /* in use now */
+    fake_paths[0].rx = fake_paths[1].rx = 1;
+    nwire[0] = nwire[1] = 0;
+    rail_health_tick(t);
+    if (count_flag(0, 0) != 0 || count_flag(1, 0) != 1)
+        FAIL("heartbeat only where nothing was sent (got %d, %d)", count_flag(0, 0), count_flag(1, 0));
+    /* rail 1 keeps answering, rail 0 goes silent */
+    uint64_t step = T / 4;
+    int suspect_seen = 0;
+    for (int i = 1; i <= 5 && ch.paths[0].state != RAIL_PATH_DOWN; i++) {
+        fake_paths[1].rx += 10;
+        rail_health_tick(t + (uint64_t)i * step + 1);
+        suspect_seen |= ch.paths[0].state == RAIL_PATH_SUSPECT;
+    }
+    if (!suspect_seen || ch.paths[0].state != RAIL_PATH_DOWN)
+        FAIL("a silent path must go SUSPECT, then DOWN (state %d)", ch.paths[0].state);
+    if (ch.paths[1].state != RAIL_PATH_UP)
+        FAIL("a path that kept answering must stay UP");
+    rail_flush_all();
+    if (ch.unacked.head->path != 1 || ch.paths[1].resent != 1)
+        FAIL("the silent path's frame was not sent again on the other path");
+    /* recovery: reconnection attempts with growing gaps */
+    t += 10 * step;
+    int before = fake_paths[0].reconnects;
+    uint64_t last = 0, gap = 0, prev_gap = 0;
+    int grew = 1;
+    for (uint64_t now = t; now < t + 2 * RM_SEC; now += RM_MS) {
+        int r = fake_paths[0].reconnects;
+        fake_paths[1].rx += 1; /* rail 1 keeps answering */
+        fake_now = now;
+        rail_health_due = 1; /* what the timer does; progress polls it */
+        rail_health_poll(fake_clock);
+        if (rail_health_due)
+            FAIL("a due tick was not run");
+        if (fake_paths[0].reconnects != r) {
+            if (last) {
+                gap = now - last;
+                if (prev_gap && gap < prev_gap && gap < (uint64_t)RM_CFG(recovery_max_ms) * RM_MS)
+                    grew = 0;
+                prev_gap = gap;
+            }
+            last = now;
+        }
+    }
+    int attempts = fake_paths[0].reconnects - before;
+    if (attempts < 3 || !grew || ch.paths[0].state != RAIL_PATH_RECOVERING)
+        FAIL("expected backoff reconnection attempts (got %d, growing %d, state %d)", attempts, grew,
+             ch.paths[0].state);
+    if (gap > (uint64_t)RM_CFG(recovery_max_ms) * RM_MS + 2 * RM_MS)
+        FAIL("backoff exceeded RAILMPI_RECOVERY_MAX_MS (%llu ms)", (unsigned long long)(gap / RM_MS));
+
+    /* partition: rail 1 fails too; after the timeout the channel fails */
+    t += 3 * RM_SEC;
+    rail_channel_error(&ch, 1, RM_ERR_CONN_RESET);
+    if (rail_channel_usable(&ch))
+        FAIL("no path should be usable");
+    failed_calls = 0;
+    rail_health_tick(t);
+    if (!ch.partitioned_since || ch.failed)
+        FAIL("the channel must be partitioned, not failed");
+    rail_health_tick(t + (uint64_t)RM_CFG(partition_timeout_s) * RM_SEC + RM_SEC);
+    if (ch.failed != RM_ERR_UNREACHABLE)
+        FAIL("partition timeout did not fail the channel");
+    sent_errors = 0;
+    rail_flush_all();
+    if (failed_calls != 1 || failed_why != RM_ERR_UNREACHABLE)
+        FAIL("the layer above was not told (%d calls)", failed_calls);
+    int v = 1;
+    unsigned char hdr[8] = {1};
+    if (rail_channel_send(&ch, hdr, sizeof hdr, &v, sizeof v, 0, NULL, NULL) != RM_ERR_UNREACHABLE)
+        FAIL("a failed channel must refuse sends");
+    if (!rail_channel_idle(&ch))
+        FAIL("a failed channel has nothing to wait for");
+    rail_channel_destroy(&ch);
+}
+
+/* With fault tolerance off, a path failure fails the channel at once:
+ * referenced frames come back with the error, nothing hangs. */
+static void test_ft_off(void)
+{
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 0);
+    rail_channel_t ch;
+    rail_channel_init(&ch, 1);
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[1], 1);
+    static unsigned char big[(64 << 10) * 2];
+    unsigned char hdr[8] = {1};
+    room = 0; /* queued, referenced */
+    sent_calls = sent_errors = 0;
+    if (rail_channel_send(&ch, hdr, sizeof hdr, big, sizeof big, 0, on_sent, NULL) != RM_INPROGRESS)
+        FAIL("queued large frame");
+    if (ch.unacked.n)
+        FAIL("nothing is kept for retransmission with RAILMPI_FT=0");
+    failed_calls = 0;
+    rail_channel_error(&ch, 0, RM_ERR_CONN_RESET);
+    rail_flush_all();
+    room = 1 << 30;
+    if (ch.failed >= 0 || failed_calls != 1 || sent_calls != 1 || sent_errors != 1)
+        FAIL("FT=0: failure must end the channel (failed %d, calls %d/%d/%d)", ch.failed,
+             failed_calls, sent_calls, sent_errors);
+    rail_channel_destroy(&ch);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+}
+
+/* The failover policy keeps a standby ARMED and moves traffic to it. */
+static void test_failover_policy(void)
+{
+    rail_configure(RAIL_POLICY_FAILOVER, 0, NULL, 0, 1);
+    rail_channel_t ch, rx;
+    rail_channel_init(&ch, 1);
+    rail_channel_init(&rx, 0);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[1], 1);
+    if (ch.paths[1].state != RAIL_PATH_ARMED || !ch.paths[1].standby)
+        FAIL("failover: the second path must be a standby");
+    nwire[0] = nwire[1] = 0;
+    ndelivered = 0;
+    send_ints(&ch, 0, 5);
+    rail_health_tick(2000 * RM_SEC); /* probes the standby */
+    if (nwire[0] != 5 || count_flag(1, NET_F_PROBE) != 1 || count_flag(1, 0) != 0)
+        FAIL("failover: data on the primary, a probe on the standby (%d, %d)", nwire[0], nwire[1]);
+    net_frame_hdr_t pa = {.flags = NET_F_PROBE_ACK};
+    rail_channel_recv(&ch, 1, &pa, NULL, NULL);
+    if (ch.paths[1].state != RAIL_PATH_ARMED || !ch.paths[1].probed)
+        FAIL("failover: an answered standby stays ARMED");
+    rail_channel_error(&ch, 0, RM_ERR_CONN_RESET);
+    if (ch.paths[1].state != RAIL_PATH_UP)
+        FAIL("failover: the standby must take over at once");
+    rail_flush_all();
+    send_ints(&ch, 5, 6);
+    for (int i = 0; i < nwire[1]; i++)
+        if (wire[1][i].hdr.seq)
+            deliver_on(&rx, 1, &wire[1][i]);
+    expect_in_order(6);
+    rail_channel_destroy(&ch);
+    rail_channel_destroy(&rx);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+}
+
+int main(void)
+{
+    if (rm_config_load() != RM_OK)
+        FAIL("config");
+    rail_set_deliver(on_deliver);
+    rail_set_failed(on_failed);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    test_sequencing();
+    test_idle_acks();
+    test_health();
+    test_ft_off();
+    test_failover_policy();
     printf("OK\n");
     return 0;
 }

@@ -208,7 +208,7 @@ static void stray_connections(void)
         unsigned char msg[80];
         memset(msg, 0x5a, sizeof msg); /* garbage */
         if (attempt == 1) { /* the hello layout, with a secret that is not the job's */
-            uint32_t w[4] = {0x726d7470u, 1, 1, 0};
+            uint32_t w[4] = {0x726d7470u, 2, 1, 0};
             memset(msg, 0, sizeof msg);
             memcpy(msg, w, sizeof w);
             strcpy((char *)msg + sizeof w, "not-the-secret");

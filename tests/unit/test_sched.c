@@ -51,6 +51,9 @@ int main(void)
     /* picks */
     if (rail_sched_pick(RAIL_POLICY_FIRST, two, 2, 5, 3) != 0) FAIL("first");
     if (rail_sched_pick(RAIL_POLICY_FIRST, down0, 2, 5, 3) != 1) FAIL("first skips a down path");
+    if (rail_sched_pick(RAIL_POLICY_FAILOVER, two, 2, 5, 3) != 0) FAIL("failover uses the first path");
+    if (rail_sched_pick_chunk(RAIL_POLICY_FAILOVER, down0, 2, 4096, 7, 0, NULL) != 1)
+        FAIL("failover moves chunks to the surviving path");
     if (rail_sched_pick(RAIL_POLICY_ROUND_ROBIN, two, 2, 0, 0) != 0 ||
         rail_sched_pick(RAIL_POLICY_ROUND_ROBIN, two, 2, 1, 0) != 1 ||
         rail_sched_pick(RAIL_POLICY_ROUND_ROBIN, two, 2, 2, 0) != 0) FAIL("round-robin");

@@ -20,7 +20,7 @@ static int got, bad;
 static uint64_t expect_seq = 1;
 static unsigned char big[1 << 20];
 
-static void on_recv(void *owner, const net_frame_hdr_t *hdr, const void *upper, const void *payload)
+static void on_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper, const void *payload)
 {
     if (hdr->seq != expect_seq)
         FAIL("frame seq %llu, expected %llu", (unsigned long long)hdr->seq, (unsigned long long)expect_seq);

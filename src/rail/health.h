@@ -1,0 +1,28 @@
+/* Path health for every channel over lossy paths: heartbeats, failure
+ * detection, recovery with backoff, partitions, migration by request. */
+#ifndef RM_RAIL_HEALTH_H
+#define RM_RAIL_HEALTH_H
+
+#include <stdint.h>
+
+#include "rail/channel.h"
+
+/* Set by a timer when a tick is due; progress checks it on every pass. */
+extern volatile int rail_health_due;
+
+void rail_health_setup(int my_rank);
+/* How often the tick should run (a sixth of the path timeout). */
+uint64_t rail_health_interval(void);
+void rail_health_tick(uint64_t now);
+
+static inline void rail_health_poll(uint64_t (*now)(void))
+{
+    if (rail_health_due)
+        rail_health_tick(now());
+}
+
+/* Move traffic off a rail (off = 1) or back onto it (off = 0) on every
+ * channel; returns the number of paths changed. */
+int rail_migrate(int rail, int off);
+
+#endif

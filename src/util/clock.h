@@ -1,0 +1,29 @@
+/* Clocks: monotonic time for timers (heartbeats, backoff, partition
+ * timeouts) and wall-clock time for event lines a person lines up with
+ * other logs. */
+#ifndef RM_UTIL_CLOCK_H
+#define RM_UTIL_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define RM_MS ((uint64_t)1000000)
+#define RM_SEC ((uint64_t)1000000000)
+
+/* Nanoseconds since an arbitrary start; never goes back. */
+static inline uint64_t rm_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * RM_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* Seconds since the Unix epoch, with microseconds. */
+static inline double rm_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)(ts.tv_nsec / 1000) * 1e-6;
+}
+
+#endif
