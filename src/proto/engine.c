@@ -186,6 +186,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     }
     proto_eng.stripe_min = (size_t)RM_CFG(striping_threshold);
     rail_set_deliver(proto_deliver);
+    rail_set_place(proto_data_locate);
     if ((st = proto_find_hosts(rank, size)) < 0)
         return st;
 
@@ -206,7 +207,9 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         .node_of = proto_proc.node_of,
         .node = proto_proc.node,
         .job_id = proto_eng.job_id,
-        .up = {.recv = rail_channel_recv, .error = rail_channel_error},
+        .up = {.recv = rail_channel_recv,
+               .error = rail_channel_error,
+               .place = RM_CFG(zcopy_recv) ? rail_channel_place : NULL},
     };
     size_t eager = (size_t)RM_CFG(eager_threshold);
     size_t chunk = (size_t)RM_CFG(shm_pipeline_chunk);
@@ -341,10 +344,11 @@ static void proto_print_stats(void)
                 continue;
             rm_log(RM_LOG_INFO,
                    "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
-                   "duplicates dropped %llu, out-of-order %llu",
+                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes",
                    r, p->rail, p->ops->name, (unsigned long long)p->frames,
                    (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),
-                   (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued);
+                   (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued,
+                   (unsigned long long)p->zc_bytes);
         }
     }
 }

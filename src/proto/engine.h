@@ -34,5 +34,6 @@ typedef struct proto_engine {
 extern proto_engine_t proto_eng;
 
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
+void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 
 #endif

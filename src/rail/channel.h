@@ -35,6 +35,10 @@ typedef struct rail_path {
     int state;
     unsigned caps;
     uint64_t frames, bytes;
+    /* zero-copy receive: the frame being received in place on this path */
+    uint64_t zc_seq;
+    const void *zc_at;
+    uint64_t zc_bytes;     /* payload bytes received straight into place */
 } rail_path_t;
 
 typedef void (*rail_sent_fn)(void *arg);
@@ -82,6 +86,13 @@ typedef void (*rail_deliver_fn)(rail_channel_t *ch, const void *upper, const voi
                                 size_t len);
 
 void rail_set_deliver(rail_deliver_fn fn);
+
+/* Where the layer above wants the `len`-byte payload of a frame it will be
+ * handed (its upper header is `upper`), or NULL to have it staged. See
+ * net_upcalls_t.place for what a non-NULL answer commits both sides to. */
+typedef void *(*rail_place_fn)(rail_channel_t *ch, const void *upper, size_t len);
+
+void rail_set_place(rail_place_fn fn);
 /* The scheduling policy for every channel; weights by rail index (NULL: equal). */
 void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights);
 
@@ -103,6 +114,10 @@ rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hl
 /* Upcall from a transport (net_upcalls_t.recv); `owner` is the channel. */
 void rail_channel_recv(void *owner, const net_frame_hdr_t *hdr, const void *upper,
                        const void *payload);
+/* Upcall from a transport (net_upcalls_t.place): answered only for frames
+ * the channel will hand up on arrival, i.e. unordered data chunks that are
+ * not duplicates, on a path that is UP; the layer above decides the rest. */
+void *rail_channel_place(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper);
 /* Upcall from a transport (net_upcalls_t.error). */
 void rail_channel_error(void *owner, int rail, rm_status_t why);
 

@@ -50,6 +50,7 @@ static const net_ops_t fake_ops = {
 
 static int delivered[10000];
 static int ndelivered;
+static const void *last_payload;
 
 static void on_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len)
 {
@@ -58,6 +59,16 @@ static void on_deliver(rail_channel_t *ch, const void *upper, const void *payloa
     if (len != sizeof v)
         FAIL("payload length %zu", len);
     delivered[ndelivered++] = v;
+    last_payload = payload;
+}
+
+static int place_slot, place_asks, place_refuse;
+static void *on_place(rail_channel_t *ch, const void *upper, size_t len)
+{
+    (void)ch;
+    (void)upper;
+    place_asks++;
+    return place_refuse || len != sizeof place_slot ? NULL : &place_slot;
 }
 
 static void deliver(rail_channel_t *rx, wire_frame_t *f)
@@ -221,6 +232,60 @@ int main(void)
         FAIL("an ack was delivered as data");
     rail_channel_destroy(&a);
     rail_channel_destroy(&b);
+
+    /* 8. zero-copy receive: placement is asked of the layer above only for
+     *    frames handed up on arrival (unordered, new, on an UP path), and a
+     *    payload that arrives in place is handed up as that same pointer and
+     *    counted on its path */
+    rail_channel_t z;
+    rail_channel_init(&z, 2);
+    rail_channel_add_path(&z, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&z, &fake_ops, NULL, &fake_paths[1], 1);
+    rail_set_place(on_place);
+    ndelivered = 0;
+    unsigned char up8[8] = {3};
+    net_frame_hdr_t zh = {.seq = 2, .len = sizeof(int), .flags = NET_F_UNORDERED, .hlen = 8};
+    int *at = rail_channel_place(&z, 1, &zh, up8);
+    if (at != &place_slot || place_asks != 1)
+        FAIL("an unordered new chunk was not placed (%p, %d asks)", (void *)at, place_asks);
+    *at = 42; /* the transport receives in place */
+    last_payload = NULL;
+    rail_channel_recv(&z, &zh, up8, at);
+    if (ndelivered != 1 || delivered[0] != 42 || last_payload != at)
+        FAIL("a placed payload was not handed up as the placed pointer");
+    if (z.paths[1].zc_bytes != sizeof(int) || z.paths[0].zc_bytes != 0)
+        FAIL("zero-copy bytes counted %llu/%llu", (unsigned long long)z.paths[0].zc_bytes,
+             (unsigned long long)z.paths[1].zc_bytes);
+    if (rail_channel_place(&z, 0, &zh, up8))
+        FAIL("a chunk already handed up (out-of-order marker) was placed again");
+    int one = 1;
+    zh.seq = 1;
+    rail_channel_recv(&z, &zh, up8, &one); /* staged: not counted */
+    if (z.recv_next != 3 || z.paths[0].zc_bytes + z.paths[1].zc_bytes != sizeof(int))
+        FAIL("after a staged chunk: next %llu", (unsigned long long)z.recv_next);
+    if (rail_channel_place(&z, 0, &zh, up8))
+        FAIL("a duplicate below the sequence was placed");
+    zh.seq = 3;
+    zh.flags = 0;
+    if (rail_channel_place(&z, 0, &zh, up8))
+        FAIL("an ordered frame was placed");
+    zh.flags = NET_F_UNORDERED;
+    zh.hlen = 0;
+    if (rail_channel_place(&z, 0, &zh, up8))
+        FAIL("a frame without an upper header was placed");
+    zh.hlen = 8;
+    place_refuse = 1;
+    if (rail_channel_place(&z, 0, &zh, up8) || z.paths[0].zc_at)
+        FAIL("the layer above refused, yet the frame was placed");
+    place_refuse = 0;
+    rail_channel_error(&z, 0, RM_ERR_CONN_RESET);
+    int asks = place_asks;
+    if (rail_channel_place(&z, 0, &zh, up8) || place_asks != asks)
+        FAIL("a chunk on a failed path was placed");
+    if (rail_channel_place(&z, 1, &zh, up8) != &place_slot)
+        FAIL("a chunk on the surviving path was not placed");
+    rail_set_place(NULL);
+    rail_channel_destroy(&z);
     printf("OK\n");
     return 0;
 }
