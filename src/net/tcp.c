@@ -43,7 +43,7 @@
 /* A payload at least this large that is not yet whole in the receive buffer
  * is read by itself (placed or staged), not through the buffer. */
 #define TCP_DIRECT_MIN (64 * 1024)
-/* Small frames in a row that end header-first reading (see tcp_read). */
+/* Small frames in a row that end header-first reading (see tcp_rx_want). */
 #define TCP_LEAN_SMALL 4
 
 enum { TCP_HS_OK = 0, TCP_HS_DUPLICATE = 1, TCP_HS_BAD_SECRET = 2, TCP_HS_UNKNOWN_PEER = 3 };

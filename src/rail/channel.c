@@ -333,8 +333,8 @@ static int rail_ooo_insert(rail_channel_t *ch, const net_frame_hdr_t *hdr, const
 /* Zero-copy receive. Only a frame that will be handed up the moment it
  * arrives may land in the layer above's memory: an unordered chunk not seen
  * before. An ordered frame may have to wait in the out-of-order queue, and a
- * duplicate is dropped, so both are staged. A path the channel no longer uses
- * gets no placement: its frames are being resent elsewhere. */
+ * duplicate is dropped, so both are staged. A path that is not UP gets no
+ * placement: what it carries may also come again on another path. */
 void *rail_channel_place(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper)
 {
     rail_channel_t *ch = owner;
