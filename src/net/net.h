@@ -46,7 +46,7 @@ enum net_frame_flags {
 enum net_caps {
     NET_CAP_RELIABLE = 1u << 0,   /* frames are never lost while both processes live */
     NET_CAP_LOCAL = 1u << 1,      /* same host; single-copy between address spaces possible */
-    NET_CAP_ZCOPY_RECV = 1u << 2, /* can receive a payload straight into a user buffer */
+    NET_CAP_ZCOPY_RECV = 1u << 2, /* asks net_upcalls_t.place where large payloads land */
     NET_CAP_RMA = 1u << 3,        /* put/get with memory registration */
     NET_CAP_HW_MIGRATION = 1u << 4,
 };
@@ -64,6 +64,28 @@ typedef struct net_upcalls {
     /* a connection for the path is (again) established; optional for
      * transports that never lose one */
     void (*up)(void *owner, int rail);
+    /* Optional (may be NULL); asked only by a transport with NET_CAP_ZCOPY_RECV.
+     * Zero-copy receive: the header and upper header of a frame have arrived,
+     * its payload (hdr->len bytes, too large for the transport's own receive
+     * buffer) has not. The answer is where the payload should land, or NULL:
+     * then the transport receives it as it otherwise would (staged).
+     *
+     * The contract, both ways:
+     * - asked at most once per frame, on the rail the frame travels;
+     * - non-NULL means hdr->len writable bytes there. The transport writes the
+     *   payload there and nowhere else, then calls `recv` with payload equal
+     *   to that pointer. The layer above recognises a placed payload by that
+     *   identity and must not copy it onto itself;
+     * - the memory must stay writable until that `recv`, or until the
+     *   transport reports an error on the path or the path is closed: from
+     *   then on the transport never writes there again (the frame is lost
+     *   and will be resent). So the rail layer resends a frame only after the
+     *   path that carried it has failed or been closed, and the layer above
+     *   keeps the memory until the frame was handed up (a receive completes
+     *   only when every chunk of it has been);
+     * - bytes already read past the header before the question (a short head
+     *   of the payload) are copied there by the transport. */
+    void *(*place)(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper);
 } net_upcalls_t;
 
 /* What a transport may know about the job when it opens. */

@@ -14,7 +14,8 @@
  *
  * Frames on the stream: net_frame_hdr_t, upper header, payload. Receives go
  * through a buffer for small frames; a large payload already announced by its
- * header is read straight into the place the upper layer names (zero copy).
+ * header is read straight into the place the layer above names (zero copy,
+ * net_upcalls_t.place), or into a staging buffer when it names none.
  * A connection error fails the path and is reported upward with its rail;
  * the rail layer decides what happens next. */
 #include "net/net.h"
@@ -44,6 +45,11 @@
 #define TCP_MAX_RAILS 16
 #define TCP_RXBUF (256 * 1024)
 #define TCP_MAX_FRAME ((uint32_t)1 << 30)
+/* A payload at least this large that is not yet whole in the receive buffer
+ * is read by itself (placed or staged), not through the buffer. */
+#define TCP_DIRECT_MIN (64 * 1024)
+/* Small frames in a row that end header-first reading (see tcp_rx_want). */
+#define TCP_LEAN_SMALL 4
 
 enum { TCP_HS_OK = 0, TCP_HS_DUPLICATE = 1, TCP_HS_BAD_SECRET = 2, TCP_HS_UNKNOWN_PEER = 3 };
 enum { TCP_HELLO_RECOVER = 1 }; /* replaces a connection the sender gave up on */
@@ -82,10 +88,12 @@ typedef struct tcp_conn {
     size_t rx_start, rx_end;
     net_frame_hdr_t hdr;    /* frame being received past the buffer */
     unsigned char upper[NET_UPPER_MAX];
-    unsigned char *dst;     /* where its payload goes */
+    unsigned char *dst;     /* where its payload goes: placed, or `stage` */
     unsigned char *stage;   /* owned staging buffer for large payloads */
     size_t stage_cap, dst_got;
     int in_payload;
+    int rx_lean;            /* read only up to the next upper header (after a large payload) */
+    int rx_small;           /* small frames parsed since lean reading began */
     struct tcp_conn *next;
 } tcp_conn_t;
 
@@ -656,16 +664,21 @@ static int tcp_parse(tcp_conn_t *c)
         if (avail >= head + h.len) {
             unsigned char *base = c->rx + c->rx_start;
             c->rx_start += head + h.len;
+            if (c->rx_lean && ++c->rx_small >= TCP_LEAN_SMALL)
+                c->rx_lean = 0; /* small traffic again: read in bulk */
             tcp_deliver(c, &h, base + sizeof h, base + head);
             n++;
             continue;
         }
-        if (avail < head || head + h.len <= TCP_RXBUF)
+        if (avail < head || (h.len < TCP_DIRECT_MIN && head + h.len <= TCP_RXBUF))
             break; /* wait for more into the buffer */
-        /* a large payload: read the rest of it in place */
+        /* a large payload: read the rest of it by itself, where the layer
+         * above wants it or else into the staging buffer */
         c->hdr = h;
         memcpy(c->upper, c->rx + c->rx_start + sizeof h, h.hlen);
-        if (c->stage_cap < h.len) {
+        net_path_t *p = c->path;
+        c->dst = p->ifc->env.up.place ? p->ifc->env.up.place(p->owner, p->ifc->rail, &h, c->upper) : NULL;
+        if (!c->dst && c->stage_cap < h.len) {
             free(c->stage);
             c->stage = malloc(h.len);
             c->stage_cap = c->stage ? h.len : 0;
@@ -674,7 +687,8 @@ static int tcp_parse(tcp_conn_t *c)
                 return n;
             }
         }
-        c->dst = c->stage;
+        if (!c->dst)
+            c->dst = c->stage;
         size_t have = avail - head;
         memcpy(c->dst, c->rx + c->rx_start + head, have);
         c->dst_got = have;
@@ -684,6 +698,28 @@ static int tcp_parse(tcp_conn_t *c)
     if (c->rx_start == c->rx_end)
         c->rx_start = c->rx_end = 0;
     return n;
+}
+
+/* How much to read into the buffer. In bulk, as a rule; but after a large
+ * payload, only up to the end of the next frame's upper header: if that frame
+ * is large too, its payload then goes straight to its destination instead of
+ * being swept into the buffer and copied out again. A few small frames in a
+ * row end this (tcp_parse), since it costs a read per frame. */
+static size_t tcp_rx_want(const tcp_conn_t *c)
+{
+    size_t room = TCP_RXBUF - c->rx_end, avail = c->rx_end - c->rx_start, want = room;
+    if (c->rx_lean) {
+        if (avail < sizeof(net_frame_hdr_t)) {
+            /* the upper header's length is not known yet: assume the largest */
+            want = sizeof(net_frame_hdr_t) + NET_UPPER_MAX - avail;
+        } else {
+            net_frame_hdr_t h;
+            memcpy(&h, c->rx + c->rx_start, sizeof h);
+            if (avail < sizeof h + h.hlen)
+                want = sizeof h + h.hlen - avail;
+        }
+    }
+    return want < room ? want : room;
 }
 
 static int tcp_read(tcp_conn_t *c)
@@ -698,6 +734,8 @@ static int tcp_read(tcp_conn_t *c)
                 c->dst_got += (size_t)n;
                 if (c->dst_got == c->hdr.len) {
                     c->in_payload = 0;
+                    c->rx_lean = 1; /* large frames tend to follow each other */
+                    c->rx_small = 0;
                     tcp_deliver(c, &c->hdr, c->upper, c->dst);
                     events++;
                 }
@@ -709,7 +747,7 @@ static int tcp_read(tcp_conn_t *c)
                 c->rx_end -= c->rx_start;
                 c->rx_start = 0;
             }
-            n = recv(c->fd, c->rx + c->rx_end, TCP_RXBUF - c->rx_end, 0);
+            n = recv(c->fd, c->rx + c->rx_end, tcp_rx_want(c), 0);
             if (n > 0) {
                 c->path->rx_bytes += (uint64_t)n;
                 c->rx_end += (size_t)n;
@@ -940,7 +978,8 @@ static size_t tcp_max_payload(net_iface_t *ifc)
 
 const net_ops_t net_tcp_ops = {
     .name = "tcp",
-    .caps = 0, /* a broken connection loses what was in flight */
+    /* not RELIABLE: a broken connection loses what was in flight */
+    .caps = NET_CAP_ZCOPY_RECV,
     .query = tcp_query,
     .open = tcp_open,
     .close = tcp_close,

@@ -235,6 +235,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     rail_set_deliver(proto_deliver);
     rail_set_failed(proto_peer_failed);
     rail_health_setup(rank);
+    rail_set_place(proto_data_locate);
     if ((st = proto_find_hosts(rank, size)) < 0)
         return st;
 
@@ -256,7 +257,10 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         .node = proto_proc.node,
         .job_id = proto_eng.job_id,
         .job_secret = proto_eng.job_secret,
-        .up = {.recv = rail_channel_recv, .error = rail_channel_error, .up = rail_channel_up},
+        .up = {.recv = rail_channel_recv,
+               .error = rail_channel_error,
+               .up = rail_channel_up,
+               .place = RM_CFG(zcopy_recv) ? rail_channel_place : NULL},
     };
     size_t eager = (size_t)RM_CFG(eager_threshold);
     size_t chunk = (size_t)RM_CFG(shm_pipeline_chunk);
@@ -404,12 +408,13 @@ static void proto_print_stats(void)
             uint64_t down = p->downtime + (p->down_since ? now - p->down_since : 0);
             rm_log(RM_LOG_INFO,
                    "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
-                   "duplicates dropped %llu, out-of-order %llu; resent %llu frames, failures %llu, "
-                   "down %.3f s",
+                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes; "
+                   "resent %llu frames, failures %llu, down %.3f s",
                    r, p->rail, p->ops->name, (unsigned long long)p->frames,
                    (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),
                    (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued,
-                   (unsigned long long)p->resent, (unsigned long long)p->failures, (double)down / 1e9);
+                   (unsigned long long)p->zc_bytes, (unsigned long long)p->resent,
+                   (unsigned long long)p->failures, (double)down / 1e9);
         }
     }
 }

@@ -36,5 +36,6 @@ extern proto_engine_t proto_eng;
 
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
 void proto_peer_failed(rail_channel_t *ch, rm_status_t why);
+void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 
 #endif

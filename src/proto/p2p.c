@@ -72,10 +72,38 @@ static void proto_place(request_t *r, size_t off, const void *data, size_t len)
         return;
     if (len > cap - off)
         len = cap - off;
-    if (dtype_is_contig(r->dt, r->count))
-        memcpy((char *)r->buf + r->dt->true_lb + off, data, len);
-    else
+    if (dtype_is_contig(r->dt, r->count)) {
+        char *dst = (char *)r->buf + r->dt->true_lb + off;
+        if (dst != data) /* else the transport received it in place */
+            memcpy(dst, data, len);
+    } else {
         dtype_unpack(r->buf, r->count, r->dt, off, data, len);
+    }
+}
+
+/* Zero-copy receive (rail_place_fn): a rendezvous chunk may land straight in
+ * the receive buffer when that buffer is contiguous and holds the whole chunk
+ * and the receive is still live. Everything else is staged by the transport
+ * and placed by proto_place as before: a noncontiguous buffer (unpacked), a
+ * chunk reaching past a short buffer (truncated), a chunk for a receive that
+ * completed or an id that is no longer live (dropped). A chunk placed twice
+ * (resent after a rail failure) writes the same bytes to the same place; the
+ * receive cannot complete in between, since it completes only when the
+ * chunk has been handed up. */
+void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len)
+{
+    proto_hdr_t h;
+    memcpy(&h, upper, sizeof h);
+    if (h.type != PF_DATA)
+        return NULL;
+    request_t *r = proto_request_by_id(h.id);
+    if (!r || r->done || r->kind != REQ_RECV || r->world_peer != ch->peer ||
+        !dtype_is_contig(r->dt, r->count))
+        return NULL;
+    size_t cap = proto_recv_capacity(r);
+    if (h.size > cap || len > cap - (size_t)h.size)
+        return NULL;
+    return (char *)r->buf + r->dt->true_lb + (size_t)h.size;
 }
 
 static void proto_recv_finish(request_t *r, size_t msg_bytes)

@@ -11,6 +11,7 @@ static rail_deliver_fn rail_deliver;
 static rail_failed_fn rail_failed;
 rail_policy_t rail_policy = RAIL_POLICY_ADAPTIVE;
 int rail_ft = 1;
+static rail_place_fn rail_place;
 static int rail_local_rank;
 static double rail_weight[RAIL_MAX_PATHS];
 rail_channel_t *rail_flush_list;
@@ -50,6 +51,11 @@ void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt,
                p->ops->rail_name ? p->ops->rail_name(p->ifc) : p->ops->name, msg);
     else
         rm_log(RM_LOG_INFO, "rail event %.6f peer %d: %s", rm_wall(), ch->peer, msg);
+}
+
+void rail_set_place(rail_place_fn fn)
+{
+    rail_place = fn;
 }
 
 static void rail_q_push(rail_frame_q_t *q, rail_frame_t *f)
@@ -555,10 +561,54 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
         ch->closing = 1;
 }
 
+/* Zero-copy receive. Only a frame that will be handed up the moment it
+ * arrives may land in the layer above's memory: an unordered chunk not seen
+ * before. An ordered frame may have to wait in the out-of-order queue, and a
+ * duplicate is dropped, so both are staged. A path that is not UP gets no
+ * placement: what it carries may also come again on another path. */
+void *rail_channel_place(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper)
+{
+    rail_channel_t *ch = owner;
+    if (!rail_place || !(hdr->flags & NET_F_UNORDERED) || !hdr->seq || !hdr->hlen ||
+        hdr->seq < ch->recv_next)
+        return NULL;
+    for (const rail_frame_t *f = ch->ooo.head; f && f->hdr.seq <= hdr->seq; f = f->next)
+        if (f->hdr.seq == hdr->seq)
+            return NULL; /* already handed up: a duplicate */
+    rail_path_t *p = NULL;
+    for (int i = 0; i < ch->npaths && !p; i++)
+        if (ch->paths[i].rail == rail && ch->paths[i].state == RAIL_PATH_UP)
+            p = &ch->paths[i];
+    if (!p)
+        return NULL;
+    void *at = rail_place(ch, upper, hdr->len);
+    if (at) {
+        p->zc_seq = hdr->seq;
+        p->zc_at = at;
+    }
+    return at;
+}
+
+/* Count a payload that arrived in place (recv does not say which path
+ * carried it; the placement record does). */
+static void rail_channel_placed(rail_channel_t *ch, const net_frame_hdr_t *hdr, const void *payload)
+{
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (p->zc_at == payload && p->zc_seq == hdr->seq) {
+            p->zc_bytes += hdr->len;
+            p->zc_at = NULL;
+            return;
+        }
+    }
+}
+
 void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper,
                        const void *payload)
 {
     rail_channel_t *ch = owner;
+    if ((hdr->flags & NET_F_UNORDERED) && payload)
+        rail_channel_placed(ch, hdr, payload);
     if (hdr->ack)
         rail_channel_ack(ch, hdr->ack);
     if (!hdr->seq) {

@@ -49,6 +49,10 @@ typedef struct rail_path {
     uint64_t retry_at, backoff; /* ns: next reconnection attempt, current backoff */
     /* counters (RAILMPI_STATS) */
     uint64_t frames, bytes, resent, failures, downtime;
+    /* zero-copy receive: the frame being received in place on this path */
+    uint64_t zc_seq;
+    const void *zc_at;
+    uint64_t zc_bytes;     /* payload bytes received straight into place */
 } rail_path_t;
 
 /* Called once a frame's memory is no longer needed by the channel: RM_OK
@@ -119,6 +123,13 @@ void rail_set_failed(rail_failed_fn fn);
 void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights,
                     int ft);
 
+/* Where the layer above wants the `len`-byte payload of a frame it will be
+ * handed (its upper header is `upper`), or NULL to have it staged. See
+ * net_upcalls_t.place for what a non-NULL answer commits both sides to. */
+typedef void *(*rail_place_fn)(rail_channel_t *ch, const void *upper, size_t len);
+
+void rail_set_place(rail_place_fn fn);
+
 void rail_channel_init(rail_channel_t *ch, int peer);
 void rail_channel_destroy(rail_channel_t *ch);
 rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_iface_t *ifc,
@@ -137,6 +148,11 @@ rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hl
 /* Upcalls from a transport (net_upcalls_t); `owner` is the channel. */
 void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper,
                        const void *payload);
+/* Upcall from a transport (net_upcalls_t.place): answered only for frames
+ * the channel will hand up on arrival, i.e. unordered data chunks that are
+ * not duplicates, on a path that is UP; the layer above decides the rest. */
+void *rail_channel_place(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper);
+/* Upcall from a transport (net_upcalls_t.error). */
 void rail_channel_error(void *owner, int rail, rm_status_t why);
 void rail_channel_up(void *owner, int rail);
 

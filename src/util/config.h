@@ -37,6 +37,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Messages from this size on are cut into chunks spread over the rails")                    \
     X(NET_CHUNK, net_chunk, RM_CFG_SIZE, "262144",                                                \
       "Chunk size of large messages over network rails")                                         \
+    X(ZCOPY_RECV, zcopy_recv, RM_CFG_BOOL, "1",                                                   \
+      "Receive large network payloads straight into the receive buffer where the transport can "  \
+      "(0: through a staging buffer)")                                                            \
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \

@@ -11,7 +11,7 @@ out=$($b -t bw -m 1024:65536 -i 5 -w 8) || fail "bw run"
 echo "$out" | awk '/^[0-9]/ && $2 <= 0 { exit 1 }' || fail "bw: a zero figure"
 out=$($b -t bibw -m 65536:65536 -i 5) || fail "bibw run"
 echo "$out" | grep -qE '^65536 [0-9.]+$' || fail "bibw output: $out"
-out=$($b -T 0.2 -m 1:262144) || fail "per-iteration run"
+out=$($b -T 1 -m 1:262144) || fail "per-iteration run"
 n=$(echo "$out" | grep -cE '^[0-9]+\.[0-9]+ [0-9.]+$')
 [ "$n" -gt 5 ] || fail "per-iteration mode printed $n lines"
 $b -t nonsense >/dev/null 2>&1 && fail "a bad option was accepted"

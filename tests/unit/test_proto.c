@@ -182,6 +182,16 @@ static void xfer(size_t n, int seed, const char *what)
     free(b);
 }
 
+/* Payload bytes received straight into receive buffers from the peer (tcp). */
+static unsigned long long zcopy_bytes(void)
+{
+    rail_channel_t *ch = &proto_eng.ch[!me];
+    unsigned long long n = 0;
+    for (int i = 0; i < ch->npaths; i++)
+        n += ch->paths[i].zc_bytes;
+    return n;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -257,6 +267,15 @@ static void run(void)
         xfer(sizes[i], (int)i + 100, "pipelined");
     proto_eng.cma = 1;
     boot_fence();
+    /* over tcp every chunk of the striped sizes (1 and 8 MiB, twice) lands
+     * straight in the receive buffer */
+    if (netns[0] && me == 1) {
+        unsigned long long zc = zcopy_bytes(), want = 2ull * ((1 << 20) + (8 << 20));
+        fprintf(stderr, "rank 1: zero-copy received %llu bytes\n", zc);
+        if (RM_CFG(zcopy_recv) ? zc < want : zc != 0)
+            FAIL("zero-copy received %llu bytes, expected %s %llu", zc,
+                 RM_CFG(zcopy_recv) ? "at least" : "RAILMPI_ZCOPY_RECV=0:", RM_CFG(zcopy_recv) ? want : 0);
+    }
 
     /* 3. unexpected messages, ordering on one tag, wildcards */
     step("3 unexpected");
@@ -297,7 +316,8 @@ static void run(void)
 
     /* 4. noncontiguous on both ends, eager and rendezvous sizes */
     step("4 noncontiguous");
-    for (int items = 1; items <= 64; items *= 4) {
+    unsigned long long zc0 = zcopy_bytes();
+    for (int items = 1; items <= 256; items *= 4) {
         size_t span = (size_t)items * 8000, data = (size_t)items * 4000;
         unsigned char *b = calloc(1, span), *packed = malloc(data);
         if (me == 0) {
@@ -319,6 +339,8 @@ static void run(void)
         free(b);
         free(packed);
     }
+    if (zcopy_bytes() != zc0)
+        FAIL("a noncontiguous receive was placed straight into its buffer");
     boot_fence();
 
     /* 5. a synchronous send completes only after the receive is posted */
@@ -361,6 +383,47 @@ static void run(void)
         MPI_Status st;
         if (proto_recv(small, 10, &byte_t, peer, 5, &world, 0, &st) != RM_ERR_TRUNCATE)
             FAIL("truncation not reported");
+    }
+    boot_fence();
+    /* a rendezvous message of 3 chunks into a buffer that ends inside the
+     * second: what fits is intact, nothing is written past the buffer, and
+     * over tcp only the first chunk may land in place */
+    enum { TRUNC_SENT = 600000, TRUNC_CAP = 300000, GUARD = 4096 };
+    {
+        size_t saved_chunk = proto_eng.net_chunk;
+        proto_eng.net_chunk = 262144; /* the sender's cut, known to the check below */
+        unsigned char *b = malloc(TRUNC_SENT);
+        if (me == 0) {
+            fill(b, TRUNC_SENT, 77);
+            if (proto_send(b, TRUNC_SENT, &byte_t, peer, 6, &world, 0, PROTO_STD) < 0)
+                FAIL("truncated send");
+        } else {
+            unsigned long long zc = zcopy_bytes();
+            memset(b, 0xee, TRUNC_CAP + GUARD);
+            request_t *r;
+            proto_irecv(b, TRUNC_CAP, &byte_t, peer, 6, &world, 0, &r);
+            proto_wait(r);
+            MPI_Status st;
+            proto_status_fill(&st, r);
+            if (r->err != RM_ERR_TRUNCATE || st.count_lo != TRUNC_CAP)
+                FAIL("large truncation: error %d, count %d", r->err, st.count_lo);
+            check(b, TRUNC_CAP, 77, "truncated");
+            for (size_t i = TRUNC_CAP; i < TRUNC_CAP + GUARD; i++)
+                if (b[i] != 0xee)
+                    FAIL("a truncated receive wrote past its buffer (byte %zu)", i);
+            if (netns[0] && RM_CFG(zcopy_recv) && zcopy_bytes() - zc != 262144)
+                FAIL("truncated receive: %llu bytes in place, expected the first chunk",
+                     zcopy_bytes() - zc);
+            /* a receive that completed takes no more chunks in place */
+            proto_hdr_t h = {.type = PF_DATA, .size = 0, .id = r->id};
+            if (proto_data_locate(&proto_eng.ch[peer], &h, 1000))
+                FAIL("a completed receive was offered for placement");
+            proto_request_release(r);
+            if (proto_data_locate(&proto_eng.ch[peer], &h, 1000))
+                FAIL("a released receive was offered for placement");
+        }
+        free(b);
+        proto_eng.net_chunk = saved_chunk;
     }
     boot_fence();
 
