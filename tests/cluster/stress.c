@@ -63,6 +63,8 @@ static double wall_now(void)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    /* line by line: a failing rank ends the job before buffers would be flushed at exit */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rounds = 20;
