@@ -1,5 +1,5 @@
 #!/bin/bash
-# A slow rail: 3 s into a 20 s stress run, rail 1 gets 100 ms of extra delay
+# A slow rail: 3 s into a 25 s stress run, rail 1 gets 100 ms of extra delay
 # both ways for 10 s (slow is not dead). The job must keep running (no pause
 # over 3 s) and deliver every message intact exactly once. Root only; torn
 # down on exit.
@@ -7,7 +7,8 @@ set -u
 fault_build=$1
 . "$(dirname "$0")/lib.sh"
 fault_cluster d 1gbit
-stress_start 20
+fault_needs delay
+stress_start 25
 fault_start delay 3 10
 stress_wait
 check_stress

@@ -6,6 +6,7 @@
 # removed on any exit).
 #
 #   fault_cluster PREFIX [RATE]       2 hosts x 2 rails, both rails shaped to RATE
+#   fault_needs KIND                  skip (77) if this kernel cannot inject KIND
 #   fault_start KIND AT [FOR]         in the background: inject KIND AT seconds from
 #                                     now, clear it FOR seconds later (no FOR: never)
 #   stress_start SECONDS [NAME=VAL..] the stress program for SECONDS, 2 ranks per host
@@ -22,8 +23,8 @@
 #   switch     rail 1's switch stops forwarding (silent: both NICs stay up)
 #   partition  both rails' switches down: no path between the hosts at all
 #   flap       host 1's NIC on rail 1 goes down and up every 200 ms
-#   loss       1 % packet loss on rail 1, both directions
-#   delay      100 ms extra one-way delay on rail 1, both directions
+#   loss       1 % of packets dropped on rail 1, both directions (iptables)
+#   delay      100 ms extra one-way delay on rail 1, both directions (tc netem)
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/../cluster" && pwd)/lib.sh"
 fault_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 vc() { bash "$here/vcluster.sh" "$@"; }
@@ -66,7 +67,7 @@ fault_apply() { # KIND
         nic|flap) vc nic-down "$name" 1 1 ;;
         switch) vc switch-down "$name" 1 ;;
         partition) vc switch-down "$name" 0; vc switch-down "$name" 1 ;;
-        loss) netem_on 1 loss 1% ;;
+        loss) vc drop "$name" 1 1 1% && vc drop "$name" 2 1 1% ;;
         delay) netem_on 1 delay 100ms ;;
         *) echo "fault_apply: unknown fault $1" >&2; return 2 ;;
     esac
@@ -76,7 +77,24 @@ fault_clear() { # KIND
         nic|flap) vc nic-up "$name" 1 1 ;;
         switch) vc switch-up "$name" 1 ;;
         partition) vc switch-up "$name" 0; vc switch-up "$name" 1 ;;
-        loss|delay) netem_off 1 ;;
+        loss) # how many packets were dropped: proof the fault was real
+            echo "dropped $(for h in 1 2; do vc exec "$name" $h iptables -L OUTPUT -v -x -n; done |
+                            awk '/vcluster-drop/ { s += $1 } END { print s + 0 }')" >> "$tmp/faults"
+            vc drop "$name" 1 1 clear; vc drop "$name" 2 1 clear ;;
+        delay) netem_off 1 ;;
+    esac
+}
+
+# Skip (exit 77) when this kernel cannot inject KIND: delay needs sch_netem,
+# loss needs iptables' statistic match.
+fault_needs() { # KIND
+    case $1 in
+        delay)
+            if vc netem "$name" 1 1 delay 1ms 2>/dev/null; then netem_off 1
+            else echo "SKIP: this kernel has no sch_netem (tc netem), needed to delay packets"; exit 77; fi ;;
+        loss)
+            if vc drop "$name" 1 1 0.1% 2>/dev/null; then vc drop "$name" 1 1 clear
+            else echo "SKIP: cannot drop packets with iptables (package iptables, statistic match)"; exit 77; fi ;;
     esac
 }
 
@@ -87,7 +105,8 @@ fault_start() { # KIND AT [FOR]
     ( nap() { sleep "$1" & nap_pid=$!; wait $nap_pid; }
       trap 'kill $nap_pid 2>/dev/null; exit 0' TERM
       nap "$2"
-      fault_apply "$1"
+      # a fault that was never injected must not pass for one that was survived
+      fault_apply "$1" || { echo "error $1 could not be injected" >> "$tmp/faults"; exit 1; }
       echo "start $(now)" >> "$tmp/faults"
       if [ "$1" = flap ]; then # down and up every 200 ms for FOR seconds
           local until=$(( $(date +%s) + ${3:-10} ))
@@ -202,6 +221,7 @@ check_mpi_error() { # SECONDS: latest end after the fault
 }
 
 fault_result() { # TEST-DESCRIPTION
+    ! grep -q "^error" "$tmp/faults" || fail "$(grep -m1 "^error" "$tmp/faults")"
     if [ $fails = 0 ]; then echo "OK: $1"; else stress_log; exit 1; fi
 }
 
