@@ -8,7 +8,8 @@
 #   fault_cluster PREFIX [RATE]       2 hosts x 2 rails, both rails shaped to RATE
 #   fault_needs KIND                  skip (77) if this kernel cannot inject KIND
 #   fault_start KIND AT [FOR]         in the background: inject KIND AT seconds from
-#                                     now, clear it FOR seconds later (no FOR: never)
+#                                     now, clear it FOR seconds later (no FOR: never);
+#                                     fault_wait waits for every fault started
 #   stress_start SECONDS [NAME=VAL..] the stress program for SECONDS, 2 ranks per host
 #   stress_wait                       wait for it; sets $stress_rc
 #   check_stress / check_mid_run / check_gap MAX / check_resume MAX /
@@ -33,7 +34,7 @@ now() { date +%s.%N | cut -c1-17; }
 # Set by the caller: where bin/mpiexec, bin/mpicc and bin/railbench are (a build
 # directory or an installed prefix).
 fault_build=${fault_build:?set fault_build before sourcing tests/fault/lib.sh}
-fault_pid= stress_pid=
+fault_pids=() stress_pid=
 
 fault_cluster() { # PREFIX [RATE]
     fault_rate=${2:-}
@@ -120,11 +121,18 @@ fault_start() { # KIND AT [FOR]
           fault_clear "$1"
           echo "end $(now)" >> "$tmp/faults"
       fi ) &
-    fault_pid=$!
+    fault_pids+=($!)
 }
-fault_wait() { [ -z "$fault_pid" ] || wait "$fault_pid" 2>/dev/null; fault_pid=; }
-fault_stop() { [ -z "$fault_pid" ] || kill "$fault_pid" 2>/dev/null; fault_wait; }
+# Several faults may be on their timers at once (call fault_start for each).
+fault_wait() { local p; for p in "${fault_pids[@]}"; do wait "$p" 2>/dev/null; done; fault_pids=(); }
+fault_stop() { local p; for p in "${fault_pids[@]}"; do kill "$p" 2>/dev/null; done; fault_wait; }
 fault_time() { awk -v k="$1" '$1 == k { print $2; exit }' "$tmp/faults"; }
+# End whatever still runs in the cluster's hosts (a killed launcher can leave
+# ranks behind), so the next run starts clean.
+cluster_reap() {
+    local h p
+    for h in 1 2; do for p in $(ip netns pids "${name}h$h" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done; done
+}
 
 # Long enough that a fault strikes mid-run; the bound stops a hang.
 stress_start() { # SECONDS [NAME=VALUE...]
