@@ -253,7 +253,7 @@ stream_run() { # SECONDS OUT [NAME=VALUE...]
 #              (the surviving rail alone); "-" if none before the rail was back
 #   single     rate from failover + 0.5 s until the rail came back
 #   back       from the restore until an iteration ran at >= 90 % of "before"
-#   after      rate from then to the end
+#   after      rate from then (or from the restore) to the end
 #   detected, railup: from the rail events (RAILMPI_VERBOSE), if logged
 #   verified, bad: messages railbench checked
 # An iteration's start is its end minus its bytes over its rate; a rate over a
@@ -286,7 +286,7 @@ stream_analyze() { # OUT RAIL_MBS
             print "fault=" sprintf("%.2f", fs - t0); print "restore=" sprintf("%.2f", fe - t0)
             print "before=" before; print "during=" rate(fs, fe)
             print "failover=" rel(fo); print "single=" (fo == "-" ? "-" : rate(fs + fo + 0.5, fe))
-            print "back=" rel(back); print "after=" (back == "-" ? "-" : rate(fe + back, en[n]))
+            print "back=" rel(back); print "after=" rate(fe + (back == "-" ? 0 : back), en[n])
             det = "-"; up = "-"
             while ((getline line < errf) > 0)
                 if (line ~ / rail event [0-9.]+ peer [0-9]+ rail 1: /) {
