@@ -27,7 +27,6 @@
 #   loss       1 % of packets dropped on rail 1, both directions (iptables)
 #   delay      100 ms extra one-way delay on rail 1, both directions (tc netem)
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/../cluster" && pwd)/lib.sh"
-fault_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 vc() { bash "$here/vcluster.sh" "$@"; }
 now() { date +%s.%N | cut -c1-17; }
 
@@ -67,7 +66,7 @@ fault_apply() { # KIND
     case $1 in
         nic|flap) vc nic-down "$name" 1 1 ;;
         switch) vc switch-down "$name" 1 ;;
-        partition) vc switch-down "$name" 0; vc switch-down "$name" 1 ;;
+        partition) vc switch-down "$name" 0 && vc switch-down "$name" 1 ;;
         loss) vc drop "$name" 1 1 1% && vc drop "$name" 2 1 1% ;;
         delay) netem_on 1 delay 100ms ;;
         *) echo "fault_apply: unknown fault $1" >&2; return 2 ;;
@@ -202,10 +201,10 @@ check_resume() { # MAX
     echo "traffic resumed $took s after the fault was cleared"
 }
 
-# A rail event with this word for this rail (a regex: [0-9]+ for any), logged by
-# some rank (RAILMPI_VERBOSE=1).
+# A rail event with this word for this rail (a regex: '[0-9,]+' for any, or a
+# list such as "rails 0,1"), logged by some rank (RAILMPI_VERBOSE=1).
 check_event() { # RAIL WORD
-    grep -qE " rail event [0-9.]+ peer [0-9]+ rail $1: $2" "$tmp/stress.out" ||
+    grep -qE " rail event [0-9.]+ peer [0-9]+ rails? $1: $2" "$tmp/stress.out" ||
         fail "no '$2' rail event for rail $1"
 }
 

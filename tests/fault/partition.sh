@@ -14,6 +14,6 @@ stress_wait
 check_stress
 check_mid_run
 check_resume 3
-check_event '[0-9]+' partitioned
-check_event '[0-9]+' resumed
+check_event '[0-9,]+' partitioned
+check_event '[0-9,]+' resumed
 fault_result "both rails down for 5 s mid-run: resumed, every message exactly once"

@@ -12,5 +12,5 @@ stress_start 30 RAILMPI_PARTITION_TIMEOUT_S=3
 fault_start partition 4
 stress_wait
 check_mpi_error 15
-check_event '[0-9]+' partition-timeout
+check_event '[0-9,]+' partition-timeout
 fault_result "a partition longer than the partition timeout: a clear MPI error, no hang"
