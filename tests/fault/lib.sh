@@ -246,6 +246,7 @@ stream_run() { # SECONDS OUT [NAME=VALUE...]
 # Figures of one stream around a fault from $tmp/faults, as NAME=VALUE lines
 # (times in seconds, rates in MB/s; "-" when the stream never got there):
 #   t0         when the stream began (wall time); fault, restore: offsets from t0
+#              (a fault never cleared counts as lasting to the end: restore "-")
 #   before     rate before the fault
 #   during     bytes delivered while the rail was down / the time it was down
 #   failover   from the fault until an iteration ran at >= 80 % of RAIL_MBS
@@ -278,11 +279,12 @@ stream_analyze() { # OUT RAIL_MBS
             t0 = st[1]
             # skip the first second: connections and buffers warm up
             before = rate(t0 + 1, fs); fo = "-"; back = "-"
+            restored = fe > 0; if (!restored) fe = en[n] # a fault never cleared lasts to the end
             for (i = 1; i <= n; i++) if (en[i] > fs && r[i] >= 0.8 * rail) { fo = st[i] - fs; if (fo < 0) fo = 0; break }
-            if (fo != "-" && fs + fo > fe) fo = "-"
-            for (i = 1; i <= n; i++) if (st[i] >= fe - 0.05 && r[i] >= 0.9 * before) { back = st[i] - fe; if (back < 0) back = 0; break }
+            if (fo != "-" && restored && fs + fo > fe) fo = "-"
+            for (i = 1; restored && i <= n; i++) if (st[i] >= fe - 0.05 && r[i] >= 0.9 * before) { back = st[i] - fe; if (back < 0) back = 0; break }
             print "t0=" sprintf("%.6f", t0)
-            print "fault=" sprintf("%.2f", fs - t0); print "restore=" sprintf("%.2f", fe - t0)
+            print "fault=" sprintf("%.2f", fs - t0); print "restore=" (restored ? sprintf("%.2f", fe - t0) : "-")
             print "before=" before; print "during=" rate(fs, fe)
             print "failover=" rel(fo); print "single=" (fo == "-" ? "-" : rate(fs + fo + 0.5, fe))
             print "back=" rel(back); print "after=" rate(fe + (back == "-" ? 0 : back), en[n])
