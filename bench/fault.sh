@@ -109,7 +109,7 @@ peer_fig() { # IMPL [FOR] -> one line: what happened
     ( eval "$(stream_analyze "$tmp/$impl.dat" "$one")"
       if [ "$failover" != - ]; then echo "traffic on rail 0 after $failover s"
       elif [ "$restore" != - ]; then echo "no failover: stalled until the rail came back (both rails again after $back s)"
-      else echo "no failover: finished without traffic on rail 0 alone"; fi )
+      else echo "no failover: stalled $stall s, then finished"; fi )
 }
 declare -A peer_res perm_res
 for p in $peers; do

@@ -102,7 +102,7 @@ GP
         printf '  %-40s %s\n' "time to fail over (traffic on rail 0)" "$f_failover s"
         printf '  %-40s %s\n' "rate on rail 0 alone after failover" "$f_single MB/s"
     else
-        printf '  %-40s %s\n' "time to fail over (traffic on rail 0)" "none: traffic did not resume until rail 1 came back"
+        printf '  %-40s %s\n' "time to fail over (traffic on rail 0)" "none: traffic stood still for $f_stall s"
     fi
     printf '  %-40s %s\n' "rail 1 failure detected (rail event)" "$( [ "$f_detected" = - ] && echo "not reported" || echo "+$f_detected s")"
     printf '  %-40s %s\n' "time to get both rails back" "$( [ "$f_back" = - ] && echo "not within the run" || echo "$f_back s after the NIC came back")"

@@ -255,6 +255,7 @@ stream_run() { # SECONDS OUT [NAME=VALUE...]
 #   back       from the restore until an iteration ran at >= 90 % of "before"
 #   after      rate from then (or from the restore) to the end
 #   detected, railup: from the rail events (RAILMPI_VERBOSE), if logged
+#   stall      the longest iteration from the fault on (how long traffic stood still)
 #   verified, bad: messages railbench checked
 # An iteration's start is its end minus its bytes over its rate; a rate over a
 # window counts each iteration's bytes pro rata to its overlap with the window.
@@ -296,6 +297,9 @@ stream_analyze() { # OUT RAIL_MBS
                     if (up == "-" && line ~ /: up/ && w[1] >= fe) up = w[1] - fe
                 }
             print "detected=" rel(det); print "railup=" rel(up)
+            # the longest iteration ending after the fault: how long traffic stood still
+            for (i = 1; i <= n; i++) if (en[i] > fs && en[i] - st[i] > stall) stall = en[i] - st[i]
+            print "stall=" sprintf("%.2f", stall)
             print "verified=" (ver == "" ? "-" : ver); print "bad=" (bad == "" ? "-" : bad)
         }' "$1"
 }
