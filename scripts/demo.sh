@@ -65,12 +65,14 @@ eval "$(stream_analyze "$out/failover.dat" "$one" | sed 's/^/f_/')"
 
 # The plot: seconds since the stream began; the rail's downtime shaded.
 awk -v t0="$f_t0" '!/^#/ && NF == 2 { printf "%.3f %s\n", $1 - t0, $2 }' "$out/failover.dat" > "$tmp/plot.dat"
+# the whole stream, also when a stall made it overrun its $secs s
+xmax=$(awk -v s=$secs '{ x = $1 } END { x = int(x) + 1; print (x > s ? x : s) }' "$tmp/plot.dat")
 marks=""
-[ "$f_failover" = - ] || marks+="set arrow from $f_fault + $f_failover, graph 0.62 to $f_fault + $f_failover, graph 0.50 lc rgb 'dark-green' lw 2
-set label \"traffic on rail 0 alone\\n+$f_failover s\" at $f_fault + $f_failover, graph 0.67 center tc rgb 'dark-green'
+[ "$f_failover" = - ] || marks+="set arrow from $f_fault + $f_failover, graph 0.80 to $f_fault + $f_failover, graph 0.70 lc rgb 'dark-green' lw 2
+set label \"traffic on rail 0 alone\\n+$f_failover s\" at $f_fault + $f_failover + 0.2, graph 0.84 left tc rgb 'dark-green' boxed front
 "
-[ "$f_back" = - ] || marks+="set arrow from $f_restore + $f_back, graph 0.62 to $f_restore + $f_back, graph 0.50 lc rgb 'dark-green' lw 2
-set label \"both rails again\\n+$f_back s\" at $f_restore + $f_back, graph 0.67 center tc rgb 'dark-green'
+[ "$f_back" = - ] || marks+="set arrow from $f_restore + $f_back, graph 0.80 to $f_restore + $f_back, graph 0.70 lc rgb 'dark-green' lw 2
+set label \"both rails again\\n+$f_back s\" at $f_restore + $f_back + 0.2, graph 0.84 left tc rgb 'dark-green' boxed front
 "
 gnuplot > "$tmp/gnuplot.log" 2>&1 <<GP || echo "(gnuplot failed: $(tail -2 "$tmp/gnuplot.log"))"
 set terminal pngcairo size 1100,520 font "sans,11"
@@ -78,9 +80,10 @@ set output "$out/failover.png"
 set title "railmpi: bandwidth between 2 hosts over 2 rails of 1 Gbit/s while rail 1 fails and comes back"
 set xlabel "time since the stream began (s)"
 set ylabel "MB/s (one point per 16 MiB iteration)"
-set xrange [0:*]
+set xrange [0:$xmax]
 set yrange [0:300]
 set grid ytics lc rgb "#dddddd"
+set style textbox opaque noborder
 set key below horizontal
 set object 1 rect from $f_fault, graph 0 to $f_restore, graph 1 fc rgb "#fbe3e3" fs solid 1.0 noborder behind
 set arrow from $f_fault, graph 0 to $f_fault, graph 1 nohead lc rgb "red" lw 2
