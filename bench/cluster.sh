@@ -27,24 +27,14 @@ trap 'bash "$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
 "$build/bin/mpicc" -O2 "$here/bw.c" -o "$tmp/bw.railmpi"
 mpicc.mpich -O2 "$here/bw.c" -o "$tmp/bw.mpich" 2>/dev/null
 mpicc.openmpi -O2 "$here/bw.c" -o "$tmp/bw.openmpi"
-# an ssh look-alike for the peers' launchers: run the command inside the namespace
-cat > "$tmp/ns-ssh" <<'SH'
-#!/bin/sh
-while [ $# -gt 0 ]; do case "$1" in -*) shift;; *) break;; esac; done
-host=$1; shift
-exec ip netns exec $host sh -c "$*"
-SH
-chmod +x "$tmp/ns-ssh"
+. "$here/peers.sh"
+peers_init
 last() { awk 'END { print $2 }'; }
 run_all() { # prints "railmpi mpich openmpi" MB/s at 4 MiB
     local r m o
-    r=$(timeout 180 "$build/bin/mpiexec" -hosts ${name}h1,${name}h2 -launcher-exec "ip netns exec" \
-        -iface ${name}mbr -genv RAILMPI_TCP_RAILS $rails "$tmp/bw.railmpi" 4194304 2>/dev/null | last)
-    m=$(timeout 180 mpiexec.mpich -hosts ${name}h1,${name}h2 -n 2 -launcher ssh -launcher-exec "$tmp/ns-ssh" \
-        -iface ${name}mbr -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES rail0,rail1 "$tmp/bw.mpich" 4194304 2>/dev/null | last)
-    o=$(timeout 180 mpirun.openmpi --allow-run-as-root -np 2 --host ${name}h1,${name}h2 --mca routed direct \
-        --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include $mgmt --mca btl tcp,self \
-        --mca btl_tcp_if_include $rails "$tmp/bw.openmpi" 4194304 2>/dev/null | last)
+    r=$(peer_run railmpi 180 "$tmp/bw.railmpi" 4194304 2>/dev/null | last)
+    m=$(peer_run mpich 180 "$tmp/bw.mpich" 4194304 2>/dev/null | last)
+    o=$(peer_run openmpi 180 "$tmp/bw.openmpi" 4194304 2>/dev/null | last)
     echo "${r:--} ${m:--} ${o:--}"
 }
 bash "$vc" up $name 2 2 2gbit 2gbit >/dev/null || exit 1

@@ -14,6 +14,8 @@
 #   vcluster.sh cable-cut|cable-fix NAME HOST RAIL  silent failure: the switch side of the link
 #   vcluster.sh switch-down|switch-up NAME RAIL  a whole rail
 #   vcluster.sh netem NAME HOST RAIL ARGS...     e.g. "loss 1%" or "delay 100ms"; "clear" removes
+#   vcluster.sh drop NAME HOST RAIL PERCENT|clear   drop that share of the host's egress on the
+#                                                rail at random (iptables; needs no sch_netem)
 #   vcluster.sh rate NAME HOST RAIL RATE         shape the host's egress on a rail
 #   vcluster.sh exec NAME HOST CMD...            run a command on a host
 #
@@ -155,7 +157,19 @@ netem)
     else
         t ip netns exec "$ns" tc qdisc replace dev "rail$r" root netem $*
     fi ;;
+drop)
+    ns=$(host_ns "$1" "$2")
+    # remove any earlier rule of ours on this rail first, so "clear" and a new rate both work
+    while t ip netns exec "$ns" iptables -S OUTPUT | grep -q -- "-o rail$3 .*vcluster-drop"; do
+        rule=$(t ip netns exec "$ns" iptables -S OUTPUT | grep -m1 -- "-o rail$3 .*vcluster-drop" | sed 's/^-A //')
+        t ip netns exec "$ns" iptables -D $rule
+    done
+    if [ "$4" != clear ]; then
+        p=$(awk -v p="${4%\%}" 'BEGIN { printf "%.6f", p / 100 }')
+        t ip netns exec "$ns" iptables -A OUTPUT -o "rail$3" -m statistic --mode random --probability "$p" \
+            -m comment --comment vcluster-drop -j DROP
+    fi ;;
 rate) shape "$1" "$2" "$3" "$4" ;;
 exec) name=$1 h=$2; shift 2; exec ip netns exec "$(host_ns "$name" "$h")" "$@" ;;
-*) sed -n '2,26p' "$0"; exit 2 ;;
+*) sed -n '2,28p' "$0"; exit 2 ;;
 esac

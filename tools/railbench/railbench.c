@@ -5,9 +5,11 @@
  * Per-rail figures: run it with RAILMPI_TCP_RAILS naming one rail. */
 #include <mpi.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef enum { T_LAT, T_BW, T_BIBW } test_t;
 
@@ -21,7 +23,59 @@ static void usage(void)
             "  -i N             iterations per size (default 100; latency 10000)\n"
             "  -x N             warm-up iterations (default 10)\n"
             "  -T SECONDS       per-iteration mode: run the largest size for this long and print\n"
-            "                   'time_s MB/s' for every iteration (bandwidth over time)\n");
+            "                   'time_s MB/s' for every iteration (bandwidth over time)\n"
+            "  -a               with -T: time_s is Unix time (wall clock, microseconds), so the\n"
+            "                   lines line up with events logged by other processes or hosts\n"
+            "  -c               with -T and bw/bibw: stamp and verify every message's contents;\n"
+            "                   prints '# verified N messages ..., E bad' at the end\n");
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Verified mode: every 4 KiB block of a message starts with a stamp naming the
+ * iteration and window slot; the rest of the block is a fixed pseudo-random
+ * pattern. A stale block (not delivered this iteration), a misplaced chunk or a
+ * corrupted byte all show up, at the cost of one memcmp per received byte. */
+enum { BLOCK = 4096 };
+
+static void pattern_init(unsigned char *p, size_t n)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        p[i] = (unsigned char)x;
+    }
+}
+
+static uint64_t stamp_of(long it, int slot)
+{
+    return ((uint64_t)it << 20 | (uint64_t)slot) * 2 + 1; /* never 0 */
+}
+
+static void stamp(unsigned char *msg, size_t n, uint64_t st)
+{
+    for (size_t off = 0; off + sizeof st <= n; off += BLOCK)
+        memcpy(msg + off, &st, sizeof st);
+}
+
+static int verify(const unsigned char *msg, const unsigned char *ref, size_t n, uint64_t st)
+{
+    for (size_t off = 0; off < n; off += BLOCK) {
+        size_t len = n - off < BLOCK ? n - off : BLOCK, skip = 0;
+        if (len >= sizeof st) {
+            if (memcmp(msg + off, &st, sizeof st))
+                return 0;
+            skip = sizeof st;
+        }
+        if (memcmp(msg + off + skip, ref + off + skip, len - skip))
+            return 0;
+    }
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -34,7 +88,8 @@ int main(int argc, char **argv)
     long min = 1, max = 4 << 20;
     int window = 64, iters = -1, warm = 10, opt;
     double timeline = 0;
-    while ((opt = getopt(argc, argv, "t:m:w:i:x:T:h")) != -1) {
+    int absolute = 0, checked = 0;
+    while ((opt = getopt(argc, argv, "t:m:w:i:x:T:ach")) != -1) {
         switch (opt) {
         case 't':
             test = !strcmp(optarg, "lat") ? T_LAT : !strcmp(optarg, "bibw") ? T_BIBW : T_BW;
@@ -49,6 +104,8 @@ int main(int argc, char **argv)
         case 'i': iters = atoi(optarg); break;
         case 'x': warm = atoi(optarg); break;
         case 'T': timeline = atof(optarg); break;
+        case 'a': absolute = 1; break;
+        case 'c': checked = 1; break;
         default:
         bad:
             if (!rank)
@@ -57,6 +114,14 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if ((absolute || checked) && !timeline) {
+        if (!rank)
+            fprintf(stderr, "railbench: -a and -c go with -T\n");
+        MPI_Finalize();
+        return 2;
+    }
+    if (checked && test == T_LAT)
+        checked = 0; /* latency messages are tiny; nothing worth verifying */
     if (size < 2 || window < 1 || warm < 0) {
         if (!rank)
             fprintf(stderr, "railbench: needs 2 ranks and a positive window\n");
@@ -73,6 +138,14 @@ int main(int argc, char **argv)
     size_t bufsize = (size_t)(max ? max : 1) * (size_t)window;
     char *sbuf = malloc(bufsize), *rbuf = malloc(bufsize);
     memset(sbuf, 1, bufsize);
+    unsigned char *ref = NULL;
+    long verified = 0, bad = 0;
+    if (checked) {
+        ref = malloc((size_t)(max ? max : 1));
+        pattern_init(ref, (size_t)max);
+        for (int w = 0; w < window; w++)
+            memcpy(sbuf + (size_t)w * (size_t)max, ref, (size_t)max);
+    }
     MPI_Request *req = malloc(sizeof *req * 2 * (size_t)window);
     int peer = !rank;
     if (!rank && !timeline)
@@ -80,7 +153,7 @@ int main(int argc, char **argv)
                test == T_LAT ? "latency" : test == T_BW ? "bandwidth" : "bidirectional bandwidth", window,
                iters, warm, test == T_LAT ? "usec" : "MB/s");
     for (long n = timeline ? max : min; n <= max; n = n ? n * 2 : 1) {
-        double t0 = 0, start = MPI_Wtime();
+        double t0 = 0, start = MPI_Wtime(), wall0 = wall_now() - start;
         long done = 0;
         for (int it = 0;; it++) {
             int more = it < iters + warm;
@@ -113,6 +186,9 @@ int main(int argc, char **argv)
             } else {
                 int k = 0;
                 int sends = test == T_BIBW || !rank, recvs = test == T_BIBW || rank;
+                if (checked && sends)
+                    for (int w = 0; w < window; w++)
+                        stamp((unsigned char *)sbuf + (size_t)w * (size_t)n, (size_t)n, stamp_of(it, w));
                 for (int w = 0; w < window; w++) {
                     if (recvs)
                         MPI_Irecv(rbuf + (size_t)w * (size_t)n, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
@@ -120,6 +196,13 @@ int main(int argc, char **argv)
                         MPI_Isend(sbuf + (size_t)w * (size_t)n, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
                 }
                 MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+                if (checked && recvs)
+                    for (int w = 0; w < window; w++) {
+                        if (verify((unsigned char *)rbuf + (size_t)w * (size_t)n, ref, (size_t)n, stamp_of(it, w)))
+                            verified++;
+                        else if (bad++ < 10)
+                            fprintf(stderr, "railbench: rank %d: iteration %d message %d corrupt\n", rank, it, w);
+                    }
                 char ack = 0;
                 if (!rank)
                     MPI_Recv(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -129,13 +212,23 @@ int main(int argc, char **argv)
             if (timeline && !rank) {
                 double now = MPI_Wtime(), dt = now - ti;
                 double bytes = test == T_LAT ? 2.0 * (double)n : (double)n * window * (test == T_BIBW ? 2 : 1);
-                printf("%.6f %.1f\n", now - start, bytes / dt / 1e6);
+                /* MPI_Wtime's offset stays fixed, so wall0 + now is wall time */
+                printf("%.6f %.1f\n", absolute ? wall0 + now : now - start, bytes / dt / 1e6);
                 fflush(stdout);
             }
             if (it >= warm || timeline)
                 done++;
         }
         if (timeline) {
+            if (checked) {
+                /* point-to-point: ranks beyond 1 are already in the final barrier */
+                long v[2] = {verified, bad}, tot[2];
+                MPI_Sendrecv(v, 2, MPI_LONG, peer, 6, tot, 2, MPI_LONG, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                tot[0] += v[0], tot[1] += v[1];
+                if (!rank)
+                    printf("# verified %ld messages of %ld bytes intact and in place, %ld bad\n", tot[0], n,
+                           tot[1]);
+            }
             /* both ranks must leave the loop together */
             break;
         }
@@ -152,7 +245,8 @@ int main(int argc, char **argv)
     free(sbuf);
     free(rbuf);
     free(req);
+    free(ref);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
-    return 0;
+    return bad ? 1 : 0;
 }

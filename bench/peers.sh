@@ -1,0 +1,32 @@
+# Sourced by the cluster benchmarks: how each MPI starts 2 ranks, one on each
+# of two virtual hosts, over both data rails (see /work/shared/PEERS.md).
+# Needs $name, $rails, $mgmt (the virtual cluster), $tmp and $build.
+#   peers_init                        write the ssh look-alike the peers' launchers use
+#   peer_run IMPL SECONDS PROG ARGS   run PROG under IMPL (railmpi, mpich, openmpi),
+#                                     killed after SECONDS (exit 124)
+peers_init() {
+    # the peers' launchers ssh to a host; this runs the command inside its namespace
+    cat > "$tmp/ns-ssh" <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in -*) shift;; *) break;; esac; done
+host=$1; shift
+exec ip netns exec $host sh -c "$*"
+SH
+    chmod +x "$tmp/ns-ssh"
+}
+peer_run() { # IMPL SECONDS PROG ARGS...
+    local impl=$1 secs=$2; shift 2
+    case $impl in
+        railmpi)
+            timeout -k 5 "$secs" "$build/bin/mpiexec" -hosts "${name}h1,${name}h2" -launcher-exec "ip netns exec" \
+                -iface "${name}mbr" -genv RAILMPI_TCP_RAILS "$rails" "$@" ;;
+        mpich)
+            timeout -k 5 "$secs" mpiexec.mpich -hosts "${name}h1,${name}h2" -n 2 -launcher ssh \
+                -launcher-exec "$tmp/ns-ssh" -iface "${name}mbr" -genv UCX_TLS tcp,self \
+                -genv UCX_NET_DEVICES rail0,rail1 "$@" ;;
+        openmpi)
+            timeout -k 5 "$secs" mpirun.openmpi --allow-run-as-root -np 2 --host "${name}h1,${name}h2" \
+                --mca routed direct --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include "$mgmt" \
+                --mca btl tcp,self --mca btl_tcp_if_include "$rails" "$@" ;;
+    esac
+}

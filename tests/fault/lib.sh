@@ -1,0 +1,305 @@
+# Shared by the fault tests (tests/fault/*.sh), bench/fault.sh and
+# scripts/demo.sh: a 2-host x 2-rail virtual cluster, fault injection on a
+# timer, the stress and bandwidth-stream runs, and the checks and figures
+# drawn from their output. Sourcing it sources tests/cluster/lib.sh
+# (cluster_up, fail, $name, $tmp, $rails, $mgmt; the cluster and $tmp are
+# removed on any exit).
+#
+#   fault_cluster PREFIX [RATE]       2 hosts x 2 rails, both rails shaped to RATE
+#   fault_needs KIND                  skip (77) if this kernel cannot inject KIND
+#   fault_start KIND AT [FOR]         in the background: inject KIND AT seconds from
+#                                     now, clear it FOR seconds later (no FOR: never);
+#                                     fault_wait waits for every fault started
+#   stress_start SECONDS [NAME=VAL..] the stress program for SECONDS, 2 ranks per host
+#   stress_wait                       wait for it; sets $stress_rc
+#   check_stress / check_mid_run / check_gap MAX / check_resume MAX /
+#   check_event RAIL WORD / check_mpi_error MAX   the assertions (each calls fail())
+#   fault_result DESCRIPTION          OK, or the log and exit 1
+#   stream_run SECONDS OUT [NAME=VAL..]   railbench bandwidth over time (+ OUT.err)
+#   stream_analyze OUT RAIL_MBS       figures of one stream around the fault window
+#
+# Fault kinds (host 1 is h1, "rail 1" is the second rail; rail 0 keeps working
+# unless the kind says otherwise):
+#   nic        host 1's NIC on rail 1 admin down (the host sees it: link down)
+#   switch     rail 1's switch stops forwarding (silent: both NICs stay up)
+#   partition  both rails' switches down: no path between the hosts at all
+#   flap       host 1's NIC on rail 1 goes down and up every 200 ms
+#   loss       1 % of packets dropped on rail 1, both directions (iptables)
+#   delay      100 ms extra one-way delay on rail 1, both directions (tc netem)
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/../cluster" && pwd)/lib.sh"
+vc() { bash "$here/vcluster.sh" "$@"; }
+now() { date +%s.%N | cut -c1-17; }
+
+# Set by the caller: where bin/mpiexec, bin/mpicc and bin/railbench are (a build
+# directory or an installed prefix).
+fault_build=${fault_build:?set fault_build before sourcing tests/fault/lib.sh}
+fault_pids=() stress_pid=
+
+fault_cluster() { # PREFIX [RATE]
+    fault_rate=${2:-}
+    cluster_up "$1" 2 2 $fault_rate $fault_rate
+    # on any exit: stop the fault timer and the job first, then the cluster goes;
+    # Ctrl-C or TERM ends the script (through the EXIT trap) instead of resuming it
+    trap 'fault_stop; [ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null
+          vc down "$name" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+    trap 'exit 130' INT TERM
+    hosts="${name}h1,${name}h2"
+    mx=("$fault_build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
+        -genv RAILMPI_TCP_RAILS "$rails")
+    : > "$tmp/faults"
+}
+
+# netem replaces the rail's shaping; carry the rate over so only the fault changes.
+# The queue limit must hold a bandwidth-delay product, or netem drops instead of delaying.
+netem_on() { # RAIL ARGS...
+    local r=$1 h; shift
+    for h in 1 2; do vc netem "$name" $h $r "$@" limit 100000 ${fault_rate:+rate $fault_rate}; done
+}
+netem_off() { # RAIL
+    local h
+    for h in 1 2; do
+        if [ -n "$fault_rate" ]; then vc rate "$name" $h "$1" "$fault_rate"; else vc netem "$name" $h "$1" clear; fi
+    done
+}
+
+fault_apply() { # KIND
+    case $1 in
+        nic|flap) vc nic-down "$name" 1 1 ;;
+        switch) vc switch-down "$name" 1 ;;
+        partition) vc switch-down "$name" 0 && vc switch-down "$name" 1 ;;
+        loss) vc drop "$name" 1 1 1% && vc drop "$name" 2 1 1% ;;
+        delay) netem_on 1 delay 100ms ;;
+        *) echo "fault_apply: unknown fault $1" >&2; return 2 ;;
+    esac
+}
+fault_clear() { # KIND
+    case $1 in
+        nic|flap) vc nic-up "$name" 1 1 ;;
+        switch) vc switch-up "$name" 1 ;;
+        partition) vc switch-up "$name" 0; vc switch-up "$name" 1 ;;
+        loss) # how many packets were dropped: proof the fault was real
+            echo "dropped $(for h in 1 2; do vc exec "$name" $h iptables -L OUTPUT -v -x -n; done |
+                            awk '/vcluster-drop/ { s += $1 } END { print s + 0 }')" >> "$tmp/faults"
+            vc drop "$name" 1 1 clear; vc drop "$name" 2 1 clear ;;
+        delay) netem_off 1 ;;
+    esac
+}
+
+# Skip (exit 77) when this kernel cannot inject KIND: delay needs sch_netem,
+# loss needs iptables' statistic match.
+fault_needs() { # KIND
+    case $1 in
+        delay)
+            if vc netem "$name" 1 1 delay 1ms 2>/dev/null; then netem_off 1
+            else echo "SKIP: this kernel has no sch_netem (tc netem), needed to delay packets"; exit 77; fi ;;
+        loss)
+            if vc drop "$name" 1 1 0.1% 2>/dev/null; then vc drop "$name" 1 1 clear
+            else echo "SKIP: cannot drop packets with iptables (package iptables, statistic match)"; exit 77; fi ;;
+    esac
+}
+
+# The fault runs in a subshell on a timer; "start T" and "end T" lines in
+# $tmp/faults give the wall times the checks and figures refer to. Its sleeps
+# are waited for, so a TERM (fault_stop) ends it at once, sleep included.
+fault_start() { # KIND AT [FOR]
+    ( nap() { sleep "$1" & nap_pid=$!; wait $nap_pid; }
+      trap 'kill $nap_pid 2>/dev/null; exit 0' TERM
+      nap "$2"
+      # a fault that was never injected must not pass for one that was survived
+      fault_apply "$1" || { echo "error $1 could not be injected" >> "$tmp/faults"; exit 1; }
+      echo "start $(now)" >> "$tmp/faults"
+      if [ "$1" = flap ]; then # down and up every 200 ms for FOR seconds
+          local until=$(( $(date +%s) + ${3:-10} ))
+          while [ "$(date +%s)" -lt $until ]; do
+              nap 0.2; fault_clear nic; nap 0.2; fault_apply nic
+          done
+      elif [ -n "${3:-}" ]; then
+          nap "$3"
+      fi
+      if [ -n "${3:-}" ]; then
+          fault_clear "$1"
+          echo "end $(now)" >> "$tmp/faults"
+      fi ) &
+    fault_pids+=($!)
+}
+# Several faults may be on their timers at once (call fault_start for each).
+fault_wait() { local p; for p in "${fault_pids[@]}"; do wait "$p" 2>/dev/null; done; fault_pids=(); }
+fault_stop() { local p; for p in "${fault_pids[@]}"; do kill "$p" 2>/dev/null; done; fault_wait; }
+fault_time() { awk -v k="$1" '$1 == k { print $2; exit }' "$tmp/faults"; }
+# End whatever still runs in the cluster's hosts (a killed launcher can leave
+# ranks behind), so the next run starts clean.
+cluster_reap() {
+    local h p
+    for h in 1 2; do for p in $(ip netns pids "${name}h$h" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done; done
+}
+
+# Long enough that a fault strikes mid-run; the bound stops a hang.
+stress_start() { # SECONDS [NAME=VALUE...]
+    local secs=$1 env=() kv; shift
+    for kv in "$@"; do env+=(-genv "${kv%%=*}" "${kv#*=}"); done
+    [ -x "$tmp/stress" ] || "$fault_build/bin/mpicc" -O2 "$here/stress.c" -o "$tmp/stress" ||
+        { echo "FAIL: cannot build stress"; exit 1; }
+    stress_bound=$((secs + 40))
+    timeout -k 5 $stress_bound "${mx[@]}" -ppn 2 -genv RAILMPI_VERBOSE 1 -genv RAILMPI_STATS 1 "${env[@]}" \
+        "$tmp/stress" "${secs}s" 11 > "$tmp/stress.out" 2>&1 &
+    stress_pid=$!
+    stress_t0=$(now)
+}
+stress_wait() { wait "$stress_pid"; stress_rc=$?; stress_t1=$(now); stress_pid=; fault_wait; }
+
+# What went wrong, for the log: the run's last lines and every rail event.
+stress_log() {
+    echo "--- stress output (tail) and rail events:"
+    grep -vE "^progress " "$tmp/stress.out" | tail -15
+    grep -E " rail event | rail: " "$tmp/stress.out" | head -20
+    echo "--- faults:"; cat "$tmp/faults"
+}
+
+check_stress() { # the run ended by itself, cleanly, every message verified exactly once
+    if [ "$stress_rc" = 124 ] || [ "$stress_rc" = 137 ]; then
+        fail "stress hung: killed after $stress_bound s"
+    elif [ "$stress_rc" != 0 ]; then
+        fail "mpiexec exited with $stress_rc"
+    fi
+    grep -qE "^OK: [0-9]+ rounds, [0-9]+ messages .* verified exactly once" "$tmp/stress.out" ||
+        fail "stress did not report every message verified exactly once"
+    ! grep -q "^FAIL" "$tmp/stress.out" || fail "stress: $(grep -m3 ^FAIL "$tmp/stress.out")"
+}
+
+# The fault must have struck, and been cleared, while messages were flowing;
+# otherwise the run proved nothing and must be made longer.
+check_mid_run() {
+    local s e first last
+    s=$(fault_time start) e=$(fault_time end)
+    first=$(awk '$1 == "progress" { print $2; exit }' "$tmp/stress.out")
+    last=$(awk '$1 == "progress" { t = $2 } END { print t }' "$tmp/stress.out")
+    [ -n "$s" ] && [ -n "$first" ] || { fail "no fault or no progress recorded"; return; }
+    awk -v a="$first" -v b="$s" 'BEGIN { exit !(a < b) }' || fail "the fault struck before traffic began"
+    awk -v a="$last" -v b="${e:-$s}" 'BEGIN { exit !(a > b) }' || fail "the run ended before the fault was over"
+}
+
+# No pause between rounds longer than MAX seconds from the fault on: the job
+# kept running on the surviving rail instead of waiting for the broken one.
+check_gap() { # MAX
+    local s gap
+    s=$(fault_time start)
+    gap=$(awk -v s="$s" '$1 == "progress" { if (p != "" && $2 > s) { g = $2 - (p > s ? p : s); if (g > m) m = g } p = $2 }
+                         END { printf "%.2f", m }' "$tmp/stress.out")
+    awk -v g="$gap" -v m="$1" 'BEGIN { exit !(g <= m) }' ||
+        fail "traffic stalled for $gap s after the fault (at most $1 s allowed)"
+    echo "longest pause after the fault: $gap s"
+}
+
+# Once the fault was cleared, traffic must be flowing again within MAX seconds.
+check_resume() { # MAX
+    local e took
+    e=$(fault_time end)
+    took=$(awk -v e="$e" '$1 == "progress" && $2 > e { printf "%.2f", $2 - e; exit }' "$tmp/stress.out")
+    [ -n "$took" ] || { fail "no progress after the fault was cleared"; return; }
+    awk -v t="$took" -v m="$1" 'BEGIN { exit !(t <= m) }' ||
+        fail "traffic resumed $took s after the fault was cleared (at most $1 s allowed)"
+    echo "traffic resumed $took s after the fault was cleared"
+}
+
+# A rail event with this word for this rail (a regex: '[0-9,]+' for any, or a
+# list such as "rails 0,1"), logged by some rank (RAILMPI_VERBOSE=1).
+check_event() { # RAIL WORD
+    grep -qE " rail event [0-9.]+ peer [0-9]+ rails? $1: $2" "$tmp/stress.out" ||
+        fail "no '$2' rail event for rail $1"
+}
+
+# The job must end by itself, soon after the fault, with an MPI error that names
+# the peer and the rail: not a hang, not a silent success.
+check_mpi_error() { # SECONDS: latest end after the fault
+    local s took
+    s=$(fault_time start)
+    if [ "$stress_rc" = 124 ] || [ "$stress_rc" = 137 ]; then
+        fail "hung: killed after $stress_bound s instead of failing with an MPI error"
+    elif [ "$stress_rc" = 0 ]; then
+        fail "the job succeeded; expected an MPI error"
+    fi
+    grep -E "MPI_ERR" "$tmp/stress.out" | grep -E "(peer|rank) [0-9]+" | grep -qE "rails? [0-9]" ||
+        fail "no MPI error naming the peer and the rail"
+    if [ -n "$s" ]; then
+        took=$(awk -v a="$stress_t1" -v b="$s" 'BEGIN { printf "%.1f", a - b }')
+        awk -v t="$took" -v m="$1" 'BEGIN { exit !(t <= m) }' || fail "the error came $took s after the fault (at most $1 s)"
+        echo "job ended $took s after the fault (exit $stress_rc)"
+    fi
+}
+
+fault_result() { # TEST-DESCRIPTION
+    ! grep -q "^error" "$tmp/faults" || fail "$(grep -m1 "^error" "$tmp/faults")"
+    if [ $fails = 0 ]; then echo "OK: $1"; else stress_log; exit 1; fi
+}
+
+# railbench's bandwidth stream: 16 MiB per iteration (16 x 1 MiB), every message
+# verified, one "unixtime MB/s" line per iteration in OUT, stderr (rail events,
+# stats) in OUT.err.
+stream_block=$((16 * 1048576))
+stream_run() { # SECONDS OUT [NAME=VALUE...]
+    local secs=$1 out=$2 env=() kv; shift 2
+    for kv in "$@"; do env+=(-genv "${kv%%=*}" "${kv#*=}"); done
+    timeout -k 5 $((secs + 60)) "${mx[@]}" -genv RAILMPI_VERBOSE 1 -genv RAILMPI_STATS 1 "${env[@]}" \
+        "$fault_build/bin/railbench" -t bw -T "$secs" -a -c -m 1048576:1048576 -w 16 > "$out" 2> "$out.err"
+}
+
+# Figures of one stream around a fault from $tmp/faults, as NAME=VALUE lines
+# (times in seconds, rates in MB/s; "-" when the stream never got there):
+#   t0         when the stream began (wall time); fault, restore: offsets from t0
+#              (a fault never cleared counts as lasting to the end: restore "-")
+#   before     rate before the fault
+#   during     bytes delivered while the rail was down / the time it was down
+#   failover   from the fault until an iteration ran at >= 80 % of RAIL_MBS
+#              (the surviving rail alone); "-" if none before the rail was back
+#   single     rate from failover + 0.5 s until the rail came back
+#   back       from the restore until an iteration ran at >= 90 % of "before"
+#   after      rate from then (or from the restore) to the end
+#   detected, railup: from the rail events (RAILMPI_VERBOSE), if logged
+#   stall      the longest iteration from the fault on (how long traffic stood still)
+#   verified, bad: messages railbench checked
+# An iteration's start is its end minus its bytes over its rate; a rate over a
+# window counts each iteration's bytes pro rata to its overlap with the window.
+stream_analyze() { # OUT RAIL_MBS
+    local s e
+    s=$(fault_time start) e=$(fault_time end)
+    awk -v B="$stream_block" -v fs="${s:-0}" -v fe="${e:-0}" -v rail="$2" -v errf="$1.err" '
+        function rate(a, b,   i, ov, by) { # MB/s delivered in [a, b]
+            if (b <= a) return "-"
+            by = 0
+            for (i = 1; i <= n; i++) {
+                ov = (en[i] < b ? en[i] : b) - (st[i] > a ? st[i] : a)
+                if (ov > 0) by += B * ov / (en[i] - st[i])
+            }
+            return sprintf("%.0f", by / (b - a) / 1e6)
+        }
+        function rel(x) { return x == "-" ? "-" : sprintf("%.2f", x) }
+        /^#/ { if ($2 == "verified") { ver = $3; bad = $(NF - 1) } next }
+        NF == 2 && $2 > 0 { n++; en[n] = $1; r[n] = $2; st[n] = $1 - B / ($2 * 1e6) }
+        END {
+            if (!n) { print "error=no stream output"; exit }
+            t0 = st[1]
+            # skip the first second: connections and buffers warm up
+            before = rate(t0 + 1, fs); fo = "-"; back = "-"
+            restored = fe > 0; if (!restored) fe = en[n] # a fault never cleared lasts to the end
+            for (i = 1; i <= n; i++) if (en[i] > fs && r[i] >= 0.8 * rail) { fo = st[i] - fs; if (fo < 0) fo = 0; break }
+            if (fo != "-" && restored && fs + fo > fe) fo = "-"
+            for (i = 1; restored && i <= n; i++) if (st[i] >= fe - 0.05 && r[i] >= 0.9 * before) { back = st[i] - fe; if (back < 0) back = 0; break }
+            print "t0=" sprintf("%.6f", t0)
+            print "fault=" sprintf("%.2f", fs - t0); print "restore=" (restored ? sprintf("%.2f", fe - t0) : "-")
+            print "before=" before; print "during=" rate(fs, fe)
+            print "failover=" rel(fo); print "single=" (fo == "-" ? "-" : rate(fs + fo + 0.5, fe))
+            print "back=" rel(back); print "after=" rate(fe + (back == "-" ? 0 : back), en[n])
+            det = "-"; up = "-"
+            while ((getline line < errf) > 0)
+                if (line ~ / rail event [0-9.]+ peer [0-9]+ rail 1: /) {
+                    split(substr(line, index(line, "rail event ") + 11), w, " ")
+                    if (det == "-" && line ~ /: failed/ && w[1] >= fs) det = w[1] - fs
+                    if (up == "-" && line ~ /: up/ && w[1] >= fe) up = w[1] - fe
+                }
+            print "detected=" rel(det); print "railup=" rel(up)
+            # the longest iteration ending after the fault: how long traffic stood still
+            for (i = 1; i <= n; i++) if (en[i] > fs && en[i] - st[i] > stall) stall = en[i] - st[i]
+            print "stall=" sprintf("%.2f", stall)
+            print "verified=" (ver == "" ? "-" : ver); print "bad=" (bad == "" ? "-" : bad)
+        }' "$1"
+}
