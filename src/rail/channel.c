@@ -46,11 +46,21 @@ void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (p)
-        rm_log(RM_LOG_INFO, "rail event %.6f peer %d rail %d (%s): %s", rm_wall(), ch->peer, p->rail,
-               p->ops->rail_name ? p->ops->rail_name(p->ifc) : p->ops->name, msg);
-    else
-        rm_log(RM_LOG_INFO, "rail event %.6f peer %d: %s", rm_wall(), ch->peer, msg);
+    /* "rail event TIME peer P rail K: EVENT (detail) on NAME": the event
+     * word is always the sixth field, for scripts that line events up */
+    if (p) {
+        rm_log(RM_LOG_INFO, "rail event %.6f peer %d rail %d: %s on %s", rm_wall(), ch->peer, p->rail,
+               msg, p->ops->rail_name ? p->ops->rail_name(p->ifc) : p->ops->name);
+    } else {
+        char rails[64] = "";
+        size_t l = 0;
+        for (int i = 0; i < ch->npaths && l < sizeof rails; i++) {
+            int n = snprintf(rails + l, sizeof rails - l, "%s%d", i ? "," : "", ch->paths[i].rail);
+            if (n > 0)
+                l += (size_t)n;
+        }
+        rm_log(RM_LOG_INFO, "rail event %.6f peer %d rails %s: %s", rm_wall(), ch->peer, rails, msg);
+    }
 }
 
 void rail_set_place(rail_place_fn fn)
@@ -671,7 +681,7 @@ void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const c
     p->failures++;
     if (!ch->keep) {
         rm_log_error("rail %d to rank %d failed (%s: %s) and fault tolerance is off "
-                     "(RAILMPI_FT=0): operations with rank %d fail",
+                     "(RAILMPI_FT=0): operations with rank %d fail with MPI_ERR_OTHER",
                      p->rail, ch->peer, detail, rm_status_str(why), ch->peer);
         rail_channel_fail(ch, why < 0 ? why : RM_ERR_CONN_RESET);
         return;

@@ -161,8 +161,8 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
         if (n > 0)
             l += (size_t)n;
     }
-    rm_log_error("rank %d unreachable: every rail to it (%s) has been down for %.0f s "
-                 "(RAILMPI_PARTITION_TIMEOUT_S=%lld); its pending operations fail",
+    rm_log_error("rank %d unreachable: every rail to it (rails %s) has been down for %.0f s "
+                 "(RAILMPI_PARTITION_TIMEOUT_S=%lld); its pending operations fail with MPI_ERR_OTHER",
                  ch->peer, rails, (double)(now - ch->partitioned_since) / 1e9,
                  (long long)RM_CFG(partition_timeout_s));
     rail_event(ch, NULL, "partition-timeout");
