@@ -2048,6 +2048,13 @@ int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 /* END FUNCTION DECLARATIONS */
 
+/* railmpi extension: move traffic off a network rail (off = 1), e.g. before
+ * maintenance, or back onto it (off = 0). The rail stays connected and probed;
+ * if every other rail to a peer fails it is used again. Rails are numbered as
+ * RAILMPI_VERBOSE=1 event lines show them. Returns MPI_ERR_ARG for a negative
+ * rail; *changed (may be NULL) receives the number of paths moved. */
+int MPIX_Rail_migrate(int rail, int off, int *changed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -72,6 +72,13 @@ int main(int argc, char **argv)
     CHECK(info == MPI_INFO_NULL, "Info_free");
     MPI_Info_get(MPI_INFO_ENV, "maxprocs", sizeof val - 1, val, &flag);
     CHECK(flag, "MPI_INFO_ENV maxprocs");
+    /* on one host there is no network rail to move traffic off */
+    int moved = -1;
+    CHECK(MPIX_Rail_migrate(0, 1, &moved) == MPI_SUCCESS && moved == 0, "MPIX_Rail_migrate on one host");
+    CHECK(MPIX_Rail_migrate(0, 0, NULL) == MPI_SUCCESS, "MPIX_Rail_migrate back");
+    rc = MPIX_Rail_migrate(-1, 1, &moved);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "MPIX_Rail_migrate with a negative rail");
     MPI_Finalize();
     MPI_Finalized(&flag);
     CHECK(flag, "Finalized");
