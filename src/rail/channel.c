@@ -509,11 +509,9 @@ static void rail_channel_ack(rail_channel_t *ch, uint64_t ack)
 static int rail_ooo_insert(rail_channel_t *ch, const net_frame_hdr_t *hdr, const void *upper,
                            const void *payload)
 {
-    rail_frame_t **pp = &ch->ooo.head, *prev = NULL;
-    while (*pp && (*pp)->hdr.seq < hdr->seq) {
-        prev = *pp;
+    rail_frame_t **pp = &ch->ooo.head;
+    while (*pp && (*pp)->hdr.seq < hdr->seq)
         pp = &(*pp)->next;
-    }
     if (*pp && (*pp)->hdr.seq == hdr->seq) {
         ch->dups_dropped++;
         return 0;
@@ -535,7 +533,6 @@ static int rail_ooo_insert(rail_channel_t *ch, const net_frame_hdr_t *hdr, const
     *pp = f;
     if (!f->next)
         ch->ooo.tail = f;
-    (void)prev;
     ch->ooo.n++;
     ch->ooo_queued++;
     return 1;
