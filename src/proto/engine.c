@@ -270,7 +270,9 @@ int proto_progress(void)
         if (!pi->work || *pi->work)
             n += pi->ops->progress(pi->ifc);
     }
-    n += rail_flush_all();
+    /* an ack goes alone only from an idle pass: after a busy one the caller
+     * usually answers at once, and the answer carries the ack */
+    n += rail_flush_all(n == 0);
     return n;
 }
 

@@ -133,7 +133,7 @@ int main(void)
     if (nwire[0] != 3 || tx.pending.n != 7)
         FAIL("with room for 3: %d on wire, %zu pending", nwire[0], tx.pending.n);
     room = 1 << 30;
-    rail_flush_all();
+    rail_flush_all(0);
     if (nwire[0] != 10 || tx.pending.n != 0 || sent_calls != 7)
         FAIL("after flush: %d on wire, %zu pending, %d sent callbacks", nwire[0], tx.pending.n,
              sent_calls);
@@ -210,7 +210,10 @@ int main(void)
     if (nwire[1] != 1 || wire[1][0].hdr.seq != 0 || wire[1][0].hdr.ack != RAIL_ACK_EVERY)
         FAIL("expected one early ack of %d, got %d frames (ack %llu)", RAIL_ACK_EVERY, nwire[1],
              (unsigned long long)(nwire[1] ? wire[1][0].hdr.ack : 0));
-    rail_flush_all();
+    rail_flush_all(0); /* a busy progress pass: the ack waits for reverse traffic */
+    if (nwire[1] != 1)
+        FAIL("an ack went alone from a busy pass (%d frames)", nwire[1]);
+    rail_flush_all(1);
     if (nwire[1] != 2 || wire[1][1].hdr.ack != 40)
         FAIL("idle ack missing (%d frames)", nwire[1]);
     for (int i = 0; i < nwire[1]; i++)
