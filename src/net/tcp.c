@@ -654,7 +654,8 @@ static int tcp_read(tcp_conn_t *c)
     for (;;) {
         ssize_t n;
         if (c->in_payload) {
-            n = recv(c->fd, c->dst + c->dst_got, c->hdr.len - c->dst_got, 0);
+            size_t want = c->hdr.len - c->dst_got;
+            n = recv(c->fd, c->dst + c->dst_got, want, 0);
             if (n > 0) {
                 c->dst_got += (size_t)n;
                 if (c->dst_got == c->hdr.len) {
@@ -662,6 +663,8 @@ static int tcp_read(tcp_conn_t *c)
                     tcp_deliver(c, &c->hdr, c->upper, c->dst);
                     events++;
                 }
+                if ((size_t)n < want)
+                    return events; /* drained (see below) */
                 continue;
             }
         } else {
@@ -670,11 +673,15 @@ static int tcp_read(tcp_conn_t *c)
                 c->rx_end -= c->rx_start;
                 c->rx_start = 0;
             }
-            n = recv(c->fd, c->rx + c->rx_end, TCP_RXBUF - c->rx_end, 0);
+            size_t room = TCP_RXBUF - c->rx_end;
+            n = recv(c->fd, c->rx + c->rx_end, room, 0);
             if (n > 0) {
                 c->rx_end += (size_t)n;
                 events += tcp_parse(c);
-                if (c->state != TC_UP)
+                /* A short read took all the socket had: asking again would
+                 * only cost a syscall returning EAGAIN per message; epoll is
+                 * level-triggered and reports what arrives later. */
+                if (c->state != TC_UP || (size_t)n < room)
                     return events;
                 continue;
             }
