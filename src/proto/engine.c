@@ -262,6 +262,10 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     return RM_OK;
 }
 
+/* Idle progress passes before an owed ack is sent alone: a few round trips
+ * of polling (a pass costs about a syscall, 1-2 us). */
+#define PROTO_ACK_IDLE_PASSES 64
+
 int proto_progress(void)
 {
     int n = 0;
@@ -270,9 +274,16 @@ int proto_progress(void)
         if (!pi->work || *pi->work)
             n += pi->ops->progress(pi->ifc);
     }
-    /* an ack goes alone only from an idle pass: after a busy one the caller
-     * usually answers at once, and the answer carries the ack */
-    n += rail_flush_all(n == 0);
+    /* An ack goes alone only after PROTO_ACK_IDLE_PASSES passes in a row
+     * found nothing to do. A rank that has just received usually answers or
+     * receives again within a round trip, and its next frame carries the
+     * ack; a lone ack sooner costs this rank a send and the peer a wake-up
+     * and a read while it waits for the answer. Nothing waits for a lone
+     * ack: the peer only keeps its copies a little longer (and at most
+     * RAIL_ACK_EVERY frames). */
+    static unsigned idle_passes;
+    idle_passes = n ? 0 : idle_passes + 1;
+    n += rail_flush_all(idle_passes >= PROTO_ACK_IDLE_PASSES);
     return n;
 }
 
