@@ -368,6 +368,11 @@ rm_status_t proto_finalize(void)
         return RM_OK;
     if (RM_CFG(stats))
         proto_print_stats();
+    /* Acknowledge the last frames (the final barrier's) before the
+     * connections close: progress holds a lone ack back for a while, and a
+     * peer that sees a close with frames unacknowledged takes it for a
+     * failure and sends them again over another rail. */
+    rail_flush_all(1);
     for (int r = 0; r < proto_proc.world_size; r++)
         rail_channel_destroy(&proto_eng.ch[r]);
     for (int i = 0; i < proto_eng.nifaces; i++)
