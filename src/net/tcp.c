@@ -128,6 +128,22 @@ static int tcp_epfd = -1;
 static int tcp_nifaces;
 static net_iface_t *tcp_ifaces[TCP_MAX_RAILS];
 
+/* Latency fast path. While one connection carries all the traffic (a
+ * ping-pong between two ranks over one rail), asking epoll which socket is
+ * ready costs a syscall per poll plus one per message before the recv;
+ * reading that connection directly costs the recv alone, like a plain TCP
+ * ping-pong. So once epoll has reported nothing but one connection
+ * TCP_HOT_STREAK times in a row, progress reads it directly and asks epoll
+ * only every TCP_EPOLL_EVERY passes (new connections, other peers, a send
+ * queue waiting for room); as soon as epoll reports another socket, every
+ * pass asks it again. The price: a connection that becomes busy after a long
+ * single-connection phase is noticed up to TCP_EPOLL_EVERY passes late, once. */
+#define TCP_HOT_STREAK 8
+#define TCP_EPOLL_EVERY 16
+static struct tcp_conn *tcp_hot;
+static int tcp_hot_streak;
+static unsigned tcp_hot_pass;
+
 /* ---- rail discovery ---------------------------------------------------- */
 
 typedef struct tcp_dev {
@@ -356,6 +372,10 @@ static void tcp_conn_close(tcp_conn_t *c)
     close(c->fd);
     c->fd = -1;
     c->state = TC_DEAD;
+    if (tcp_hot == c) {
+        tcp_hot = NULL;
+        tcp_hot_streak = 0;
+    }
     if (c->path && c->path->conn == c)
         c->path->conn = NULL;
 }
@@ -728,7 +748,8 @@ static int tcp_read(tcp_conn_t *c)
     for (;;) {
         ssize_t n;
         if (c->in_payload) {
-            n = recv(c->fd, c->dst + c->dst_got, c->hdr.len - c->dst_got, 0);
+            size_t want = c->hdr.len - c->dst_got;
+            n = recv(c->fd, c->dst + c->dst_got, want, 0);
             if (n > 0) {
                 c->path->rx_bytes += (uint64_t)n;
                 c->dst_got += (size_t)n;
@@ -739,6 +760,8 @@ static int tcp_read(tcp_conn_t *c)
                     tcp_deliver(c, &c->hdr, c->upper, c->dst);
                     events++;
                 }
+                if ((size_t)n < want)
+                    return events; /* drained (see below) */
                 continue;
             }
         } else {
@@ -747,12 +770,16 @@ static int tcp_read(tcp_conn_t *c)
                 c->rx_end -= c->rx_start;
                 c->rx_start = 0;
             }
-            n = recv(c->fd, c->rx + c->rx_end, tcp_rx_want(c), 0);
+            size_t want = tcp_rx_want(c);
+            n = recv(c->fd, c->rx + c->rx_end, want, 0);
             if (n > 0) {
                 c->path->rx_bytes += (uint64_t)n;
                 c->rx_end += (size_t)n;
                 events += tcp_parse(c);
-                if (c->state != TC_UP)
+                /* A short read took all the socket had: asking again would
+                 * only cost a syscall returning EAGAIN per message; epoll is
+                 * level-triggered and reports what arrives later. */
+                if (c->state != TC_UP || (size_t)n < want)
                     return events;
                 continue;
             }
@@ -860,9 +887,22 @@ static int tcp_progress(net_iface_t *ifc)
     /* one epoll set serves every rail: poll it once per pass, from the first */
     if (ifc != tcp_ifaces[0])
         return 0;
+    tcp_conn_t *h = tcp_hot;
+    if (h && tcp_hot_streak >= TCP_HOT_STREAK && ++tcp_hot_pass % TCP_EPOLL_EVERY && !h->in_payload &&
+        h->path->txq_off == h->path->txq_len)
+        return tcp_read(h);
     struct epoll_event evs[64];
     int n = epoll_wait(tcp_epfd, evs, 64, 0);
     int events = 0;
+    if (n > 0) { /* the fast path's bookkeeping: one connection, UP, alone */
+        tcp_conn_t *only = n == 1 && *(int *)evs[0].data.ptr == TCP_EV_CONN ? evs[0].data.ptr : NULL;
+        if (!only || only->state != TC_UP || only != tcp_hot) {
+            tcp_hot = only && only->state == TC_UP ? only : NULL;
+            tcp_hot_streak = 0;
+        } else if (tcp_hot_streak < TCP_HOT_STREAK) {
+            tcp_hot_streak++;
+        }
+    }
     for (int i = 0; i < n; i++)
         events += tcp_on_event(&evs[i]);
     for (int i = 0; i < tcp_nifaces; i++)

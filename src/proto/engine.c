@@ -316,6 +316,10 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     return RM_OK;
 }
 
+/* Idle progress passes before an owed ack is sent alone: a few round trips
+ * of polling (a pass costs about a syscall, 1-2 us). */
+#define PROTO_ACK_IDLE_PASSES 64
+
 int proto_progress(void)
 {
     int n = 0;
@@ -324,7 +328,16 @@ int proto_progress(void)
         if (!pi->work || *pi->work)
             n += pi->ops->progress(pi->ifc);
     }
-    n += rail_flush_all();
+    /* An ack goes alone only after PROTO_ACK_IDLE_PASSES passes in a row
+     * found nothing to do. A rank that has just received usually answers or
+     * receives again within a round trip, and its next frame carries the
+     * ack; a lone ack sooner costs this rank a send and the peer a wake-up
+     * and a read while it waits for the answer. Nothing waits for a lone
+     * ack: the peer only keeps its copies a little longer (and at most
+     * RAIL_ACK_EVERY frames). */
+    static unsigned idle_passes;
+    idle_passes = n ? 0 : idle_passes + 1;
+    n += rail_flush_all(idle_passes >= PROTO_ACK_IDLE_PASSES);
     rail_health_poll(rm_now);
     return n;
 }
@@ -332,7 +345,7 @@ int proto_progress(void)
 int proto_rail_migrate(int rail, int off)
 {
     int n = rail_migrate(rail, off);
-    rail_flush_all();
+    rail_flush_all(0);
     return n;
 }
 
@@ -426,6 +439,9 @@ rm_status_t proto_finalize(void)
     /* everything of ours acknowledged, then goodbye on every rail, so the
      * peers take our connections closing as the end, not as a failure */
     proto_drain();
+    /* Acknowledge the last frames (the final barrier's) at once: progress
+     * holds a lone ack back for a while. The goodbye carries the ack too. */
+    rail_flush_all(1);
     for (int r = 0; r < proto_proc.world_size; r++)
         rail_channel_bye(&proto_eng.ch[r]);
     proto_async_stop();

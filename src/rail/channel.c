@@ -417,7 +417,7 @@ static int rail_channel_resend(rail_channel_t *ch)
     return n;
 }
 
-int rail_channel_flush(rail_channel_t *ch)
+int rail_channel_flush(rail_channel_t *ch, int acks)
 {
     int n = 0;
     if (!ch->failed && ch->resend)
@@ -448,18 +448,18 @@ int rail_channel_flush(rail_channel_t *ch)
         return n;
     }
     /* whatever reverse traffic there was has carried the ack by now */
-    if (ch->ack_owed && !ch->pending.head)
+    if (acks && ch->ack_owed && !ch->pending.head)
         rail_channel_send_ack(ch);
     return n;
 }
 
-int rail_flush_pending(void)
+int rail_flush_pending(int acks)
 {
     int n = 0;
     rail_channel_t **pp = &rail_flush_list;
     while (*pp) {
         rail_channel_t *ch = *pp;
-        n += rail_channel_flush(ch);
+        n += rail_channel_flush(ch, acks);
         if (!ch->pending.head && !ch->ack_owed && !ch->resend) {
             *pp = ch->flush_next;
             ch->on_flush_list = 0;

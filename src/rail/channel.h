@@ -159,15 +159,19 @@ void rail_channel_up(void *owner, int rail);
 /* Acknowledge alone when this many frames arrived with no reverse traffic. */
 #define RAIL_ACK_EVERY 32
 
-/* Retry frames waiting for room, send owed acks; returns frames handed over. */
-int rail_channel_flush(rail_channel_t *ch);
+/* Retry frames waiting for room and, with `acks`, send an owed ack alone;
+ * returns frames handed over. */
+int rail_channel_flush(rail_channel_t *ch, int acks);
 /* Flush every channel that has pending frames or owes an ack; the check is
- * inline because progress calls it on every pass. */
+ * inline because progress calls it on every pass. Ack-only frames go only
+ * when `acks` is set: progress sets it on a pass that found nothing else to
+ * do, so a rank that answers at once (ping-pong) piggybacks the ack on its
+ * answer instead of paying a second frame and syscall per message. */
 extern rail_channel_t *rail_flush_list;
-int rail_flush_pending(void);
-static inline int rail_flush_all(void)
+int rail_flush_pending(int acks);
+static inline int rail_flush_all(int acks)
 {
-    return rail_flush_list ? rail_flush_pending() : 0;
+    return rail_flush_list ? rail_flush_pending(acks) : 0;
 }
 
 /* Frames on this channel are kept until the peer acknowledges them: a

@@ -124,7 +124,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
             ch->resend = 1;
             ch->ack_stall = 0;
             rail_event(ch, NULL, "acks stalled; %d frames resent", n);
-            rail_channel_flush(ch);
+            rail_channel_flush(ch, 0);
         }
     } else {
         ch->ack_stall = 0;

@@ -1,8 +1,16 @@
-/* railbench: MPI-level latency, bandwidth and bidirectional bandwidth between
- * ranks 0 and 1, as the papers' tests measure them (window of non-blocking
+/* railbench: latency, bandwidth and bidirectional bandwidth between ranks 0
+ * and 1, as the papers' tests measure them (window of non-blocking
  * operations, warm-up, iterations), with a per-iteration mode that prints
  * one timestamped line per iteration for plotting bandwidth over time.
- * Per-rail figures: run it with RAILMPI_TCP_RAILS naming one rail. */
+ *
+ * Two levels run the same loop and print the same lines:
+ *   -L mpi        MPI point-to-point through the library (per rail: run it
+ *                 with RAILMPI_TCP_RAILS naming one rail);
+ *   -L transport  plain non-blocking TCP sockets, one connection per rail the
+ *                 two hosts share, no MPI engine on the path (transport.c):
+ *                 the ceiling the library is measured against. */
+#include "railbench.h"
+
 #include <mpi.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -11,12 +19,12 @@
 #include <string.h>
 #include <time.h>
 
-typedef enum { T_LAT, T_BW, T_BIBW } test_t;
-
 static void usage(void)
 {
     fprintf(stderr,
             "usage: mpiexec -n 2 railbench [options]\n"
+            "  -L mpi|transport level: MPI point-to-point (default), or plain TCP sockets\n"
+            "                   between the two hosts, one connection per shared rail\n"
             "  -t lat|bw|bibw   test (default bw)\n"
             "  -m MIN:MAX       message sizes in bytes, doubling (default 1:4194304)\n"
             "  -w N             window of outstanding messages for bw/bibw (default 64)\n"
@@ -26,8 +34,14 @@ static void usage(void)
             "                   'time_s MB/s' for every iteration (bandwidth over time)\n"
             "  -a               with -T: time_s is Unix time (wall clock, microseconds), so the\n"
             "                   lines line up with events logged by other processes or hosts\n"
-            "  -c               with -T and bw/bibw: stamp and verify every message's contents;\n"
-            "                   prints '# verified N messages ..., E bad' at the end\n");
+            "  -c               with -T, MPI level, bw/bibw: stamp and verify every message's\n"
+            "                   contents; prints '# verified N messages ..., E bad' at the end\n"
+            "transport level only:\n"
+            "  -r LIST          rails: CIDR subnets or interface names, comma-separated (default:\n"
+            "                   RAILMPI_TCP_RAILS, else every up non-loopback IPv4 interface\n"
+            "                   except the launcher's, as the library chooses them)\n"
+            "  -R K             use only the K-th rail the two hosts share (from 0, ordered by\n"
+            "                   subnet); default: all of them, each message split in equal stripes\n");
 }
 
 static double wall_now(void)
@@ -37,9 +51,11 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Verified mode: every 4 KiB block of a message starts with a stamp naming the
- * iteration and window slot; the rest of the block is a fixed pseudo-random
- * pattern. A stale block (not delivered this iteration), a misplaced chunk or a
+/* ---- verified mode (-c) ------------------------------------------------ */
+
+/* Every 4 KiB block of a message starts with a stamp naming the iteration
+ * and window slot; the rest of the block is a fixed pseudo-random pattern. A
+ * stale block (not delivered this iteration), a misplaced chunk or a
  * corrupted byte all show up, at the cost of one memcmp per received byte. */
 enum { BLOCK = 4096 };
 
@@ -78,175 +94,264 @@ static int verify(const unsigned char *msg, const unsigned char *ref, size_t n, 
     return 1;
 }
 
+/* ---- the MPI level ----------------------------------------------------- */
+
+typedef struct rb_mpi {
+    const rb_opts_t *o;
+    int rank, peer;
+    char *sbuf, *rbuf;
+    MPI_Request *req;
+    /* verified mode */
+    unsigned char *ref; /* the pattern, one message long; NULL: off */
+    long it, verified, bad;
+} rb_mpi_t;
+
+static void rb_mpi_iter(void *ctx, long n)
+{
+    rb_mpi_t *m = ctx;
+    int peer = m->peer;
+    if (m->o->test == RB_LAT) {
+        if (!m->rank) {
+            MPI_Send(m->sbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+            MPI_Recv(m->rbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(m->rbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(m->sbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+        }
+        return;
+    }
+    int k = 0;
+    int sends = m->o->test == RB_BIBW || !m->rank, recvs = m->o->test == RB_BIBW || m->rank;
+    long it = m->it++;
+    if (m->ref && sends)
+        for (int w = 0; w < m->o->window; w++)
+            stamp((unsigned char *)m->sbuf + (size_t)w * (size_t)n, (size_t)n, stamp_of(it, w));
+    for (int w = 0; w < m->o->window; w++) {
+        if (recvs)
+            MPI_Irecv(m->rbuf + (size_t)w * (size_t)n, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &m->req[k++]);
+        if (sends)
+            MPI_Isend(m->sbuf + (size_t)w * (size_t)n, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &m->req[k++]);
+    }
+    MPI_Waitall(k, m->req, MPI_STATUSES_IGNORE);
+    if (m->ref && recvs)
+        for (int w = 0; w < m->o->window; w++) {
+            if (verify((unsigned char *)m->rbuf + (size_t)w * (size_t)n, m->ref, (size_t)n, stamp_of(it, w)))
+                m->verified++;
+            else if (m->bad++ < 10)
+                fprintf(stderr, "railbench: rank %d: iteration %ld message %d corrupt\n", m->rank, it, w);
+        }
+    char ack = 0;
+    if (!m->rank)
+        MPI_Recv(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+        MPI_Send(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
+}
+
+static void rb_mpi_sync(void *ctx)
+{
+    rb_mpi_t *m = ctx;
+    char z = 0;
+    MPI_Sendrecv(&z, 1, MPI_CHAR, m->peer, 5, &z, 1, MPI_CHAR, m->peer, 5, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+}
+
+static int rb_mpi_more(void *ctx, int more)
+{
+    rb_mpi_t *m = ctx;
+    if (!m->rank)
+        MPI_Send(&more, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
+    else
+        MPI_Recv(&more, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return more;
+}
+
+static void rb_mpi_fini(void *ctx)
+{
+    rb_mpi_t *m = ctx;
+    if (m->ref) {
+        /* point-to-point: ranks beyond 1 are already in the final barrier */
+        long v[2] = {m->verified, m->bad}, tot[2];
+        MPI_Sendrecv(v, 2, MPI_LONG, m->peer, 6, tot, 2, MPI_LONG, m->peer, 6, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        tot[0] += v[0], tot[1] += v[1];
+        if (!m->rank)
+            printf("# verified %ld messages of %ld bytes intact and in place, %ld bad\n", tot[0],
+                   m->o->max, tot[1]);
+        m->bad = tot[1];
+    }
+    free(m->req);
+    free(m->ref);
+}
+
+/* ---- the measuring loop (both levels) ---------------------------------- */
+
+static void rb_run(const rb_opts_t *o, int rank, const rb_level_t *lv, const char *level)
+{
+    rb_test_t test = o->test;
+    if (!rank && !o->timeline)
+        printf("# railbench %s, %s level, window %d, %d iterations, %d warm-up\n# size %s\n",
+               test == RB_LAT ? "latency" : test == RB_BW ? "bandwidth" : "bidirectional bandwidth",
+               level, o->window, o->iters, o->warm, test == RB_LAT ? "usec" : "MB/s");
+    for (long n = o->timeline ? o->max : o->min; n <= o->max; n = n ? n * 2 : 1) {
+        double t0 = 0, start = MPI_Wtime(), wall0 = wall_now() - start;
+        long done = 0;
+        for (int it = 0;; it++) {
+            int more = it < o->iters + o->warm;
+            if (o->timeline) /* rank 0's clock decides for both */
+                more = lv->more(lv->ctx, !rank ? MPI_Wtime() - start < o->timeline : 0);
+            if (!more)
+                break;
+            if (it == o->warm && !o->timeline) {
+                lv->sync(lv->ctx);
+                t0 = MPI_Wtime();
+            }
+            double ti = MPI_Wtime();
+            lv->iter(lv->ctx, n);
+            if (o->timeline && !rank) {
+                double now = MPI_Wtime(), dt = now - ti;
+                double bytes = test == RB_LAT ? 2.0 * (double)n
+                                              : (double)n * o->window * (test == RB_BIBW ? 2 : 1);
+                /* MPI_Wtime's offset stays fixed, so wall0 + now is wall time */
+                printf("%.6f %.1f\n", o->absolute ? wall0 + now : now - start, bytes / dt / 1e6);
+                fflush(stdout);
+            }
+            if (it >= o->warm || o->timeline)
+                done++;
+        }
+        if (o->timeline)
+            break; /* both ranks leave the loop together */
+        double t = MPI_Wtime() - t0;
+        if (!rank) {
+            if (test == RB_LAT)
+                printf("%ld %.3f\n", n, t / (double)done / 2 * 1e6);
+            else
+                printf("%ld %.1f\n", n, (double)n * o->window * (double)done * (test == RB_BIBW ? 2 : 1) / t / 1e6);
+            fflush(stdout);
+        }
+        if (n == 0 && o->max == 0)
+            break;
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    test_t test = T_BW;
-    long min = 1, max = 4 << 20;
-    int window = 64, iters = -1, warm = 10, opt;
-    double timeline = 0;
-    int absolute = 0, checked = 0;
-    while ((opt = getopt(argc, argv, "t:m:w:i:x:T:ach")) != -1) {
+    rb_opts_t o = {.test = RB_BW, .min = 1, .max = 4 << 20, .window = 64, .iters = -1, .warm = 10,
+                   .rail = -1};
+    int transport = 0, opt, rc = 0;
+    char *end;
+    while ((opt = getopt(argc, argv, "L:t:m:w:i:x:T:r:R:ach")) != -1) {
         switch (opt) {
+        case 'L':
+            if (strcmp(optarg, "mpi") && strcmp(optarg, "transport"))
+                goto bad;
+            transport = !strcmp(optarg, "transport");
+            break;
         case 't':
-            test = !strcmp(optarg, "lat") ? T_LAT : !strcmp(optarg, "bibw") ? T_BIBW : T_BW;
             if (strcmp(optarg, "lat") && strcmp(optarg, "bw") && strcmp(optarg, "bibw"))
                 goto bad;
+            o.test = !strcmp(optarg, "lat") ? RB_LAT : !strcmp(optarg, "bibw") ? RB_BIBW : RB_BW;
             break;
         case 'm':
-            if (sscanf(optarg, "%ld:%ld", &min, &max) != 2 || min < 0 || max < min)
+            if (sscanf(optarg, "%ld:%ld", &o.min, &o.max) != 2 || o.min < 0 || o.max < o.min ||
+                o.max > (1L << 30))
                 goto bad;
             break;
-        case 'w': window = atoi(optarg); break;
-        case 'i': iters = atoi(optarg); break;
-        case 'x': warm = atoi(optarg); break;
-        case 'T': timeline = atof(optarg); break;
-        case 'a': absolute = 1; break;
-        case 'c': checked = 1; break;
+        case 'w': o.window = atoi(optarg); break;
+        case 'i': o.iters = atoi(optarg); break;
+        case 'x': o.warm = atoi(optarg); break;
+        case 'T': o.timeline = atof(optarg); break;
+        case 'a': o.absolute = 1; break;
+        case 'c': o.checked = 1; break;
+        case 'r': o.rails = optarg; break;
+        case 'R':
+            o.rail = (int)strtol(optarg, &end, 10);
+            if (end == optarg || *end || o.rail < 0) {
+                if (!rank)
+                    fprintf(stderr, "railbench: -R %s: expected a rail index (0, 1, ...)\n", optarg);
+                rc = 2;
+                goto out;
+            }
+            break;
         default:
         bad:
             if (!rank)
                 usage();
-            MPI_Finalize();
-            return 2;
+            rc = 2;
+            goto out;
         }
     }
-    if ((absolute || checked) && !timeline) {
+    if (optind < argc) {
+        if (!rank)
+            fprintf(stderr, "railbench: unexpected argument '%s'\n", argv[optind]);
+        rc = 2;
+        goto out;
+    }
+    if (size < 2 || o.window < 1 || o.warm < 0 || o.timeline < 0) {
+        if (!rank)
+            fprintf(stderr, "railbench: needs 2 ranks, a positive window and non-negative counts\n");
+        rc = 2;
+        goto out;
+    }
+    if (!transport && (o.rails || o.rail >= 0)) {
+        if (!rank)
+            fprintf(stderr, "railbench: -r and -R choose rails at the transport level (-L transport); "
+                            "at the MPI level set RAILMPI_TCP_RAILS\n");
+        rc = 2;
+        goto out;
+    }
+    if ((o.absolute || o.checked) && !o.timeline) {
         if (!rank)
             fprintf(stderr, "railbench: -a and -c go with -T\n");
-        MPI_Finalize();
-        return 2;
+        rc = 2;
+        goto out;
     }
-    if (checked && test == T_LAT)
-        checked = 0; /* latency messages are tiny; nothing worth verifying */
-    if (size < 2 || window < 1 || warm < 0) {
+    if (o.checked && (transport || o.test == RB_LAT)) {
         if (!rank)
-            fprintf(stderr, "railbench: needs 2 ranks and a positive window\n");
-        MPI_Finalize();
-        return 2;
+            fprintf(stderr, "railbench: -c verifies MPI-level bw and bibw messages only\n");
+        rc = 2;
+        goto out;
     }
-    if (iters < 0)
-        iters = test == T_LAT ? 10000 : 100;
-    if (rank > 1) { /* extra ranks only keep the collectives company */
-        MPI_Barrier(MPI_COMM_WORLD);
-        MPI_Finalize();
-        return 0;
-    }
-    size_t bufsize = (size_t)(max ? max : 1) * (size_t)window;
+    if (o.iters < 0)
+        o.iters = o.test == RB_LAT ? 10000 : 100;
+    if (rank > 1) /* extra ranks only keep the final barrier company */
+        goto out;
+    size_t bufsize = (size_t)(o.max ? o.max : 1) * (size_t)o.window;
     char *sbuf = malloc(bufsize), *rbuf = malloc(bufsize);
-    memset(sbuf, 1, bufsize);
-    unsigned char *ref = NULL;
-    long verified = 0, bad = 0;
-    if (checked) {
-        ref = malloc((size_t)(max ? max : 1));
-        pattern_init(ref, (size_t)max);
-        for (int w = 0; w < window; w++)
-            memcpy(sbuf + (size_t)w * (size_t)max, ref, (size_t)max);
+    if (!sbuf || !rbuf) {
+        fprintf(stderr, "railbench: rank %d: no memory for %zu-byte buffers\n", rank, bufsize);
+        MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    MPI_Request *req = malloc(sizeof *req * 2 * (size_t)window);
-    int peer = !rank;
-    if (!rank && !timeline)
-        printf("# railbench %s, window %d, %d iterations, %d warm-up\n# size %s\n",
-               test == T_LAT ? "latency" : test == T_BW ? "bandwidth" : "bidirectional bandwidth", window,
-               iters, warm, test == T_LAT ? "usec" : "MB/s");
-    for (long n = timeline ? max : min; n <= max; n = n ? n * 2 : 1) {
-        double t0 = 0, start = MPI_Wtime(), wall0 = wall_now() - start;
-        long done = 0;
-        for (int it = 0;; it++) {
-            int more = it < iters + warm;
-            if (timeline) { /* rank 0's clock decides for both */
-                if (!rank) {
-                    more = MPI_Wtime() - start < timeline;
-                    MPI_Send(&more, 1, MPI_INT, 1, 4, MPI_COMM_WORLD);
-                } else {
-                    MPI_Recv(&more, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                }
-            }
-            if (!more)
-                break;
-            if (it == warm && !timeline) {
-                /* ranks 0 and 1 only: extra ranks wait in the final barrier */
-                char z = 0;
-                MPI_Sendrecv(&z, 1, MPI_CHAR, peer, 5, &z, 1, MPI_CHAR, peer, 5, MPI_COMM_WORLD,
-                             MPI_STATUS_IGNORE);
-                t0 = MPI_Wtime();
-            }
-            double ti = MPI_Wtime();
-            if (test == T_LAT) {
-                if (!rank) {
-                    MPI_Send(sbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-                    MPI_Recv(rbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                } else {
-                    MPI_Recv(rbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    MPI_Send(sbuf, (int)n, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-                }
-            } else {
-                int k = 0;
-                int sends = test == T_BIBW || !rank, recvs = test == T_BIBW || rank;
-                if (checked && sends)
-                    for (int w = 0; w < window; w++)
-                        stamp((unsigned char *)sbuf + (size_t)w * (size_t)n, (size_t)n, stamp_of(it, w));
-                for (int w = 0; w < window; w++) {
-                    if (recvs)
-                        MPI_Irecv(rbuf + (size_t)w * (size_t)n, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
-                    if (sends)
-                        MPI_Isend(sbuf + (size_t)w * (size_t)n, (int)n, MPI_CHAR, peer, 2, MPI_COMM_WORLD, &req[k++]);
-                }
-                MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
-                if (checked && recvs)
-                    for (int w = 0; w < window; w++) {
-                        if (verify((unsigned char *)rbuf + (size_t)w * (size_t)n, ref, (size_t)n, stamp_of(it, w)))
-                            verified++;
-                        else if (bad++ < 10)
-                            fprintf(stderr, "railbench: rank %d: iteration %d message %d corrupt\n", rank, it, w);
-                    }
-                char ack = 0;
-                if (!rank)
-                    MPI_Recv(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                else
-                    MPI_Send(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
-            }
-            if (timeline && !rank) {
-                double now = MPI_Wtime(), dt = now - ti;
-                double bytes = test == T_LAT ? 2.0 * (double)n : (double)n * window * (test == T_BIBW ? 2 : 1);
-                /* MPI_Wtime's offset stays fixed, so wall0 + now is wall time */
-                printf("%.6f %.1f\n", absolute ? wall0 + now : now - start, bytes / dt / 1e6);
-                fflush(stdout);
-            }
-            if (it >= warm || timeline)
-                done++;
+    memset(sbuf, 1, bufsize);
+    memset(rbuf, 0, bufsize);
+    rb_level_t lv;
+    rb_mpi_t m = {.o = &o, .rank = rank, .peer = !rank, .sbuf = sbuf, .rbuf = rbuf};
+    if (transport) {
+        rc = rb_transport_open(&o, rank, sbuf, rbuf, &lv);
+    } else {
+        m.req = malloc(sizeof *m.req * 2 * (size_t)o.window);
+        if (o.checked) {
+            m.ref = malloc((size_t)(o.max ? o.max : 1));
+            pattern_init(m.ref, (size_t)o.max);
+            for (int w = 0; w < o.window; w++)
+                memcpy(sbuf + (size_t)w * (size_t)o.max, m.ref, (size_t)o.max);
         }
-        if (timeline) {
-            if (checked) {
-                /* point-to-point: ranks beyond 1 are already in the final barrier */
-                long v[2] = {verified, bad}, tot[2];
-                MPI_Sendrecv(v, 2, MPI_LONG, peer, 6, tot, 2, MPI_LONG, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                tot[0] += v[0], tot[1] += v[1];
-                if (!rank)
-                    printf("# verified %ld messages of %ld bytes intact and in place, %ld bad\n", tot[0], n,
-                           tot[1]);
-            }
-            /* both ranks must leave the loop together */
-            break;
-        }
-        double t = MPI_Wtime() - t0;
-        if (!rank) {
-            if (test == T_LAT)
-                printf("%ld %.3f\n", n, t / (double)done / 2 * 1e6);
-            else
-                printf("%ld %.1f\n", n, (double)n * window * (double)done * (test == T_BIBW ? 2 : 1) / t / 1e6);
-        }
-        if (n == 0 && max == 0)
-            break;
+        lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
+                          .fini = rb_mpi_fini, .ctx = &m};
+    }
+    if (!rc) {
+        rb_run(&o, rank, &lv, transport ? "transport" : "MPI");
+        lv.fini(lv.ctx);
+        if (m.bad)
+            rc = 1;
     }
     free(sbuf);
     free(rbuf);
-    free(req);
-    free(ref);
+out:
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
-    return bad ? 1 : 0;
+    return rc;
 }
