@@ -6,15 +6,22 @@
  * thread takes the lock and makes progress itself — which also moves data
  * of large transfers that would otherwise wait for the next MPI call.
  *
+ * It also reads operator commands from mpiexec (`mpiexec -migrate`, over
+ * the pipe RAILMPI_CTL_FD names) and has the next progress pass carry them
+ * out, as the papers' path migration module does on request.
+ *
  * It runs only when the job has network paths: a job on one host keeps its
  * lock-free fast path. */
 #include "proto/engine.h"
 #include "rail/health.h"
 #include "util/clock.h"
+#include "util/config.h"
 #include "util/lock.h"
 #include "util/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
@@ -25,6 +32,72 @@ static pthread_t proto_async_thread;
 static int proto_async_running;
 static int proto_async_wake = -1; /* eventfd: stop */
 
+/* Operator commands: read by the thread, carried out by progress. */
+static int proto_ctl_fd = -1;
+static char proto_ctl_buf[256];
+static size_t proto_ctl_len;
+static pthread_mutex_t proto_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    int rail, off;
+} proto_ctl_q[16];
+static int proto_ctl_n;
+volatile int proto_commands_due;
+
+/* Parse what arrived on the pipe into requests; 0 at EOF (mpiexec gone). */
+static int proto_ctl_read(void)
+{
+    ssize_t n = read(proto_ctl_fd, proto_ctl_buf + proto_ctl_len, sizeof proto_ctl_buf - 1 - proto_ctl_len);
+    if (n < 0)
+        return errno == EINTR || errno == EAGAIN;
+    if (n == 0)
+        return 0;
+    proto_ctl_len += (size_t)n;
+    proto_ctl_buf[proto_ctl_len] = 0;
+    char *line = proto_ctl_buf, *nl;
+    while ((nl = strchr(line, '\n'))) {
+        *nl = 0;
+        char dir[8];
+        int rail;
+        if (sscanf(line, "migrate %7s %d", dir, &rail) == 2 && (!strcmp(dir, "off") || !strcmp(dir, "on")) &&
+            rail >= 0) {
+            pthread_mutex_lock(&proto_ctl_lock);
+            if (proto_ctl_n < (int)(sizeof proto_ctl_q / sizeof proto_ctl_q[0])) {
+                proto_ctl_q[proto_ctl_n].rail = rail;
+                proto_ctl_q[proto_ctl_n].off = !strcmp(dir, "off");
+                proto_ctl_n++;
+                proto_commands_due = 1;
+            } else {
+                rm_log_error("operator command dropped (too many at once): %s", line);
+            }
+            pthread_mutex_unlock(&proto_ctl_lock);
+        } else {
+            rm_log_error("unknown operator command from mpiexec: '%s'", line);
+        }
+        line = nl + 1;
+    }
+    proto_ctl_len = strlen(line);
+    memmove(proto_ctl_buf, line, proto_ctl_len);
+    if (proto_ctl_len == sizeof proto_ctl_buf - 1)
+        proto_ctl_len = 0; /* a line longer than any command: drop it */
+    return 1;
+}
+
+void proto_async_commands(void)
+{
+    pthread_mutex_lock(&proto_ctl_lock);
+    int n = proto_ctl_n;
+    __typeof__(proto_ctl_q) q;
+    memcpy(q, proto_ctl_q, sizeof q);
+    proto_ctl_n = 0;
+    proto_commands_due = 0;
+    pthread_mutex_unlock(&proto_ctl_lock);
+    for (int i = 0; i < n; i++) {
+        int changed = proto_rail_migrate(q[i].rail, q[i].off);
+        rm_log_info("operator: traffic %s rail %d (%d paths changed)", q[i].off ? "moved off" : "back on",
+                    q[i].rail, changed);
+    }
+}
+
 /* Longest a pass may hold the lock while the application computes. */
 #define PROTO_ASYNC_BUDGET (2 * RM_MS)
 
@@ -32,12 +105,24 @@ static void *proto_async_main(void *arg)
 {
     (void)arg;
     int period_ms = (int)(rail_health_interval() / RM_MS);
-    struct pollfd pfd = {.fd = proto_async_wake, .events = POLLIN};
+    struct pollfd pfd[2] = {{.fd = proto_async_wake, .events = POLLIN}, {.fd = proto_ctl_fd, .events = POLLIN}};
+    uint64_t next = rm_now() + (uint64_t)period_ms * RM_MS;
     for (;;) {
-        int n = poll(&pfd, 1, period_ms);
-        if (n > 0 || (n < 0 && errno != EINTR))
+        uint64_t t = rm_now();
+        int wait = t >= next ? 0 : (int)((next - t + RM_MS - 1) / RM_MS);
+        int n = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, wait);
+        if (n < 0 && errno != EINTR)
             break;
-        rail_health_due = 1;
+        if (n > 0 && pfd[0].revents)
+            break;
+        if (n > 0 && pfd[1].revents && !proto_ctl_read())
+            pfd[1].fd = -1; /* mpiexec closed it: no more commands */
+        if (rm_now() >= next) {
+            rail_health_due = 1;
+            next = rm_now() + (uint64_t)period_ms * RM_MS;
+        } else if (!proto_commands_due) {
+            continue;
+        }
         if (pthread_mutex_trylock(&rm_big_lock) != 0)
             continue; /* the application is in MPI: its progress runs the tick */
         uint64_t t0 = rm_now();
@@ -50,8 +135,19 @@ static void *proto_async_main(void *arg)
 
 rm_status_t proto_async_start(void)
 {
-    if (proto_async_running || !rail_net_list)
+    if (proto_async_running)
         return RM_OK;
+    if (RM_CFG(ctl_fd) >= 0 && proto_ctl_fd < 0 && fcntl((int)RM_CFG(ctl_fd), F_GETFD) >= 0) {
+        proto_ctl_fd = (int)RM_CFG(ctl_fd);
+        fcntl(proto_ctl_fd, F_SETFD, FD_CLOEXEC); /* not for the application's children */
+    }
+    if (!rail_net_list) {
+        /* no network rails, nothing to migrate: mpiexec sees the pipe closed */
+        if (proto_ctl_fd >= 0)
+            close(proto_ctl_fd);
+        proto_ctl_fd = -1;
+        return RM_OK;
+    }
     if ((proto_async_wake = eventfd(0, EFD_CLOEXEC)) < 0) {
         rm_log_error("cannot create the progress thread's eventfd: %s", strerror(errno));
         return RM_ERR_IO;
@@ -81,4 +177,7 @@ void proto_async_stop(void)
     close(proto_async_wake);
     proto_async_wake = -1;
     proto_async_running = 0;
+    if (proto_ctl_fd >= 0)
+        close(proto_ctl_fd);
+    proto_ctl_fd = -1;
 }

@@ -79,6 +79,9 @@ rm_status_t proto_finalize(void);
  * is up; proto_finalize stops it. */
 rm_status_t proto_async_start(void);
 void proto_async_stop(void);
+/* Set when operator commands wait; progress then calls proto_async_commands. */
+extern volatile int proto_commands_due;
+void proto_async_commands(void);
 /* Move traffic off a network rail (off = 1) or back onto it; the number of
  * paths changed. */
 int proto_rail_migrate(int rail, int off);

@@ -60,7 +60,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(HOST_ID, host_id, RM_CFG_STR, "",                                                           \
       "Name of this rank's host (set by mpiexec's proxy; default: the host name)")                \
     X(LAUNCH_ADDR, launch_addr, RM_CFG_STR, "",                                                   \
-      "Address the launcher reaches this host on (set by mpiexec; excluded from default rails)")                      
+      "Address the launcher reaches this host on (set by mpiexec; excluded from default rails)")   \
+    X(CTL_FD, ctl_fd, RM_CFG_INT, "-1",                                                           \
+      "Pipe on which mpiexec passes operator commands (mpiexec -migrate) to this rank (set by "   \
+      "mpiexec; never set it by hand)")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

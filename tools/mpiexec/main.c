@@ -3,6 +3,7 @@
  * exit status. A failed rank brings the whole job down; no process outlives
  * the job (every rank dies with mpiexec, by PR_SET_PDEATHSIG and a kill of
  * its process group). */
+#include "control.h"
 #include "pmi_server.h"
 #include "remote.h"
 #include "util/config.h"
@@ -34,6 +35,7 @@ typedef struct out_stream {
 typedef struct rank_proc {
     pid_t pid;
     int exited, status, finalized;
+    int ctl_fd; /* write end of the rank's control pipe (operator commands), -1 if none */
     out_stream_t out, err;
 } rank_proc_t;
 
@@ -74,6 +76,9 @@ typedef struct job {
     int failed;       /* first failure decides the exit code */
     int exit_code;
     int aborting;
+    /* operator control (top mpiexec only): see control.h */
+    int control_fd;
+    char control_path[108];
 } job_t;
 
 static volatile sig_atomic_t mpiexec_signal;
@@ -100,6 +105,10 @@ static void usage(FILE *f)
             "  -ppn N               ranks per host (default 1, or -n spread over the hosts)\n"
             "  -launcher-exec CMD   start proxies as `CMD HOST COMMAND...` (default ssh)\n"
             "  -iface IFACE         the interface (or address) proxies reach mpiexec on\n"
+            "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
+            "  -migrate off|on RAIL [-job PID]  move every rank's traffic off network rail RAIL\n"
+            "                       (it stays connected, ready to come back) or back onto it; PID\n"
+            "                       is the job's mpiexec, needed only when several jobs run\n"
             "  --help-vars          list railmpi's RAILMPI_* settings\n"
             "  --version, --help\n");
 }
@@ -316,9 +325,9 @@ static int job_start(job_t *j)
     }
     pid_t parent = getpid();
     for (int r = 0; r < j->n; r++) {
-        int sv[2], out[2], err[2];
+        int sv[2], out[2], err[2], ctl[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
-            pipe2(err, O_CLOEXEC) < 0) {
+            pipe2(err, O_CLOEXEC) < 0 || pipe2(ctl, O_CLOEXEC) < 0) {
             perror("mpiexec: socketpair/pipe");
             return -1;
         }
@@ -335,6 +344,8 @@ static int job_start(job_t *j)
                 clearenv();
             snprintf(v, sizeof v, "%d", pfd);
             setenv("PMI_FD", v, 1);
+            snprintf(v, sizeof v, "%d", dup(ctl[0]));
+            setenv("RAILMPI_CTL_FD", v, 1);
             snprintf(v, sizeof v, "%d", j->first + r);
             setenv("PMI_RANK", v, 1);
             snprintf(v, sizeof v, "%d", j->world);
@@ -361,6 +372,9 @@ static int job_start(job_t *j)
         close(sv[1]);
         close(out[1]);
         close(err[1]);
+        close(ctl[0]);
+        fcntl(ctl[1], F_SETFL, O_NONBLOCK); /* a rank that never reads must not stall mpiexec */
+        j->ranks[r].ctl_fd = ctl[1];
         j->ranks[r].pid = pid;
         j->ranks[r].out = (out_stream_t){.fd = out[0], .to = stdout};
         j->ranks[r].err = (out_stream_t){.fd = err[0], .to = stderr};
@@ -393,7 +407,7 @@ static int job_start_remote(job_t *j)
             count = j->total - first;
         j->ctl[h].fd = -1;
         char **argv = remote_proxy_argv(j->launcher, j->hosts[h], j->self, addr, h, first, count,
-                                        j->total, j->label, j->env_extra, j->nenv_extra, j->argv);
+                                        j->total, j->label, j->bind, j->env_extra, j->nenv_extra, j->argv);
         int out[2], err[2];
         if (!argv || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
             perror("mpiexec: pipe");
@@ -495,6 +509,47 @@ static void remote_input(job_t *j, int h)
     ctl_consume(c, used);
 }
 
+/* ---- operator commands (control.h) ------------------------------------- */
+
+/* To every live local rank's control pipe; returns how many took it. A rank
+ * without network rails closes its pipe at MPI_Init: nothing to migrate. */
+static int job_command_local(job_t *j, const char *cmd)
+{
+    char line[256];
+    int len = snprintf(line, sizeof line, "%s\n", cmd), n = 0;
+    for (int r = 0; r < j->n; r++) {
+        rank_proc_t *p = &j->ranks[r];
+        if (p->ctl_fd >= 0 && !p->exited && write(p->ctl_fd, line, (size_t)len) == len)
+            n++;
+    }
+    return n;
+}
+
+static void job_control(job_t *j)
+{
+    char cmd[256];
+    const char *why;
+    int fd = control_accept(j->control_fd, cmd, sizeof cmd);
+    if (fd < 0)
+        return;
+    if (!control_valid(cmd, &why)) {
+        control_reply(fd, "error: %s", why);
+        return;
+    }
+    fprintf(stderr, "mpiexec: operator command: %s\n", cmd);
+    if (!j->remote) {
+        int n = job_command_local(j, cmd);
+        control_reply(fd, "%s: passed to %d of %d ranks%s", n ? "ok" : "error", n, j->n,
+                      n < j->n ? " (a rank without network rails has nothing to migrate)" : "");
+        return;
+    }
+    int hosts = 0;
+    for (int h = 0; h < j->nhosts; h++)
+        if (j->ctl[h].fd >= 0 && ctl_send(j->ctl[h].fd, "%s\n", cmd) >= 0)
+            hosts++;
+    control_reply(fd, "%s: passed to the ranks of %d of %d hosts", hosts ? "ok" : "error", hosts, j->nhosts);
+}
+
 /* ---- multi-host: the proxy side ---------------------------------------- */
 
 static int proxy_connect(job_t *j)
@@ -532,6 +587,8 @@ static void proxy_input(job_t *j)
             pmi_server_kv_put(j->pmi, key, val);
         else if (!strcmp(line, "barrier_out"))
             pmi_server_barrier_release(j->pmi);
+        else if (!strncmp(line, "migrate ", 8))
+            job_command_local(j, line);
     }
     ctl_consume(&j->up, used);
 }
@@ -589,8 +646,8 @@ static double now(void)
 
 static int job_run(job_t *j)
 {
-    struct pollfd *pf = calloc((size_t)(4 * j->n + 2), sizeof *pf);
-    int *who = calloc((size_t)(4 * j->n + 2), sizeof *who);
+    struct pollfd *pf = calloc((size_t)(4 * j->n + 3), sizeof *pf);
+    int *who = calloc((size_t)(4 * j->n + 3), sizeof *who);
     double t0 = now(), kill_at = 0;
     while (!job_done(j)) {
         int k = 0;
@@ -609,10 +666,18 @@ static int job_run(job_t *j)
             pf[k] = (struct pollfd){.fd = extra, .events = POLLIN};
             who[k++] = -1;
         }
+        if (j->control_fd >= 0) {
+            pf[k] = (struct pollfd){.fd = j->control_fd, .events = POLLIN};
+            who[k++] = -2;
+        }
         int n = poll(pf, (nfds_t)k, 100);
         for (int i = 0; n > 0 && i < k; i++) {
             if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
+            if (who[i] == -2) {
+                job_control(j);
+                continue;
+            }
             if (who[i] < 0) {
                 if (j->remote)
                     remote_accept(j);
@@ -654,8 +719,9 @@ static int job_run(job_t *j)
 int main(int argc, char **argv)
 {
     job_t j = {.n = 1, .bind = "core", .guard_fd = -1, .listen_fd = -1, .up = {.fd = -1},
-               .launcher = "ssh", .ppn = 1};
-    int nset = 0;
+               .launcher = "ssh", .ppn = 1, .control_fd = -1};
+    int nset = 0, job_pid = 0;
+    char command[64] = "";
     char hostbuf[4096] = "";
     const char *t = getenv("MPIEXEC_TIMEOUT");
     if (t)
@@ -715,6 +781,17 @@ int main(int argc, char **argv)
                 goto out;
             }
             j.launcher = argv[i];
+        } else if (!strcmp(a, "-migrate") && i + 2 < argc) {
+            snprintf(command, sizeof command, "migrate %.8s %.16s", argv[i + 1], argv[i + 2]);
+            i += 2;
+        } else if (!strcmp(a, "-job") && more) {
+            char *end;
+            job_pid = (int)strtol(argv[++i], &end, 10);
+            if (*end || job_pid <= 0) {
+                fprintf(stderr, "mpiexec: -job takes the pid of a job's mpiexec, not '%s'\n", argv[i]);
+                rc = 2;
+                goto out;
+            }
         } else if (!strcmp(a, "-iface") && more) {
             j.iface = argv[++i];
         } else if (!strcmp(a, "--proxy") && more) {
@@ -757,6 +834,15 @@ int main(int argc, char **argv)
             goto out;
         }
     }
+    if (*command) {
+        if (i < argc) {
+            fprintf(stderr, "mpiexec: -migrate steers a running job; it starts no program\n");
+            rc = 2;
+        } else {
+            rc = control_client(command, job_pid);
+        }
+        goto out;
+    }
     if (i >= argc) {
         fprintf(stderr, "mpiexec: no program to run (see mpiexec --help)\n");
         rc = 2;
@@ -789,6 +875,10 @@ int main(int argc, char **argv)
         goto out;
     }
     j.ranks = calloc((size_t)j.n, sizeof *j.ranks);
+    for (int r = 0; r < j.n; r++)
+        j.ranks[r].ctl_fd = -1;
+    if (!j.proxy_addr)
+        j.control_fd = control_listen(j.control_path, sizeof j.control_path);
     struct sigaction sa = {.sa_handler = mpiexec_on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -820,6 +910,10 @@ out:
         close(j.listen_fd);
     if (j.up.fd >= 0)
         close(j.up.fd);
+    control_close(j.control_fd, j.control_path);
+    for (int r = 0; j.ranks && r < j.n; r++)
+        if (j.ranks[r].ctl_fd >= 0)
+            close(j.ranks[r].ctl_fd);
     for (int k = 0; k < j.nenv_extra; k++)
         free(j.env_extra[k]);
     free(j.env_extra);

@@ -138,7 +138,7 @@ char *remote_quote(const char *arg)
 }
 
 char **remote_proxy_argv(const char *launcher, const char *host, const char *self, const char *addr,
-                         int proxy_id, int first, int count, int world, int label,
+                         int proxy_id, int first, int count, int world, int label, const char *bind,
                          char **env_extra, int nenv, char **prog)
 {
     size_t nprog = 0;
@@ -170,7 +170,7 @@ char **remote_proxy_argv(const char *launcher, const char *host, const char *sel
     v[k++] = strdup("--host-id");
     v[k++] = remote_quote(host);
     v[k++] = strdup("-bind-to");
-    v[k++] = strdup("core");
+    v[k++] = strdup(bind);
     if (label)
         v[k++] = strdup("-l");
     for (int i = 0; i < nenv; i++) {

@@ -25,7 +25,7 @@ int ctl_send(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int remote_listen(const char *iface, char *addr, size_t addrlen); /* fd; addr = "ip:port" */
 /* the argv that starts a proxy on `host` through `launcher` */
 char **remote_proxy_argv(const char *launcher, const char *host, const char *self, const char *addr,
-                         int proxy_id, int first, int count, int world, int label,
+                         int proxy_id, int first, int count, int world, int label, const char *bind,
                          char **env_extra, int nenv, char **prog);
 /* proxy side */
 int remote_connect(const char *addr, char *local_ip, size_t iplen);
