@@ -100,6 +100,13 @@ typedef struct net_env {
     net_upcalls_t up;
 } net_env_t;
 
+/* What a transport measured of one path (net_ops_t.measure). */
+typedef struct net_measure {
+    double rate;      /* bytes per second the network delivered lately; 0: unknown */
+    int rate_limited; /* the sender had too little to send: rate understates the path */
+    double rtt;       /* seconds, smoothed round trip; 0: unknown */
+} net_measure_t;
+
 typedef struct net_ops {
     const char *name;
     unsigned caps;
@@ -140,6 +147,9 @@ typedef struct net_ops {
     rm_status_t (*reconnect)(net_path_t *p);
     /* optional: a printable name of the path's network (for event lines) */
     const char *(*rail_name)(net_iface_t *ifc);
+    /* optional: what the transport measured of the path lately (throughput,
+     * round trip); 0, or -1 when it has nothing to say (not connected) */
+    int (*measure)(net_path_t *p, net_measure_t *m);
 } net_ops_t;
 
 /* The explicit list of transports compiled in. */

@@ -19,6 +19,7 @@
  * A connection error fails the path and is reported upward with its rail;
  * the rail layer decides what happens next. */
 #include "net/net.h"
+#include "net/tcp_info.h"
 #include "util/config.h"
 #include "util/log.h"
 
@@ -987,6 +988,13 @@ static size_t tcp_queued(net_path_t *p)
     return q;
 }
 
+static int tcp_measure(net_path_t *p, net_measure_t *m)
+{
+    if (!p->conn || p->conn->state != TC_UP)
+        return -1;
+    return tcp_info_measure(p->conn->fd, m);
+}
+
 static uint64_t tcp_rx_bytes(net_path_t *p)
 {
     return p->rx_bytes;
@@ -1034,4 +1042,5 @@ const net_ops_t net_tcp_ops = {
     .path_reset = tcp_path_reset,
     .reconnect = tcp_reconnect,
     .rail_name = tcp_rail_name,
+    .measure = tcp_measure,
 };

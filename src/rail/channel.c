@@ -244,11 +244,17 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
     int striped = (flags & NET_F_UNORDERED) != 0;
     /* a SUSPECT path is still better than waiting when nothing is UP */
     int want = rail_channel_usable(ch) ? RAIL_PATH_UP : RAIL_PATH_SUSPECT;
+    /* adaptive: by the measured figures once every usable path has them,
+     * by the static weights until then */
+    int measured = rail_policy == RAIL_POLICY_ADAPTIVE;
+    for (int i = 0; i < ch->npaths && measured; i++)
+        if (ch->paths[i].state == want && ch->paths[i].bw <= 0)
+            measured = 0;
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
         sp[i].usable = p->state == want;
-        sp[i].bw = rail_weight[p->rail < RAIL_MAX_PATHS ? p->rail : 0];
-        sp[i].lat = 0;
+        sp[i].bw = measured ? p->bw : rail_weight[p->rail < RAIL_MAX_PATHS ? p->rail : 0];
+        sp[i].lat = measured ? p->rtt / 2 : 0;
         sp[i].queued = striped && rail_policy == RAIL_POLICY_ADAPTIVE && sp[i].usable && p->ops->queued
                            ? p->ops->queued(p->np)
                            : 0;

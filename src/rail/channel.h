@@ -53,6 +53,10 @@ typedef struct rail_path {
     uint64_t zc_seq;
     const void *zc_at;
     uint64_t zc_bytes;     /* payload bytes received straight into place */
+    /* path repository: what the transport measured (0 until it has; see
+     * rail_path_measure); the adaptive policy schedules by these */
+    double bw;             /* bytes per second, smoothed */
+    double rtt;            /* seconds */
 } rail_path_t;
 
 /* Called once a frame's memory is no longer needed by the channel: RM_OK

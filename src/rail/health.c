@@ -41,6 +41,22 @@ static int rail_channel_active(const rail_channel_t *ch)
     return 0;
 }
 
+/* The path repository's figures, refreshed every tick from the transport.
+ * Throughput is smoothed over samples taken while the path had more to send
+ * than it could carry; a sample from a path given too little says only that
+ * it can carry at least that much, so it counts only when it beats the
+ * estimate (a rail the scheduler starved must be able to prove itself). */
+void rail_path_measure(rail_path_t *p)
+{
+    net_measure_t m;
+    if (!p->ops->measure || p->ops->measure(p->np, &m) != 0)
+        return;
+    if (m.rtt > 0)
+        p->rtt = m.rtt;
+    if (m.rate > 0 && (!m.rate_limited || m.rate > p->bw))
+        p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * m.rate : m.rate;
+}
+
 static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now)
 {
     uint64_t timeout = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS;
@@ -57,6 +73,8 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now)
                 rail_event(ch, p, "up (answered while suspect)");
             }
         }
+        if (p->state != RAIL_PATH_ARMED)
+            rail_path_measure(p);
         uint64_t silent = now - p->last_rx;
         if (silent > timeout) {
             char why[64];

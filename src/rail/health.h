@@ -21,6 +21,9 @@ static inline void rail_health_poll(uint64_t (*now)(void))
         rail_health_tick(now());
 }
 
+/* Refresh a path's measured throughput and round trip (done every tick). */
+void rail_path_measure(rail_path_t *p);
+
 /* Move traffic off a rail (off = 1) or back onto it (off = 0) on every
  * channel; returns the number of paths changed. */
 int rail_migrate(int rail, int off);

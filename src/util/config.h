@@ -32,7 +32,8 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "How frames use a peer's rails: first, round-robin, binding, even, weighted, adaptive, "   \
       "failover (one rail carries traffic, a standby is kept connected and probed)")     \
     X(RAIL_WEIGHTS, rail_weights, RM_CFG_STR, "",                                                 \
-      "Comma list of relative rail speeds for the weighted policy (rail order), e.g. 4,1")       \
+      "Comma list of relative rail speeds (rail order), e.g. 4,1: the weighted policy's; the "    \
+      "adaptive policy's until every rail has been measured")                                     \
     X(STRIPING_THRESHOLD, striping_threshold, RM_CFG_SIZE, "65536",                               \
       "Messages from this size on are cut into chunks spread over the rails")                    \
     X(NET_CHUNK, net_chunk, RM_CFG_SIZE, "262144",                                                \

@@ -507,6 +507,85 @@ static void test_failover_policy(void)
     rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
 }
 
+/* The path repository: the transport's measurements reach the paths, a
+ * sample from a starved path counts only when it beats the estimate, and
+ * the adaptive policy stripes by the measured rates once every path has
+ * one (static weights before). The fake queue never drains, so each path's
+ * share follows its rate. */
+static net_measure_t meas[2];
+static size_t fake_q[2];
+static int fake_measure(net_path_t *p, net_measure_t *m) { *m = meas[p->rail]; return 0; }
+static size_t fake_queued(net_path_t *p) { return fake_q[p->rail]; }
+static rm_status_t fake_send_q(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
+                               const struct iovec *iov, int iovcnt)
+{
+    fake_q[p->rail] += hdr->len;
+    return fake_send(p, hdr, upper, iov, iovcnt);
+}
+static const net_ops_t fake_meas_ops = {
+    .name = "fake", .send = fake_send_q, .path_close = fake_close, .rx_bytes = fake_rx,
+    .path_reset = fake_reset, .reconnect = fake_reconnect, .queued = fake_queued,
+    .measure = fake_measure,
+};
+
+static void stripe(rail_channel_t *ch, int n, int *on)
+{
+    static unsigned char chunk[1000];
+    nwire[0] = nwire[1] = 0;
+    fake_q[0] = fake_q[1] = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned char hdr[8] = {1};
+        if (rail_channel_send(ch, hdr, sizeof hdr, chunk, sizeof chunk, NET_F_UNORDERED, NULL, NULL) < 0)
+            FAIL("striped send %d", i);
+    }
+    on[0] = nwire[0];
+    on[1] = nwire[1];
+}
+
+static void test_measured_adaptive(void)
+{
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    rail_channel_t ch;
+    rail_channel_init(&ch, 0);
+    rail_health_setup(1);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(&ch, &fake_meas_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&ch, &fake_meas_ops, NULL, &fake_paths[1], 1);
+    int on[2];
+    stripe(&ch, 40, on); /* nothing measured: equal static weights */
+    if (on[0] != 20 || on[1] != 20)
+        FAIL("unmeasured adaptive: %d / %d chunks, expected 20 / 20", on[0], on[1]);
+    meas[0] = (net_measure_t){.rate = 4e8, .rtt = 100e-6};
+    meas[1] = (net_measure_t){.rate = 1e8, .rtt = 100e-6};
+    uint64_t t = 3000 * RM_SEC;
+    rail_health_tick(t);
+    if (ch.paths[0].bw != 4e8 || ch.paths[1].bw != 1e8 || ch.paths[0].rtt != 100e-6)
+        FAIL("path repository: bw %.0f / %.0f, rtt %g", ch.paths[0].bw, ch.paths[1].bw, ch.paths[0].rtt);
+    stripe(&ch, 50, on);
+    if (on[0] < 38 || on[0] > 42 || on[0] + on[1] != 50)
+        FAIL("measured adaptive: %d / %d chunks, expected about 40 / 10", on[0], on[1]);
+    /* a starved path's low sample says nothing; a higher one raises the estimate */
+    meas[1] = (net_measure_t){.rate = 1e7, .rate_limited = 1, .rtt = 100e-6};
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    rail_health_tick(t + 1);
+    if (ch.paths[1].bw != 1e8)
+        FAIL("an app-limited sample below the estimate moved it to %.0f", ch.paths[1].bw);
+    meas[1] = (net_measure_t){.rate = 2e8, .rate_limited = 1, .rtt = 100e-6};
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    rail_health_tick(t + 2);
+    if (!(ch.paths[1].bw > 1e8 && ch.paths[1].bw < 2e8))
+        FAIL("an app-limited sample above the estimate must raise it (%.0f)", ch.paths[1].bw);
+    /* saturated samples are smoothed */
+    meas[0] = (net_measure_t){.rate = 2e8, .rtt = 100e-6};
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    rail_health_tick(t + 3);
+    if (!(ch.paths[0].bw < 4e8 && ch.paths[0].bw > 2e8))
+        FAIL("a saturated sample must move the estimate part way (%.0f)", ch.paths[0].bw);
+    memset(meas, 0, sizeof meas);
+    rail_channel_destroy(&ch);
+}
+
 int main(void)
 {
     if (rm_config_load() != RM_OK)
@@ -519,6 +598,7 @@ int main(void)
     test_health();
     test_ft_off();
     test_failover_policy();
+    test_measured_adaptive();
     printf("OK\n");
     return 0;
 }
