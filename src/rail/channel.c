@@ -574,16 +574,29 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
         ch->closing = 1;
 }
 
+/* Whether a path is receiving frame `seq` in place right now. */
+static int rail_placing(const rail_channel_t *ch, uint64_t seq)
+{
+    for (int i = 0; i < ch->npaths; i++)
+        if (ch->paths[i].zc_at && ch->paths[i].zc_seq == seq)
+            return 1;
+    return 0;
+}
+
 /* Zero-copy receive. Only a frame that will be handed up the moment it
  * arrives may land in the layer above's memory: an unordered chunk not seen
  * before. An ordered frame may have to wait in the out-of-order queue, and a
  * duplicate is dropped, so both are staged. A path that is not UP gets no
- * placement: what it carries may also come again on another path. */
+ * placement: what it carries may also come again on another path. A second
+ * copy of a chunk that one path is still writing in place (the sender sent it
+ * again when acks stalled) is staged, and dropped on arrival (see
+ * rail_channel_recv): handing it up would complete the receive while the
+ * first path still writes into the buffer. */
 void *rail_channel_place(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper)
 {
     rail_channel_t *ch = owner;
     if (!rail_place || !(hdr->flags & NET_F_UNORDERED) || !hdr->seq || !hdr->hlen ||
-        hdr->seq < ch->recv_next)
+        hdr->seq < ch->recv_next || rail_placing(ch, hdr->seq))
         return NULL;
     for (const rail_frame_t *f = ch->ooo.head; f && f->hdr.seq <= hdr->seq; f = f->next)
         if (f->hdr.seq == hdr->seq)
@@ -638,6 +651,13 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         ch->dups_dropped++;
         return;
     }
+    if ((hdr->flags & NET_F_UNORDERED) && rail_placing(ch, hdr->seq)) {
+        /* a copy of a chunk another path is receiving in place: that one
+         * completes it; if that path fails instead, the sender sends the
+         * chunk again (it is not acknowledged) */
+        ch->dups_dropped++;
+        return;
+    }
     if (hdr->seq > ch->recv_next) {
         if (rail_ooo_insert(ch, hdr, upper, payload) && (hdr->flags & NET_F_UNORDERED))
             rail_deliver(ch, upper, payload, hdr->len);
@@ -677,6 +697,7 @@ void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const c
     p->retry_at = 0;
     if (p->ops->path_reset)
         p->ops->path_reset(p->np);
+    p->zc_at = NULL; /* its connection is gone: nothing writes in place any more */
     if (ch->closing || ch->failed) {
         rm_log_debug("rail: path to rank %d on rail %d closed (%s)", ch->peer, p->rail, detail);
         return;
