@@ -386,7 +386,7 @@ static int proto_pending_frames(void)
         rail_channel_t *ch = &proto_eng.ch[r];
         if (!rail_channel_idle(ch))
             return 1;
-        if (ch->failed || ch->closing)
+        if (rail_channel_failure(ch) || rail_channel_closing(ch))
             continue;
         for (int i = 0; i < ch->npaths; i++) {
             rail_path_t *p = &ch->paths[i];

@@ -97,7 +97,7 @@ void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len)
     if (h.type != PF_DATA)
         return NULL;
     request_t *r = proto_request_by_id(h.id);
-    if (!r || r->done || r->kind != REQ_RECV || r->world_peer != ch->peer ||
+    if (!r || r->done || r->kind != REQ_RECV || r->world_peer != rail_channel_peer(ch) ||
         !dtype_is_contig(r->dt, r->count))
         return NULL;
     size_t cap = proto_recv_capacity(r);
@@ -201,7 +201,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     u->tag = h->tag;
     u->type = h->type;
     u->flags = h->flags;
-    u->world_src = ch->peer;
+    u->world_src = rail_channel_peer(ch);
     u->size = (size_t)h->size;
     u->sid = h->id;
     u->addr = 0;
@@ -223,7 +223,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     free(u->data);
     free(u);
 nomem:
-    rm_log_error("out of memory queueing an unexpected message from rank %d; aborting", ch->peer);
+    rm_log_error("out of memory queueing an unexpected message from rank %d; aborting", rail_channel_peer(ch));
     abort();
 }
 
@@ -243,7 +243,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         r->status.MPI_TAG = h.tag;
         proto_place(r, 0, payload, len);
         if (h.flags & PFF_SYNC)
-            proto_ctl_send(ch->peer, PF_SYNC_ACK, h.id, 0);
+            proto_ctl_send(rail_channel_peer(ch), PF_SYNC_ACK, h.id, 0);
         proto_recv_finish(r, len);
         return;
     case PF_RTS:
@@ -257,7 +257,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         {
             proto_rts_t rts;
             memcpy(&rts, payload, sizeof rts);
-            proto_rndv_matched(r, ch->peer, h.id, (size_t)h.size, rts.addr);
+            proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr);
         }
         return;
     case PF_CTS:
@@ -280,12 +280,12 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
             proto_request_complete(r);
         return;
     case PF_CANCEL_REQ: {
-        unexp_t *u = match_take_unexp_by_sender(&proto_eng.mq, ch->peer, h.id);
+        unexp_t *u = match_take_unexp_by_sender(&proto_eng.mq, rail_channel_peer(ch), h.id);
         if (u) {
             free(u->data);
             free(u);
         }
-        proto_ctl_send(ch->peer, PF_CANCEL_ACK, h.id, u ? 1 : 0);
+        proto_ctl_send(rail_channel_peer(ch), PF_CANCEL_ACK, h.id, u ? 1 : 0);
         return;
     }
     case PF_CANCEL_ACK:
@@ -295,7 +295,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         }
         return;
     default:
-        rm_log_error("dropping a frame of unknown type %d from rank %d", h.type, ch->peer);
+        rm_log_error("dropping a frame of unknown type %d from rank %d", h.type, rail_channel_peer(ch));
     }
 }
 
@@ -423,8 +423,8 @@ static rm_status_t proto_recv_start(request_t *r)
     }
     if (r->peer != MPI_ANY_SOURCE) {
         rail_channel_t *ch = proto_channel(comm_world_rank(r->comm, r->peer));
-        if (ch->failed)
-            return ch->failed; /* that peer can no longer be reached */
+        if (rail_channel_failure(ch))
+            return rail_channel_failure(ch); /* that peer can no longer be reached */
     }
     return match_post(&proto_eng.mq, r);
 }
@@ -446,16 +446,16 @@ static void proto_fail_one(request_t *r, void *arg)
         return;
     int involved;
     if (r->kind == REQ_SEND || r->matched)
-        involved = r->world_peer == ch->peer;
+        involved = r->world_peer == rail_channel_peer(ch);
     else if (r->peer == MPI_ANY_SOURCE)
-        involved = proto_comm_has(r->comm, ch->peer); /* it may be waiting for that peer */
+        involved = proto_comm_has(r->comm, rail_channel_peer(ch)); /* it may be waiting for that peer */
     else
-        involved = r->peer != MPI_PROC_NULL && comm_world_rank(r->comm, r->peer) == ch->peer;
+        involved = r->peer != MPI_PROC_NULL && comm_world_rank(r->comm, r->peer) == rail_channel_peer(ch);
     if (!involved)
         return;
     if (r->kind == REQ_RECV && !r->matched && !match_remove_posted(&proto_eng.mq, r))
         return;
-    r->err = ch->failed;
+    r->err = rail_channel_failure(ch);
     proto_request_complete(r);
 }
 

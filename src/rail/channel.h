@@ -135,6 +135,13 @@ typedef void *(*rail_place_fn)(rail_channel_t *ch, const void *upper, size_t len
 void rail_set_place(rail_place_fn fn);
 
 void rail_channel_init(rail_channel_t *ch, int peer);
+
+/* What the layers above may read of a channel. */
+static inline int rail_channel_peer(const rail_channel_t *ch) { return ch->peer; }
+/* 0, or why the channel failed for good (its operations fail with it) */
+static inline rm_status_t rail_channel_failure(const rail_channel_t *ch) { return ch->failed; }
+/* the peer said goodbye (it is finishing) */
+static inline int rail_channel_closing(const rail_channel_t *ch) { return ch->closing; }
 void rail_channel_destroy(rail_channel_t *ch);
 rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_iface_t *ifc,
                                   net_path_t *np, int rail);
