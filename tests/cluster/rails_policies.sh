@@ -2,7 +2,8 @@
 # Every scheduling policy over 2 hosts x 2 rails with 2 ranks per host, and
 # adaptive over 3 hosts: a stress mix of checksummed messages (0 B - 8 MiB,
 # wildcards, Ssend, collectives) must arrive intact exactly once, striping
-# policies must put bytes on both rails, and large messages must be received
+# policies must put bytes on both rails (first and failover on rail 0 only,
+# failover's rail 1 a quiet standby), and large messages must be received
 # straight into the receive buffer (zero copy). Root only; torn down on exit.
 set -u
 build=$1
@@ -14,7 +15,7 @@ run() { # hosts policy rounds [mpiexec options...]
         -genv RAILMPI_TCP_RAILS "$rails" -genv RAILMPI_RAIL_POLICY "$2" \
         -genv RAILMPI_STATS 1 -genv RAILMPI_VERBOSE 1 "${@:4}" "$tmp/stress" "$3" 7 >"$tmp/out" 2>&1
 }
-for pol in first round-robin binding even weighted adaptive; do
+for pol in first round-robin binding even weighted adaptive failover; do
     run "${name}h1,${name}h2" $pol 6 || fail "$pol: $(grep -m3 -E 'FAIL|mpiexec' "$tmp/out")"
     grep -q "^OK" "$tmp/out" || fail "$pol: no OK"
     # bytes a rank sent to a remote peer on rail 1
@@ -23,6 +24,8 @@ for pol in first round-robin binding even weighted adaptive; do
     [ "$zc" -gt 0 ] || fail "$pol: no payload received in place"
     case $pol in
         first) [ "$r1" = 0 ] || fail "first policy used rail 1 ($r1 bytes)" ;;
+        failover) [ "$r1" = 0 ] || fail "failover policy sent data on its standby rail 1 ($r1 bytes)"
+                  grep -qE "rail event .* rail 1: " "$tmp/out" && fail "failover: rail 1 changed state without a fault" ;;
         even|weighted|adaptive|round-robin) [ "$r1" -gt 0 ] || fail "$pol never used rail 1" ;;
     esac
 done
