@@ -1,9 +1,8 @@
 # Sourced by the cluster benchmarks: how each MPI starts 2 ranks, one on each
 # of two virtual hosts, over both data rails (see /work/shared/PEERS.md).
-# Needs $name, $rails, $mgmt (the virtual cluster), $tmp and $build. railmpi
-# and Open MPI run unbound: both virtual hosts share this machine's cores, and
-# each launcher would bind its host's first rank to core 0. MPICH keeps Hydra's
-# default (unbound, it striped over one rail only: about 227 of 466 MB/s).
+# Needs $name, $rails, $mgmt (the virtual cluster), $tmp and $build. Every MPI
+# runs unbound: both virtual hosts share this machine's cores, and each
+# launcher would bind its host's first rank to core 0.
 #   peers_init                        write the ssh look-alike the peers' launchers use
 #   peer_run IMPL SECONDS PROG ARGS   run PROG under IMPL (railmpi, mpich, openmpi),
 #                                     killed after SECONDS (exit 124)
@@ -25,7 +24,7 @@ peer_run() { # IMPL SECONDS PROG ARGS...
                 -iface "${name}mbr" -bind-to none -genv RAILMPI_TCP_RAILS "$rails" "$@" ;;
         mpich)
             timeout -k 5 "$secs" mpiexec.mpich -hosts "${name}h1,${name}h2" -n 2 -launcher ssh \
-                -launcher-exec "$tmp/ns-ssh" -iface "${name}mbr" -genv UCX_TLS tcp,self \
+                -launcher-exec "$tmp/ns-ssh" -iface "${name}mbr" -bind-to none -genv UCX_TLS tcp,self \
                 -genv UCX_NET_DEVICES rail0,rail1 "$@" ;;
         openmpi)
             timeout -k 5 "$secs" mpirun.openmpi --allow-run-as-root -np 2 --host "${name}h1,${name}h2" \

@@ -93,27 +93,24 @@ static rail_frame_t *rail_q_pop(rail_frame_q_t *q)
 
 static void rail_frame_free(rail_frame_t *f)
 {
-    free(f->copy);
     free(f);
 }
 
-/* A frame the channel keeps: a copy of the payload, or a reference the
- * sender keeps alive until `sent` runs. NULL when out of memory. */
+/* A frame the channel keeps: a copy of the payload (in the same allocation:
+ * one malloc per small frame), or a reference the sender keeps alive until
+ * `sent` runs. NULL when out of memory. */
 static rail_frame_t *rail_frame_new(const net_frame_hdr_t *hdr, const void *upper,
                                     const void *payload, int copy, rail_sent_fn sent, void *arg)
 {
-    rail_frame_t *f = malloc(sizeof *f);
+    size_t extra = copy ? hdr->len : 0;
+    rail_frame_t *f = malloc(sizeof *f + extra);
     if (!f)
         return NULL;
     f->hdr = *hdr;
     memcpy(f->upper, upper, hdr->hlen);
-    f->copy = NULL;
+    f->copied = copy && hdr->len;
     f->payload = payload;
-    if (copy && hdr->len) {
-        if (!(f->copy = malloc(hdr->len))) {
-            free(f);
-            return NULL;
-        }
+    if (f->copied) {
         memcpy(f->copy, payload, hdr->len);
         f->payload = f->copy;
     }

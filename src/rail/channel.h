@@ -71,11 +71,12 @@ typedef struct rail_frame {
     net_frame_hdr_t hdr;
     unsigned char upper[NET_UPPER_MAX];
     const void *payload;   /* caller's memory (referenced) or `copy` */
-    void *copy;            /* owned copy */
+    int copied;            /* payload is `copy`, allocated with the frame */
     int delivered;         /* ooo: an unordered frame already handed up */
     int path;              /* unacked: the path it went out on, -1 = to be sent again */
     rail_sent_fn sent;
     void *arg;
+    unsigned char copy[];  /* the payload's copy, when the frame keeps one */
 } rail_frame_t;
 
 typedef struct rail_frame_q {

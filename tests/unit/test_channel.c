@@ -203,7 +203,7 @@ static void test_sequencing(void)
     sent_calls = 0;
     if (rail_channel_send(&tx, hdr, sizeof hdr, big, sizeof big, 0, on_sent, NULL) != RM_INPROGRESS)
         FAIL("a large frame must stay referenced until acked");
-    if (tx.unacked.tail->copy || tx.unacked.tail->payload != big)
+    if (tx.unacked.tail->copied || tx.unacked.tail->payload != big)
         FAIL("a large frame was copied");
     ack_to(&tx, tx.send_seq - 1);
     if (sent_calls != 0)

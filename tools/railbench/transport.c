@@ -15,6 +15,9 @@
  * the same policy as the library's progress loop, so the two levels differ
  * only by what the MPI engine adds. Every wait is bounded: a connection that
  * moves no byte for RB_STALL_S seconds ends the job with a message. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* accept4 */
+#endif
 #include "railbench.h"
 
 #include <mpi.h>
