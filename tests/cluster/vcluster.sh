@@ -17,6 +17,7 @@
 #   vcluster.sh drop NAME HOST RAIL PERCENT|clear   drop that share of the host's egress on the
 #                                                rail at random (iptables; needs no sch_netem)
 #   vcluster.sh rate NAME HOST RAIL RATE         shape the host's egress on a rail
+#   vcluster.sh mtu NAME RAIL MTU                every link of a rail (e.g. 9000: jumbo frames)
 #   vcluster.sh exec NAME HOST CMD...            run a command on a host
 #
 # NAME is at most 4 characters (it prefixes interface names, 15 bytes max).
@@ -170,6 +171,13 @@ drop)
             -m comment --comment vcluster-drop -j DROP
     fi ;;
 rate) shape "$1" "$2" "$3" "$4" ;;
+mtu)
+    [[ "$3" =~ ^[0-9]+$ ]] || die "mtu: expected a number, not '$3'"
+    for ns in $(ip netns list | awk -v p="^${1}h[0-9]+$" '$1 ~ p { print $1 }'); do
+        t ip link set "${ns}r$2" mtu "$3"
+        t ip netns exec "$ns" ip link set "rail$2" mtu "$3"
+    done
+    t ip link set "$(rail_br "$1" "$2")" mtu "$3" ;;
 exec) name=$1 h=$2; shift 2; exec ip netns exec "$(host_ns "$name" "$h")" "$@" ;;
 *) sed -n '2,28p' "$0"; exit 2 ;;
 esac
