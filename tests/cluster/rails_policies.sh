@@ -25,7 +25,10 @@ for pol in first round-robin binding even weighted adaptive failover; do
     case $pol in
         first) [ "$r1" = 0 ] || fail "first policy used rail 1 ($r1 bytes)" ;;
         failover) [ "$r1" = 0 ] || fail "failover policy sent data on its standby rail 1 ($r1 bytes)"
-                  grep -qE "rail event .* rail 1: " "$tmp/out" && fail "failover: rail 1 changed state without a fault" ;;
+                  grep -qE "rail event .* rail 1: armed \(connected and probed, standing by\)" "$tmp/out" ||
+                      fail "failover: rail 1 was not reported as an armed standby"
+                  grep -qE "rail event .* rail 1: (suspect|failed|migrated)" "$tmp/out" &&
+                      fail "failover: rail 1 changed state without a fault" ;;
         even|weighted|adaptive|round-robin) [ "$r1" -gt 0 ] || fail "$pol never used rail 1" ;;
     esac
 done
