@@ -3,7 +3,7 @@
 # Idempotent: does nothing when they are all present.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libhwloc-dev mpich libmpich-dev openmpi-bin libopenmpi-dev
-      netpipe-mpich2 iproute2 iptables gnuplot-nox procps python3 slurm-wlm munge)
+      netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 slurm-wlm munge)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

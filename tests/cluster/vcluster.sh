@@ -16,6 +16,9 @@
 #   vcluster.sh netem NAME HOST RAIL ARGS...     e.g. "loss 1%" or "delay 100ms"; "clear" removes
 #   vcluster.sh drop NAME HOST RAIL PERCENT|clear   drop that share of the host's egress on the
 #                                                rail at random (iptables; needs no sch_netem)
+#   vcluster.sh delay NAME HOST RAIL MS|clear    hold every frame between the host and the rail's
+#                                                switch MS ms, both ways (a relay, delayd.c, with
+#                                                the rail's offloads off; needs no sch_netem)
 #   vcluster.sh rate NAME HOST RAIL RATE         shape the host's egress on a rail
 #   vcluster.sh mtu NAME RAIL MTU                every link of a rail (e.g. 9000: jumbo frames)
 #   vcluster.sh exec NAME HOST CMD...            run a command on a host
@@ -123,12 +126,15 @@ up() {
 down() {
     local name=$1
     check_name "$name"
+    for f in "$slots"/delay-"$name"-*; do
+        [ -e "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+    done
     for ns in $(ip netns list | awk '{print $1}' | grep -E "^${name}h[0-9]+$" || true); do
         # end whatever still runs inside, then remove the namespace
         for pid in $(ip netns pids "$ns" 2>/dev/null || true); do kill -KILL "$pid" 2>/dev/null || true; done
         t ip netns del "$ns" || true
     done
-    for dev in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${name}(h[0-9]+(m|r[0-9]+)|mbr|r[0-9]+br)$" || true); do
+    for dev in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${name}(h[0-9]+(m|[rde][0-9]+)|mbr|r[0-9]+br)$" || true); do
         t ip link del "$dev" 2>/dev/null || true
     done
     slot_free "$name"
@@ -171,6 +177,38 @@ drop)
             -m comment --comment vcluster-drop -j DROP
     fi ;;
 rate) shape "$1" "$2" "$3" "$4" ;;
+delay)
+    name=$1 h=$2 r=$3 ms=$4
+    ns=$(host_ns "$name" "$h") port="$(host_ns "$name" "$h")r$r"
+    relay="${ns}d$r" pidf="$slots/delay-$name-$h-$r"
+    if [ -e "$pidf" ]; then # take the relay out, the host's link back onto the switch
+        kill "$(cat "$pidf")" 2>/dev/null || true
+        rm -f "$pidf"
+        t ip link del "$relay" 2>/dev/null || true
+        t ip link set "$port" master "$(rail_br "$name" "$r")"
+    fi
+    [ "$ms" = clear ] && exit 0
+    [[ "$ms" =~ ^[0-9]+$ ]] || die "delay: expected milliseconds or clear, not '$ms'"
+    command -v ethtool >/dev/null || die "delay: needs ethtool (frames must be whole and checksummed)"
+    src=$(dirname "$0")/delayd.c bin=$slots/delayd
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+        cc -O2 -o "$bin.$$" "$src" && mv "$bin.$$" "$bin" || die "delay: cannot build delayd"
+    fi
+    # offloads off on every link of the rail: delayd sees whole, checksummed frames
+    for hn in $(ip netns list | awk -v p="^${name}h[0-9]+$" '$1 ~ p { print $1 }'); do
+        t ip netns exec "$hn" ethtool -K "rail$r" tso off gso off gro off tx off rx off >/dev/null 2>&1 || true
+        t ethtool -K "${hn}r$r" tso off gso off gro off tx off rx off >/dev/null 2>&1 || true
+    done
+    t ip link add "$relay" type veth peer name "${ns}e$r"
+    for d in "$relay" "${ns}e$r"; do
+        t ip link set "$d" mtu "$(cat /sys/class/net/$port/mtu)"
+        t ethtool -K "$d" tso off gso off gro off tx off rx off >/dev/null 2>&1 || true
+    done
+    t ip link set "${ns}e$r" master "$(rail_br "$name" "$r")" up
+    t ip link set "$relay" up
+    t ip link set "$port" nomaster
+    "$bin" "$port" "$relay" "$ms" >/dev/null 2>&1 &
+    echo $! > "$pidf" ;;
 mtu)
     [[ "$3" =~ ^[0-9]+$ ]] || die "mtu: expected a number, not '$3'"
     for ns in $(ip netns list | awk -v p="^${1}h[0-9]+$" '$1 ~ p { print $1 }'); do

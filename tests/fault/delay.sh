@@ -14,4 +14,7 @@ stress_wait
 check_stress
 check_mid_run
 check_gap 3
+rtt=$(fault_time rtt)
+echo "rail 1 round trip during the fault: ${rtt:-?} s"
+awk -v r="${rtt:-0}" 'BEGIN { exit !(r >= 0.19) }' || fail "the delay was not in effect (round trip ${rtt:-unknown} s)"
 fault_result "100 ms extra delay on rail 1 for 10 s: no stall, every message exactly once"

@@ -25,7 +25,9 @@
 #   partition  both rails' switches down: no path between the hosts at all
 #   flap       host 1's NIC on rail 1 goes down and up every 200 ms
 #   loss       1 % of packets dropped on rail 1, both directions (iptables)
-#   delay      100 ms extra one-way delay on rail 1, both directions (tc netem)
+#   delay      100 ms extra one-way delay on rail 1, both directions (tc netem; on
+#              kernels without it, a relay between host 1 and rail 1's switch that
+#              holds every frame 100 ms each way: vcluster.sh delay)
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")/../cluster" && pwd)/lib.sh"
 vc() { bash "$here/vcluster.sh" "$@"; }
 now() { date +%s.%N | cut -c1-17; }
@@ -68,7 +70,7 @@ fault_apply() { # KIND
         switch) vc switch-down "$name" 1 ;;
         partition) vc switch-down "$name" 0 && vc switch-down "$name" 1 ;;
         loss) vc drop "$name" 1 1 1% && vc drop "$name" 2 1 1% ;;
-        delay) netem_on 1 delay 100ms ;;
+        delay) if [ "$fault_delay_by" = netem ]; then netem_on 1 delay 100ms; else vc delay "$name" 1 1 100; fi ;;
         *) echo "fault_apply: unknown fault $1" >&2; return 2 ;;
     esac
 }
@@ -81,17 +83,31 @@ fault_clear() { # KIND
             echo "dropped $(for h in 1 2; do vc exec "$name" $h iptables -L OUTPUT -v -x -n; done |
                             awk '/vcluster-drop/ { s += $1 } END { print s + 0 }')" >> "$tmp/faults"
             vc drop "$name" 1 1 clear; vc drop "$name" 2 1 clear ;;
-        delay) netem_off 1 ;;
+        delay) if [ "$fault_delay_by" = netem ]; then netem_off 1; else vc delay "$name" 1 1 clear; fi ;;
     esac
 }
 
-# Skip (exit 77) when this kernel cannot inject KIND: delay needs sch_netem,
-# loss needs iptables' statistic match.
+# Round trip (s) from host 1 to host 2 over a rail: a TCP connect to a closed
+# port comes back refused after one round trip.
+rail_rtt() { # RAIL
+    vc exec "$name" 1 python3 -c '
+import socket, sys, time
+s = socket.socket(); s.settimeout(3); t = time.monotonic()
+try: s.connect((sys.argv[1], 9))
+except OSError: pass
+print("%.3f" % (time.monotonic() - t))' "$(vc addr "$name" 2 "$1")"
+}
+
+# Skip (exit 77) when this machine cannot inject KIND: delay needs sch_netem
+# or else ethtool and a C compiler (the relay), loss needs iptables' statistic
+# match.
+fault_delay_by=netem
 fault_needs() { # KIND
     case $1 in
         delay)
             if vc netem "$name" 1 1 delay 1ms 2>/dev/null; then netem_off 1
-            else echo "SKIP: this kernel has no sch_netem (tc netem), needed to delay packets"; exit 77; fi ;;
+            elif command -v ethtool >/dev/null && command -v cc >/dev/null; then fault_delay_by=relay
+            else echo "SKIP: no sch_netem (tc netem) and no ethtool for the delay relay"; exit 77; fi ;;
         loss)
             if vc drop "$name" 1 1 0.1% 2>/dev/null; then vc drop "$name" 1 1 clear
             else echo "SKIP: cannot drop packets with iptables (package iptables, statistic match)"; exit 77; fi ;;
@@ -108,6 +124,8 @@ fault_start() { # KIND AT [FOR]
       # a fault that was never injected must not pass for one that was survived
       fault_apply "$1" || { echo "error $1 could not be injected" >> "$tmp/faults"; exit 1; }
       echo "start $(now)" >> "$tmp/faults"
+      # proof that a delay is real: the rail's round trip while it lasts
+      [ "$1" != delay ] || echo "rtt $(rail_rtt 1)" >> "$tmp/faults"
       if [ "$1" = flap ]; then # down and up every 200 ms for FOR seconds
           local until=$(( $(date +%s) + ${3:-10} ))
           while [ "$(date +%s)" -lt $until ]; do
