@@ -32,6 +32,10 @@ enum rail_path_state {
 
 #define RAIL_MAX_PATHS 8
 
+/* Health ticks without ack progress (no path suspect) before everything kept
+ * is sent again: a path timeout. */
+#define RAIL_ACK_STALL_TICKS 6
+
 typedef struct rail_path {
     const net_ops_t *ops;
     net_iface_t *ifc;

@@ -132,20 +132,27 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
         return;
     /* End to end: frames a path took but that never got acknowledged,
      * although the peer is alive (a connection replaced with data queued on
-     * it, say), are sent again once acks stall for a path timeout; the
-     * receiver drops what it already has. */
-    if (ch->unacked.head && ch->acked == ch->acked_seen) {
-        if (++ch->ack_stall >= 6) {
-            int n = 0;
-            for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++)
-                f->path = -1;
-            ch->resend = 1;
-            ch->ack_stall = 0;
-            rail_event(ch, NULL, "acks stalled; %d frames resent", n);
-            rail_channel_flush(ch, 0);
-        }
-    } else {
+     * it, say), are sent again once acks stall for RAIL_ACK_STALL_TICKS; the
+     * receiver drops what it already has. A failing path also holds the
+     * cumulative ack back, until its frames go out again elsewhere: that is
+     * the path failure's business, so while a path is suspect, or none is up
+     * to resend on, the count pauses. */
+    int settling = 0, up = 0;
+    for (int i = 0; i < ch->npaths; i++) {
+        up |= ch->paths[i].state == RAIL_PATH_UP;
+        settling |= ch->paths[i].state == RAIL_PATH_SUSPECT;
+    }
+    settling |= !up;
+    if (!ch->unacked.head || ch->acked != ch->acked_seen) {
+        ch->ack_stall = 0; /* acks moved (or nothing waits for one) */
+    } else if (!settling && ++ch->ack_stall >= RAIL_ACK_STALL_TICKS) {
+        int n = 0;
+        for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++)
+            f->path = -1;
+        ch->resend = 1;
         ch->ack_stall = 0;
+        rail_event(ch, NULL, "acks stalled; %d frames resent", n);
+        rail_channel_flush(ch, 0);
     }
     ch->acked_seen = ch->acked;
     rail_channel_promote(ch);

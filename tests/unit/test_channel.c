@@ -632,6 +632,57 @@ static void test_zcopy_second_copy(void)
     rail_channel_destroy(&rx);
 }
 
+/* End-to-end resend: with both paths alive and no ack progress, everything
+ * kept goes out again after 6 ticks (a path timeout), not before; a suspect
+ * path pauses the count (its own failure handling comes first). */
+static int data_frames(void)
+{
+    int n = 0;
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < nwire[r]; i++)
+            n += wire[r][i].hdr.seq != 0;
+    return n;
+}
+
+static void test_ack_stall(void)
+{
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    rail_channel_t ch;
+    rail_channel_init(&ch, 0);
+    rail_health_setup(1);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[1], 1);
+    nwire[0] = nwire[1] = 0;
+    send_ints(&ch, 0, 4);
+    uint64_t t = 5000 * RM_SEC, step = rail_health_interval();
+    for (int i = 1; i <= RAIL_ACK_STALL_TICKS; i++) {
+        fake_paths[0].rx += 10, fake_paths[1].rx += 10; /* both alive */
+        rail_health_tick(t + (uint64_t)i * step);
+        if (i < RAIL_ACK_STALL_TICKS && data_frames() != 4)
+            FAIL("ack stall: resent after %d ticks (%d data frames)", i, data_frames());
+    }
+    if (data_frames() != 8)
+        FAIL("ack stall: after %d ticks everything kept must go out again (%d data frames)",
+             RAIL_ACK_STALL_TICKS, data_frames());
+    /* the same stall while rail 1 goes silent: it turns suspect after 3 ticks,
+     * and the count waits while it is (without the pause: a resend at tick 6) */
+    nwire[0] = nwire[1] = 0;
+    t += 100 * RM_SEC;
+    fake_paths[0].rx += 10, fake_paths[1].rx += 10;
+    rail_health_tick(t); /* both heard from at t */
+    for (int i = 1; i <= 6; i++) {
+        fake_paths[0].rx += 10;
+        rail_health_tick(t + (uint64_t)i * step);
+    }
+    if (ch.paths[1].state != RAIL_PATH_SUSPECT)
+        FAIL("ack stall: the silent rail 1 is not suspect (state %d)", ch.paths[1].state);
+    if (data_frames() != 0)
+        FAIL("ack stall: resent while a path was suspect (%d data frames)", data_frames());
+    rail_channel_destroy(&ch);
+}
+
 int main(void)
 {
     if (rm_config_load() != RM_OK)
@@ -646,6 +697,7 @@ int main(void)
     test_failover_policy();
     test_measured_adaptive();
     test_zcopy_second_copy();
+    test_ack_stall();
     printf("OK\n");
     return 0;
 }
