@@ -507,6 +507,18 @@ static void test_failover_policy(void)
     rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
 }
 
+/* A channel to rank 0 (we are rank 1) over two fresh fake paths, adaptive. */
+static void adaptive_pair(rail_channel_t *ch, const net_ops_t *ops)
+{
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    rail_channel_init(ch, 0);
+    rail_health_setup(1);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(ch, ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(ch, ops, NULL, &fake_paths[1], 1);
+}
+
 /* The path repository: the transport's measurements reach the paths, a
  * sample from a starved path counts only when it beats the estimate, and
  * the adaptive policy stripes by the measured rates once every path has
@@ -544,14 +556,8 @@ static void stripe(rail_channel_t *ch, int n, int *on)
 
 static void test_measured_adaptive(void)
 {
-    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
     rail_channel_t ch;
-    rail_channel_init(&ch, 0);
-    rail_health_setup(1);
-    fake_paths[0] = (struct net_path){.rail = 0};
-    fake_paths[1] = (struct net_path){.rail = 1};
-    rail_channel_add_path(&ch, &fake_meas_ops, NULL, &fake_paths[0], 0);
-    rail_channel_add_path(&ch, &fake_meas_ops, NULL, &fake_paths[1], 1);
+    adaptive_pair(&ch, &fake_meas_ops);
     int on[2];
     stripe(&ch, 40, on); /* nothing measured: equal static weights */
     if (on[0] != 20 || on[1] != 20)
@@ -646,14 +652,8 @@ static int data_frames(void)
 
 static void test_ack_stall(void)
 {
-    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
     rail_channel_t ch;
-    rail_channel_init(&ch, 0);
-    rail_health_setup(1);
-    fake_paths[0] = (struct net_path){.rail = 0};
-    fake_paths[1] = (struct net_path){.rail = 1};
-    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[0], 0);
-    rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[1], 1);
+    adaptive_pair(&ch, &fake_ops);
     nwire[0] = nwire[1] = 0;
     send_ints(&ch, 0, 4);
     uint64_t t = 5000 * RM_SEC, step = rail_health_interval();
