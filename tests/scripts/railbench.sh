@@ -52,7 +52,7 @@ refused "verifies MPI-level" -L transport -r lo -T 1 -c
 refused usage -L nonsense
 refused "unknown rail" -L transport -r lo -R 1
 refused "expected a rail index" -L transport -r lo -R x
-refused "neither a CIDR subnet" -L transport -r 10.0.0.0/99
+refused "neither a CIDR subnet" -L transport -r 198.18.0.0/99
 refused "share no rail" -L transport -r 198.18.254.0/24
 refused "at the transport level" -R 0
 refused "unexpected argument" -t lat extra
