@@ -22,11 +22,11 @@
 #include "net/tcp_info.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/rails.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -147,84 +147,20 @@ static unsigned tcp_hot_pass;
 
 /* ---- rail discovery ---------------------------------------------------- */
 
-typedef struct tcp_dev {
-    char ifname[IF_NAMESIZE];
-    struct in_addr ip;
-    int prefix;
-} tcp_dev_t;
-
-static int tcp_prefix_of(struct in_addr mask)
+/* The rails of this host (util/rails.c), ordered by subnet so every host
+ * numbers shared subnets alike. */
+static int tcp_devices(rm_rail_dev_t *out, int max)
 {
-    return __builtin_popcount(ntohl(mask.s_addr));
-}
-
-static uint32_t tcp_net(struct in_addr ip, int prefix)
-{
-    uint32_t m = prefix ? 0xffffffffu << (32 - prefix) : 0;
-    return ntohl(ip.s_addr) & m;
-}
-
-static int tcp_dev_cmp(const void *a, const void *b)
-{
-    const tcp_dev_t *x = a, *y = b;
-    uint32_t nx = tcp_net(x->ip, x->prefix), ny = tcp_net(y->ip, y->prefix);
-    return nx < ny ? -1 : nx > ny;
-}
-
-/* The rails of this host, ordered by subnet so every host numbers shared
- * subnets alike. */
-static int tcp_devices(tcp_dev_t *out, int max)
-{
-    struct ifaddrs *ifa0, *ifa;
-    if (getifaddrs(&ifa0) < 0)
-        return 0;
-    const char *want = RM_CFG_STR(tcp_rails);
-    const char *launch = RM_CFG_STR(launch_addr);
-    int n = 0;
-    for (ifa = ifa0; ifa && n < max; ifa = ifa->ifa_next) {
-        if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_INET || !ifa->ifa_netmask)
-            continue;
-        if (!(ifa->ifa_flags & IFF_UP) || (ifa->ifa_flags & IFF_LOOPBACK))
-            continue;
-        struct in_addr ip = ((struct sockaddr_in *)ifa->ifa_addr)->sin_addr;
-        int prefix = tcp_prefix_of(((struct sockaddr_in *)ifa->ifa_netmask)->sin_addr);
-        char ipstr[INET_ADDRSTRLEN];
-        inet_ntop(AF_INET, &ip, ipstr, sizeof ipstr);
-        int take;
-        if (*want) {
-            take = 0;
-            char list[512];
-            snprintf(list, sizeof list, "%s", want);
-            for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                char *slash = strchr(tok, '/');
-                if (!slash) {
-                    take |= !strcmp(tok, ifa->ifa_name);
-                    continue;
-                }
-                *slash = 0;
-                struct in_addr net;
-                int p = atoi(slash + 1);
-                if (inet_pton(AF_INET, tok, &net) == 1 && p >= 0 && p <= 32)
-                    take |= tcp_net(ip, p) == tcp_net(net, p);
-            }
-        } else {
-            take = !*launch || strcmp(launch, ipstr);
-        }
-        if (!take)
-            continue;
-        snprintf(out[n].ifname, sizeof out[n].ifname, "%s", ifa->ifa_name);
-        out[n].ip = ip;
-        out[n].prefix = prefix;
-        n++;
-    }
-    freeifaddrs(ifa0);
-    qsort(out, (size_t)n, sizeof *out, tcp_dev_cmp);
-    return n;
+    return rm_rails_find(RM_CFG_STR(tcp_rails), RM_CFG_STR(launch_addr), 0, out, max);
 }
 
 static int tcp_query(const net_env_t *env)
 {
-    tcp_dev_t devs[TCP_MAX_RAILS];
+    char bad[64];
+    if (rm_rails_check(RM_CFG_STR(tcp_rails), bad, sizeof bad) < 0)
+        rm_log_error("RAILMPI_TCP_RAILS: '%s' is neither a CIDR subnet (a.b.c.d/len) nor an interface "
+                     "name; ignored", bad);
+    rm_rail_dev_t devs[TCP_MAX_RAILS];
     return tcp_devices(devs, TCP_MAX_RAILS);
 }
 
@@ -244,7 +180,7 @@ static void tcp_sockopts(int fd)
 
 static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
 {
-    tcp_dev_t devs[TCP_MAX_RAILS];
+    rm_rail_dev_t devs[TCP_MAX_RAILS];
     int n = tcp_devices(devs, TCP_MAX_RAILS);
     if (dev < 0 || dev >= n || tcp_nifaces >= TCP_MAX_RAILS)
         return RM_ERR_INVALID;
@@ -263,7 +199,7 @@ static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
     snprintf(ifc->ifname, sizeof ifc->ifname, "%s", devs[dev].ifname);
     ifc->ip = devs[dev].ip;
     ifc->prefix = devs[dev].prefix;
-    struct in_addr net = {htonl(tcp_net(ifc->ip, ifc->prefix))};
+    struct in_addr net = {htonl(rm_rail_net(ifc->ip, ifc->prefix))};
     char netstr[INET_ADDRSTRLEN];
     inet_ntop(AF_INET, &net, netstr, sizeof netstr);
     snprintf(ifc->desc, sizeof ifc->desc, "%s %s/%d", ifc->ifname, netstr, ifc->prefix);
@@ -319,7 +255,7 @@ static rm_status_t tcp_connect(net_iface_t *ifc, int peer, const char *peer_addr
     int prefix;
     if (peer < 0 || peer >= ifc->env.world_size || tcp_addr_parse(peer_addr, &sa, &prefix) < 0)
         return RM_ERR_INVALID;
-    if (prefix != ifc->prefix || tcp_net(sa.sin_addr, prefix) != tcp_net(ifc->ip, ifc->prefix))
+    if (prefix != ifc->prefix || rm_rail_net(sa.sin_addr, prefix) != rm_rail_net(ifc->ip, ifc->prefix))
         return RM_ERR_UNREACHABLE; /* another subnet: never paired */
     net_path_t *p = calloc(1, sizeof *p);
     if (!p)

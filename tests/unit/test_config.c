@@ -1,5 +1,6 @@
 /* The config table: value parsing, environment loading, errors. */
 #include "util/config.h"
+#include "util/rails.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,24 @@ int main(void)
     if (!strstr(buf, "RAILMPI_EAGER_THRESHOLD") || !strstr(buf, "RAILMPI_SHM_CMA"))
         FAIL("help lacks settings:\n%s", buf);
     free(buf);
+
+    /* rail lists (util/rails.c): well-formed entries, subnets, discovery */
+    struct in_addr net;
+    int prefix;
+    char bad[64];
+    if (rm_rail_cidr("198.18.10.0/24", &net, &prefix) || prefix != 24 || rm_rail_net(net, 24) != 0xc6120a00u)
+        FAIL("rail cidr: 198.18.10.0/24");
+    if (!rm_rail_cidr("198.18.0.0/99", &net, &prefix) || !rm_rail_cidr("198.18.0.0/24x", &net, &prefix))
+        FAIL("rail cidr: a malformed subnet was accepted");
+    if (rm_rails_check("198.18.10.0/24,rail1", bad, sizeof bad))
+        FAIL("rail list: a good list refused (%s)", bad);
+    if (!rm_rails_check("rail0,198.18.0.0/99", bad, sizeof bad) || strcmp(bad, "198.18.0.0/99"))
+        FAIL("rail list: the malformed entry not named (%s)", bad);
+    rm_rail_dev_t dev[4];
+    if (rm_rails_find("lo", NULL, 1, dev, 4) != 1 || strcmp(dev[0].ifname, "lo") || dev[0].prefix != 8)
+        FAIL("rail discovery: loopback named and allowed must be found");
+    if (rm_rails_find("lo", NULL, 0, dev, 4) != 0 || rm_rails_find("127.0.0.0/8", NULL, 0, dev, 4) != 0)
+        FAIL("rail discovery: loopback is no rail unless allowed");
     printf("OK\n");
     return 0;
 }

@@ -3,7 +3,7 @@
  * TCP_NODELAY, 4 MiB socket buffers, as the library's tcp transport sets
  * them) per rail the two hosts share; MPI only carries the addresses.
  *
- * Rails are discovered like the library does (src/net/tcp.c): a list of CIDR
+ * Rails are discovered as the library does (src/util/rails.c): a list of CIDR
  * subnets or interface names (-r, else RAILMPI_TCP_RAILS), else every up,
  * non-loopback IPv4 interface except the launcher's address; ordered by
  * subnet, so both hosts number the shared rails alike. With one rail
@@ -19,11 +19,12 @@
 #define _GNU_SOURCE /* accept4 */
 #endif
 #include "railbench.h"
+#include "util/config.h"
+#include "util/rails.h"
 
 #include <mpi.h>
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -42,12 +43,6 @@
 #define RB_CONNECT_MS 10000 /* connect / accept / hello */
 #define RB_CARD 2048
 #define RB_MAGIC 0x72627470u /* "rbtp" */
-
-typedef struct rb_dev {
-    char ifname[IF_NAMESIZE];
-    struct in_addr ip;
-    int prefix;
-} rb_dev_t;
 
 typedef struct rb_conn {
     int fd;
@@ -79,89 +74,21 @@ static void rb_fatal(const rb_tcp_t *t, const char *fmt, const char *what)
 
 /* ---- rails ------------------------------------------------------------- */
 
-static uint32_t rb_net(struct in_addr ip, int prefix)
+/* This host's rails, ordered by subnet (util/rails.c, as the library finds
+ * them). A list names rails explicitly (loopback allowed, for tests on one
+ * host); without one, every up, non-loopback IPv4 interface except the
+ * launcher's. Returns the count, or -1 after printing why the list is
+ * malformed. */
+static int rb_devices(const char *want, int rank, rm_rail_dev_t *out, int max)
 {
-    uint32_t m = prefix ? 0xffffffffu << (32 - prefix) : 0;
-    return ntohl(ip.s_addr) & m;
-}
-
-static int rb_dev_cmp(const void *a, const void *b)
-{
-    const rb_dev_t *x = a, *y = b;
-    uint32_t nx = rb_net(x->ip, x->prefix), ny = rb_net(y->ip, y->prefix);
-    return nx < ny ? -1 : nx > ny;
-}
-
-/* Parse "a.b.c.d/p"; -1 if it is not one. */
-static int rb_cidr(const char *tok, struct in_addr *net, int *prefix)
-{
-    char ip[INET_ADDRSTRLEN];
-    int p, used = 0;
-    if (sscanf(tok, "%15[0-9.]/%d%n", ip, &p, &used) != 2 || tok[used] || p < 0 || p > 32)
+    char bad[64];
+    if (rm_rails_check(want, bad, sizeof bad) < 0) {
+        if (!rank)
+            fprintf(stderr, "railbench: -r: '%s' is neither a CIDR subnet (a.b.c.d/len) nor "
+                            "an interface name\n", bad);
         return -1;
-    *prefix = p;
-    return inet_pton(AF_INET, ip, net) == 1 ? 0 : -1;
-}
-
-/* This host's rails, ordered by subnet. A list names rails explicitly
- * (loopback allowed, for tests on one host); without one, every up,
- * non-loopback IPv4 interface except the launcher's. Returns the count, or
- * -1 after printing why the list is malformed. */
-static int rb_devices(const char *want, int rank, rb_dev_t *out, int max)
-{
-    if (want && *want) {
-        char list[512];
-        snprintf(list, sizeof list, "%s", want);
-        for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            struct in_addr net;
-            int p;
-            if (strchr(tok, '/') ? rb_cidr(tok, &net, &p) < 0 : strlen(tok) >= IF_NAMESIZE) {
-                if (!rank)
-                    fprintf(stderr, "railbench: -r: '%s' is neither a CIDR subnet (a.b.c.d/len) nor "
-                                    "an interface name\n", tok);
-                return -1;
-            }
-        }
     }
-    /* the launcher's address is the management network, never a rail */
-    const char *launch = getenv("RAILMPI_LAUNCH_ADDR");
-    struct ifaddrs *ifa0, *ifa;
-    if (getifaddrs(&ifa0) < 0)
-        return 0;
-    int n = 0;
-    for (ifa = ifa0; ifa && n < max; ifa = ifa->ifa_next) {
-        if (!ifa->ifa_addr || ifa->ifa_addr->sa_family != AF_INET || !ifa->ifa_netmask ||
-            !(ifa->ifa_flags & IFF_UP))
-            continue;
-        struct in_addr ip = ((struct sockaddr_in *)ifa->ifa_addr)->sin_addr;
-        int prefix = __builtin_popcount(ntohl(((struct sockaddr_in *)ifa->ifa_netmask)->sin_addr.s_addr));
-        char ipstr[INET_ADDRSTRLEN];
-        inet_ntop(AF_INET, &ip, ipstr, sizeof ipstr);
-        int take = 0;
-        if (want && *want) {
-            char list[512];
-            snprintf(list, sizeof list, "%s", want);
-            for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                struct in_addr net;
-                int p;
-                if (!strchr(tok, '/'))
-                    take |= !strcmp(tok, ifa->ifa_name);
-                else if (rb_cidr(tok, &net, &p) == 0)
-                    take |= rb_net(ip, p) == rb_net(net, p);
-            }
-        } else {
-            take = !(ifa->ifa_flags & IFF_LOOPBACK) && (!launch || strcmp(launch, ipstr));
-        }
-        if (!take)
-            continue;
-        snprintf(out[n].ifname, sizeof out[n].ifname, "%s", ifa->ifa_name);
-        out[n].ip = ip;
-        out[n].prefix = prefix;
-        n++;
-    }
-    freeifaddrs(ifa0);
-    qsort(out, (size_t)n, sizeof *out, rb_dev_cmp);
-    return n;
+    return rm_rails_find(want, RM_CFG_STR(launch_addr), 1, out, max);
 }
 
 static void rb_sockopts(int fd)
@@ -200,7 +127,7 @@ static int rb_hello_io(int fd, void *buf, size_t len, int out)
 }
 
 /* Rank 0 connects from its address on the rail; rank 1 accepts. */
-static int rb_connect(const rb_dev_t *me, const struct sockaddr_in *peer, uint32_t rail, char *err,
+static int rb_connect(const rm_rail_dev_t *me, const struct sockaddr_in *peer, uint32_t rail, char *err,
                       size_t errlen)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -234,7 +161,7 @@ fail:
     return -1;
 }
 
-static int rb_accept(int lfd, const rb_dev_t *me, uint32_t rail, char *err, size_t errlen)
+static int rb_accept(int lfd, const rm_rail_dev_t *me, uint32_t rail, char *err, size_t errlen)
 {
     if (rb_wait_fd(lfd, POLLIN) < 0) {
         snprintf(err, errlen, "no connection from rank 0 on %s within %d s", me->ifname, RB_CONNECT_MS / 1000);
@@ -417,9 +344,9 @@ static int rb_agree(int rank, int ok)
     return ok && peer_ok ? 0 : -1;
 }
 
-static void rb_subnet_str(const rb_dev_t *d, char *buf, size_t len)
+static void rb_subnet_str(const rm_rail_dev_t *d, char *buf, size_t len)
 {
-    struct in_addr net = {.s_addr = htonl(rb_net(d->ip, d->prefix))};
+    struct in_addr net = {.s_addr = htonl(rm_rail_net(d->ip, d->prefix))};
     char s[INET_ADDRSTRLEN];
     inet_ntop(AF_INET, &net, s, sizeof s);
     snprintf(buf, len, "%s/%d", s, d->prefix);
@@ -434,9 +361,11 @@ int rb_transport_open(const rb_opts_t *o, int rank, char *sbuf, char *rbuf, rb_l
     t->sbuf = sbuf;
     t->rbuf = rbuf;
     t->cut = -1;
-    rb_dev_t dev[RB_MAX_RAILS];
+    if (rm_config_load() != RM_OK)
+        return 2; /* a malformed RAILMPI_* setting, named by the config table */
+    rm_rail_dev_t dev[RB_MAX_RAILS];
     int lfd[RB_MAX_RAILS], ndev;
-    const char *want = o->rails ? o->rails : getenv("RAILMPI_TCP_RAILS");
+    const char *want = o->rails ? o->rails : RM_CFG_STR(tcp_rails);
     ndev = rb_devices(want, rank, dev, RB_MAX_RAILS);
     /* the card: this host's rails as "ip/prefix:port", or why there are none */
     char card[RB_CARD] = "", peer_card[RB_CARD];
@@ -475,7 +404,7 @@ int rb_transport_open(const rb_opts_t *o, int rank, char *sbuf, char *rbuf, rb_l
             struct sockaddr_in sa = {.sin_family = AF_INET};
             if (sscanf(a, "%15[0-9.]/%d:%d", ip, &p, &port) != 3 ||
                 inet_pton(AF_INET, ip, &sa.sin_addr) != 1 || p != dev[i].prefix ||
-                rb_net(sa.sin_addr, p) != rb_net(dev[i].ip, p))
+                rm_rail_net(sa.sin_addr, p) != rm_rail_net(dev[i].ip, p))
                 continue;
             sa.sin_port = htons((uint16_t)port);
             paddr[nshared] = sa;
@@ -500,7 +429,7 @@ int rb_transport_open(const rb_opts_t *o, int rank, char *sbuf, char *rbuf, rb_l
     char err[256] = "";
     ok = 1;
     for (int k = first; k <= last && ok; k++) {
-        const rb_dev_t *d = &dev[shared[k]];
+        const rm_rail_dev_t *d = &dev[shared[k]];
         int fd = !rank ? rb_connect(d, &paddr[k], (uint32_t)k, err, sizeof err)
                        : rb_accept(lfd[shared[k]], d, (uint32_t)k, err, sizeof err);
         if (fd < 0) {
