@@ -86,10 +86,10 @@ static void proto_place(request_t *r, size_t off, const void *data, size_t len)
  * and the receive is still live. Everything else is staged by the transport
  * and placed by proto_place as before: a noncontiguous buffer (unpacked), a
  * chunk reaching past a short buffer (truncated), a chunk for a receive that
- * completed or an id that is no longer live (dropped). A chunk placed twice
- * (resent after a rail failure) writes the same bytes to the same place; the
- * receive cannot complete in between, since it completes only when the
- * chunk has been handed up. */
+ * completed or an id that is no longer live (dropped). The rail layer
+ * places a chunk through one path at a time (a copy resent meanwhile is
+ * dropped, rail_channel_place), and the receive completes only when the
+ * chunk has been handed up, so nothing writes into a completed receive. */
 void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len)
 {
     proto_hdr_t h;
