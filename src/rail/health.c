@@ -133,16 +133,16 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
     /* End to end: frames a path took but that never got acknowledged,
      * although the peer is alive (a connection replaced with data queued on
      * it, say), are sent again once acks stall for RAIL_ACK_STALL_TICKS; the
-     * receiver drops what it already has. A failing path also holds the
-     * cumulative ack back, until its frames go out again elsewhere: that is
-     * the path failure's business, so while a path is suspect, or none is up
-     * to resend on, the count pauses. */
-    int settling = 0, up = 0;
-    for (int i = 0; i < ch->npaths; i++) {
+     * receiver drops what it already has. The oldest kept frame is what
+     * holds the cumulative ack back: if the path it went out on is suspect,
+     * that path's own failure handling will resend it, so the count pauses
+     * (else a failover would send everything kept twice); it pauses too
+     * while no path is up to resend on. */
+    int up = 0;
+    for (int i = 0; i < ch->npaths; i++)
         up |= ch->paths[i].state == RAIL_PATH_UP;
-        settling |= ch->paths[i].state == RAIL_PATH_SUSPECT;
-    }
-    settling |= !up;
+    const rail_frame_t *oldest = ch->unacked.head;
+    int settling = !up || (oldest && oldest->path >= 0 && ch->paths[oldest->path].state == RAIL_PATH_SUSPECT);
     if (!ch->unacked.head || ch->acked != ch->acked_seen) {
         ch->ack_stall = 0; /* acks moved (or nothing waits for one) */
     } else if (!settling && ++ch->ack_stall >= RAIL_ACK_STALL_TICKS) {

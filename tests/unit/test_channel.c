@@ -639,8 +639,9 @@ static void test_zcopy_second_copy(void)
 }
 
 /* End-to-end resend: with both paths alive and no ack progress, everything
- * kept goes out again after 6 ticks (a path timeout), not before; a suspect
- * path pauses the count (its own failure handling comes first). */
+ * kept goes out again after 6 ticks (a path timeout), not before; while the
+ * path that carried the oldest frame is suspect the count pauses (its own
+ * failure handling comes first). */
 static int data_frames(void)
 {
     int n = 0;
@@ -666,20 +667,23 @@ static void test_ack_stall(void)
     if (data_frames() != 8)
         FAIL("ack stall: after %d ticks everything kept must go out again (%d data frames)",
              RAIL_ACK_STALL_TICKS, data_frames());
-    /* the same stall while rail 1 goes silent: it turns suspect after 3 ticks,
-     * and the count waits while it is (without the pause: a resend at tick 6) */
+    /* the same stall while rail 0, which carried the frames, goes silent: it
+     * turns suspect after 3 ticks, and the count waits while it is (its own
+     * failure handling resends them; without the pause: a resend at tick 6) */
+    if (ch.unacked.head->path != 0)
+        FAIL("ack stall: the frames should have gone out again on rail 0");
     nwire[0] = nwire[1] = 0;
     t += 100 * RM_SEC;
     fake_paths[0].rx += 10, fake_paths[1].rx += 10;
     rail_health_tick(t); /* both heard from at t */
-    for (int i = 1; i <= 6; i++) {
-        fake_paths[0].rx += 10;
+    for (int i = 1; i <= 5; i++) {
+        fake_paths[1].rx += 10;
         rail_health_tick(t + (uint64_t)i * step);
     }
-    if (ch.paths[1].state != RAIL_PATH_SUSPECT)
-        FAIL("ack stall: the silent rail 1 is not suspect (state %d)", ch.paths[1].state);
+    if (ch.paths[0].state != RAIL_PATH_SUSPECT)
+        FAIL("ack stall: the silent rail 0 is not suspect (state %d)", ch.paths[0].state);
     if (data_frames() != 0)
-        FAIL("ack stall: resent while a path was suspect (%d data frames)", data_frames());
+        FAIL("ack stall: resent while the frames' path was suspect (%d data frames)", data_frames());
     rail_channel_destroy(&ch);
 }
 
