@@ -50,7 +50,7 @@ rail0=$(vc net "$name" 0)
 "$build/bin/mpicc" -O2 "$bdir/ft_loop.c" -o "$tmp/ft_loop" || exit 1
 for p in $peers; do
     mpicc.$p -O2 -w -I"$top/src" "$top/tools/railbench/railbench.c" "$top/tools/railbench/transport.c" \
-        "$top"/src/util/{rails,config,log}.c -o "$tmp/railbench.$p" ||
+        "$top"/src/util/{rails,config,log,sock}.c -o "$tmp/railbench.$p" ||
         { echo "bench/fault.sh: cannot build railbench against $p" >&2; exit 1; }
 done
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

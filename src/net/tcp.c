@@ -23,6 +23,7 @@
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rails.h"
+#include "util/sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -168,14 +169,16 @@ static int tcp_query(const net_env_t *env)
 
 static void tcp_sockopts(int fd)
 {
-    int one = 1, buf = 4 << 20;
     /* a connection whose data stays unacknowledged this long is dead even
      * if heartbeats (the rail layer's, much faster) were not running */
     unsigned user_timeout = (unsigned)(RM_CFG(path_timeout_ms) * 8 > 2000 ? RM_CFG(path_timeout_ms) * 8 : 2000);
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof user_timeout);
-    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+    static int warned;
+    if (rm_sock_rail_opts(fd) < 0 && !warned) {
+        warned = 1;
+        rm_log_warn("tcp: congestion control '%s' (RAILMPI_TCP_CONGESTION) refused: %s; rails use the "
+                    "system's", RM_CFG_STR(tcp_congestion), strerror(errno));
+    }
 }
 
 static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
@@ -359,8 +362,11 @@ static void tcp_conn_up(net_path_t *p, tcp_conn_t *c)
     c->path = p;
     p->conn = c;
     p->failed = 0;
-    rm_log_debug("tcp: rail %d connected to rank %d (%s)", p->ifc->rail, p->peer,
-                 c->initiator ? "outgoing" : "incoming");
+    char cc[32] = "";
+    socklen_t cl = sizeof cc - 1;
+    getsockopt(c->fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl);
+    rm_log_debug("tcp: rail %d connected to rank %d (%s, congestion control %s)", p->ifc->rail, p->peer,
+                 c->initiator ? "outgoing" : "incoming", cc);
     tcp_flush(p);
     if (c->state == TC_UP)
         tcp_conn_watch(c, p->txq_len > 0);

@@ -44,6 +44,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \
+    X(TCP_CONGESTION, tcp_congestion, RM_CFG_STR, "cubic",                                        \
+      "TCP congestion control of rail connections (empty: the system's). cubic keeps a rail "     \
+      "full; bbr empties it for 0.2 s every 10 s to probe the round trip")                      \
     X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
     X(FT, ft, RM_CFG_BOOL, "1",                                                                 \

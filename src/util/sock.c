@@ -1,8 +1,11 @@
 #include "util/sock.h"
 
+#include "util/config.h"
+
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -35,4 +38,16 @@ int rm_sock_connect(const char *hostport, char *local_ip, size_t iplen)
             inet_ntop(AF_INET, &sa.sin_addr, local_ip, (socklen_t)iplen);
     }
     return fd;
+}
+
+int rm_sock_rail_opts(int fd)
+{
+    int one = 1, buf = 4 << 20;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+    const char *cc = RM_CFG_STR(tcp_congestion);
+    if (cc && *cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) < 0)
+        return -1;
+    return 0;
 }

@@ -1,4 +1,5 @@
-/* Small socket helpers shared by the launcher and the boot layer. */
+/* Small socket helpers shared by the launcher, the boot layer, the tcp
+ * transport and railbench's plain TCP level. */
 #ifndef RM_UTIL_SOCK_H
 #define RM_UTIL_SOCK_H
 
@@ -7,5 +8,12 @@
 /* Connect a TCP socket to "host:port" (close-on-exec). Returns the fd or -1.
  * With local_ip, the local address the connection uses is written there. */
 int rm_sock_connect(const char *hostport, char *local_ip, size_t iplen);
+
+/* The options of every rail connection (the tcp transport's and railbench's
+ * plain TCP): no Nagle delay, 4 MiB socket buffers, and the congestion
+ * control RAILMPI_TCP_CONGESTION names (empty: the system's). Returns 0, or
+ * -1 with errno set when the kernel refused the congestion control (the
+ * connection then keeps the system's; the other options are set anyway). */
+int rm_sock_rail_opts(int fd);
 
 #endif

@@ -28,6 +28,15 @@ echo "$out" | grep -q "^# rail 1: $r1 (rail1), striped$" || fail "rail 1 not fou
 echo "$out" | grep -q "$mgmt" && fail "the management network counted as a rail: $out"
 [ "$(echo "$out" | grep -cE '^[0-9]+ [0-9.]+$')" = 4 ] || fail "default rails: expected 4 sizes: $out"
 
+# rail connections use RAILMPI_TCP_CONGESTION (default cubic: bbr would empty
+# the rails every 10 s); one the kernel refuses is reported, the run goes on
+echo "$out" | grep -q "^# congestion control: cubic$" || fail "default congestion control: $out"
+out=$(rb -genv RAILMPI_TCP_CONGESTION reno -- -L transport -t lat -m 1:1 -i 100) || fail "reno run"
+echo "$out" | grep -q "^# congestion control: reno$" || fail "RAILMPI_TCP_CONGESTION=reno not followed: $out"
+out=$(rb -genv RAILMPI_TCP_CONGESTION nosuch -- -L transport -t lat -m 1:1 -i 100) || fail "refused cc: $(cat "$tmp/err")"
+grep -q "congestion control 'nosuch' (RAILMPI_TCP_CONGESTION) refused" "$tmp/err" || fail "refused cc not reported: $(cat "$tmp/err")"
+echo "$out" | grep -qE '^1 [0-9.]+$' || fail "refused cc: no result: $out"
+
 # the library's variable and -r choose the rails; -r wins
 out=$(rb -genv RAILMPI_TCP_RAILS "$r1" -- -L transport -t lat -m 1:1 -i 100) || fail "RAILMPI_TCP_RAILS run"
 echo "$out" | grep -q "^# rail 0: $r1 (rail1)$" || fail "RAILMPI_TCP_RAILS=$r1 not followed: $out"

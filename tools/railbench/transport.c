@@ -21,6 +21,7 @@
 #include "railbench.h"
 #include "util/config.h"
 #include "util/rails.h"
+#include "util/sock.h"
 
 #include <mpi.h>
 #include <arpa/inet.h>
@@ -93,10 +94,12 @@ static int rb_devices(const char *want, int rank, rm_rail_dev_t *out, int max)
 
 static void rb_sockopts(int fd)
 {
-    int one = 1, buf = 4 << 20;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
-    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+    static int warned;
+    if (rm_sock_rail_opts(fd) < 0 && !warned) {
+        warned = 1;
+        fprintf(stderr, "railbench: congestion control '%s' (RAILMPI_TCP_CONGESTION) refused: %s\n",
+                RM_CFG_STR(tcp_congestion), strerror(errno));
+    }
 }
 
 static int rb_wait_fd(int fd, short ev)
@@ -451,6 +454,10 @@ int rb_transport_open(const rb_opts_t *o, int rank, char *sbuf, char *rbuf, rb_l
             printf("# rail %d: %s (%s)%s\n", k, net, dev[shared[k]].ifname,
                    first == last ? "" : ", striped");
         }
+        char cc[32] = "";
+        socklen_t cl = sizeof cc - 1;
+        if (getsockopt(t->conn[0].fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl) == 0)
+            printf("# congestion control: %s\n", cc);
     }
     *out = (rb_level_t){.iter = rb_tcp_iter, .sync = rb_tcp_sync, .more = rb_tcp_more,
                         .fini = rb_tcp_fini, .ctx = t};
