@@ -5,7 +5,8 @@
  *   actor badsend R       rank R sends to an invalid rank (fatal error handler)
  *   actor sleep SECS      every rank sleeps (and spawns a child that sleeps too)
  *   actor echo            rank 0 copies stdin to stdout; every rank prints two lines
- *   actor env NAME        print NAME's value */
+ *   actor env NAME...     print each NAME's value
+ *   actor args ARG...     print each ARG as [ARG] on its own line, then the working directory */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,8 +47,15 @@ int main(int argc, char **argv)
         fflush(stdout);
         printf("line two from %d\n", rank);
     } else if (!strcmp(what, "env")) {
-        const char *v = getenv(argv[2]);
-        printf("%s=%s\n", argv[2], v ? v : "(unset)");
+        for (int i = 2; i < argc; i++) {
+            const char *v = getenv(argv[i]);
+            printf("%s=%s\n", argv[i], v ? v : "(unset)");
+        }
+    } else if (!strcmp(what, "args")) {
+        char cwd[4096];
+        for (int i = 2; i < argc; i++)
+            printf("[%s]\n", argv[i]);
+        printf("cwd=%s\n", getcwd(cwd, sizeof cwd) ? cwd : "(unknown)");
     }
     /* ranks that did not fail wait here for the failed one */
     MPI_Barrier(MPI_COMM_WORLD);

@@ -64,6 +64,13 @@ grep -qx "\[0\] stdin: world" "$tmp/out" || fail "stdin did not reach rank 0"
 # environment
 rc=$(run -n 2 -genv RM_TEST_VAR xyz "$tmp/actor" env RM_TEST_VAR)
 [ "$(grep -c 'RM_TEST_VAR=xyz' "$tmp/out")" = 2 ] || fail "-genv not passed: $(cat "$tmp/out")"
+rc=$(RM_TEST_EXPORTED=yes run -n 2 -genv RAILMPI_LOCAL_RANK 7 "$tmp/actor" env RM_TEST_EXPORTED RAILMPI_LOCAL_RANK)
+[ "$(grep -cx 'RM_TEST_EXPORTED=yes' "$tmp/out")" = 2 ] || fail "exported variable not passed: $(cat "$tmp/out")"
+grep -qx 'RAILMPI_LOCAL_RANK=0' "$tmp/out" && grep -qx 'RAILMPI_LOCAL_RANK=1' "$tmp/out" ||
+    fail "-genv overrode what mpiexec tells a rank about itself: $(cat "$tmp/out")"
+rc=$(RM_TEST_EXPORTED=yes run -n 2 -genvnone -genv RM_TEST_VAR "" "$tmp/actor" env RM_TEST_EXPORTED RM_TEST_VAR)
+[ "$(grep -cx 'RM_TEST_EXPORTED=(unset)' "$tmp/out")" = 2 ] && [ "$(grep -cx 'RM_TEST_VAR=' "$tmp/out")" = 2 ] ||
+    fail "-genvnone: $(cat "$tmp/out")"
 
 # usage errors are clear, not crashes
 rc=$(run -n 2 --no-such-option "$tmp/actor")

@@ -67,9 +67,9 @@ typedef struct job {
     int label;
     double timeout;
     const char *bind;
-    char **argv;
-    char **env_extra; /* NAME=VALUE */
-    int nenv_extra;
+    char **argv;      /* a proxy's own copy, from mpiexec (remote.h) */
+    char **env_extra; /* NAME=VALUE, applied in order */
+    int nenv_extra, capenv_extra;
     int genvnone;
     rank_proc_t *ranks;
     pmi_server_t *pmi;
@@ -86,6 +86,36 @@ static volatile sig_atomic_t mpiexec_signal;
 static void mpiexec_on_signal(int sig)
 {
     mpiexec_signal = sig;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int env_entry_valid(const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    return eq && eq > kv;
+}
+
+/* Takes ownership of `kv` (NAME=VALUE). */
+static int job_env_add(job_t *j, char *kv)
+{
+    if (j->nenv_extra == j->capenv_extra) {
+        int cap = j->capenv_extra ? 2 * j->capenv_extra : 64;
+        char **e = realloc(j->env_extra, sizeof *e * (size_t)cap);
+        if (!e) {
+            free(kv);
+            return -1;
+        }
+        j->env_extra = e;
+        j->capenv_extra = cap;
+    }
+    j->env_extra[j->nenv_extra++] = kv;
+    return 0;
 }
 
 static void usage(FILE *f)
@@ -342,6 +372,10 @@ static int job_start(job_t *j)
             char v[64];
             if (j->genvnone)
                 clearenv();
+            /* -genv (on a proxy: what mpiexec forwarded) first, so that what
+             * this rank is told about itself below always wins */
+            for (int i = 0; i < j->nenv_extra; i++)
+                putenv(j->env_extra[i]);
             snprintf(v, sizeof v, "%d", pfd);
             setenv("PMI_FD", v, 1);
             snprintf(v, sizeof v, "%d", dup(ctl[0]));
@@ -360,8 +394,6 @@ static int job_start(job_t *j)
             setenv("RAILMPI_LOCAL_SIZE", v, 1);
             setenv("RAILMPI_JOB_SECRET", sec, 1);
             unsetenv("PMI_PORT");
-            for (int i = 0; i < j->nenv_extra; i++)
-                putenv(j->env_extra[i]);
             bind_child(topo, j->bind, r, j->n);
             execvp(j->argv[0], j->argv);
             fprintf(stderr, "mpiexec: cannot run %s: %s\n", j->argv[0], strerror(errno));
@@ -398,6 +430,20 @@ static int job_start_remote(job_t *j)
     secret(sec, sizeof sec);
     snprintf(j->kvsname, sizeof j->kvsname, "%s", kvs);
     snprintf(j->job_secret, sizeof j->job_secret, "%s", sec);
+    for (int i = 0; i < j->nenv_extra; i++)
+        if (!remote_field_fits(j->env_extra[i])) {
+            fprintf(stderr, "mpiexec: -genv %.40s...: too long for a multi-host job\n", j->env_extra[i]);
+            return -1;
+        }
+    for (int i = 0; j->argv[i]; i++)
+        if (!remote_field_fits(j->argv[i])) {
+            fprintf(stderr, "mpiexec: argument %d (%.40s...) too long for a multi-host job\n", i, j->argv[i]);
+            return -1;
+        }
+    if (!j->genvnone)
+        for (char **e = environ; *e; e++)
+            if (env_entry_valid(*e) && !remote_field_fits(*e))
+                fprintf(stderr, "mpiexec: not passing %.40s... to other hosts: too long\n", *e);
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
     j->ctl_sent = calloc((size_t)j->nhosts, sizeof *j->ctl_sent);
     int first = 0;
@@ -407,7 +453,7 @@ static int job_start_remote(job_t *j)
             count = j->total - first;
         j->ctl[h].fd = -1;
         char **argv = remote_proxy_argv(j->launcher, j->hosts[h], j->self, addr, h, first, count,
-                                        j->total, j->label, j->bind, j->env_extra, j->nenv_extra, j->argv);
+                                        j->total, j->label, j->bind);
         int out[2], err[2];
         if (!argv || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
             perror("mpiexec: pipe");
@@ -440,7 +486,37 @@ static int job_start_remote(job_t *j)
     return 0;
 }
 
-/* A proxy connected: it names itself, we tell it the job's name and secret. */
+/* What of our environment goes to other hosts: DISPLAY stays behind, as
+ * with Hydra (ssh sets its own). */
+static int remote_env_passes(const char *e)
+{
+    return env_entry_valid(e) && strncmp(e, "DISPLAY=", 8) && remote_field_fits(e);
+}
+
+/* The job description (remote.h): all of our environment unless -genvnone,
+ * then -genv, which wins; our working directory; the program and its
+ * arguments. */
+static int remote_send_job(job_t *j, int fd)
+{
+    int rc = 0;
+    if (j->genvnone)
+        rc |= ctl_send(fd, "envnone\n");
+    else
+        for (char **e = environ; *e && rc == 0; e++)
+            if (remote_env_passes(*e))
+                rc |= remote_send_field(fd, "env", *e);
+    for (int i = 0; i < j->nenv_extra && rc == 0; i++)
+        rc |= remote_send_field(fd, "env", j->env_extra[i]);
+    char cwd[4096];
+    if (rc == 0 && getcwd(cwd, sizeof cwd))
+        rc |= remote_send_field(fd, "cwd", cwd);
+    for (int i = 0; j->argv[i] && rc == 0; i++)
+        rc |= remote_send_field(fd, "arg", j->argv[i]);
+    return rc ? rc : ctl_send(fd, "end\n");
+}
+
+/* A proxy connected: it names itself, we tell it the job's name and secret,
+ * then the job. A proxy we cannot tell reports its failure itself. */
 static void remote_accept(job_t *j)
 {
     int fd = accept4(j->listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -463,7 +539,8 @@ static void remote_accept(job_t *j)
         return;
     }
     j->ctl[id].fd = fd;
-    ctl_send(fd, "setup %s %s\n", j->kvsname, j->job_secret);
+    if (ctl_send(fd, "setup %s %s\n", j->kvsname, j->job_secret) == 0)
+        remote_send_job(j, fd);
 }
 
 static void remote_kv_add(job_t *j, const char *key, const char *val)
@@ -552,6 +629,83 @@ static void job_control(job_t *j)
 
 /* ---- multi-host: the proxy side ---------------------------------------- */
 
+/* The next line from mpiexec during start-up, waiting until `deadline` at most. */
+static char *proxy_next_line(job_t *j, double deadline, size_t *used)
+{
+    char *line;
+    while (!(line = ctl_next_line(&j->up, used))) {
+        struct pollfd pf = {.fd = j->up.fd, .events = POLLIN};
+        int ms = (int)((deadline - now()) * 1000);
+        if (ms <= 0 || poll(&pf, 1, ms) <= 0 || ctl_read(&j->up) < 0)
+            return NULL;
+    }
+    return line;
+}
+
+/* The job description that follows setup (remote.h), up to its `end`. */
+static int proxy_job_recv(job_t *j, double deadline)
+{
+    char **args = NULL, *cwd = NULL;
+    int nargs = 0, rc = -1;
+    for (;;) {
+        size_t used = 0;
+        char *line = proxy_next_line(j, deadline, &used);
+        if (!line) {
+            fprintf(stderr, "mpiexec (proxy on %s): the job description from mpiexec is incomplete\n",
+                    j->host_id);
+            break;
+        }
+        char *arg = strchr(line, ' ');
+        if (arg)
+            *arg++ = 0;
+        char *val = arg ? remote_decode(arg) : NULL;
+        if (!strcmp(line, "end") && !arg) {
+            ctl_consume(&j->up, used);
+            if (!nargs)
+                fprintf(stderr, "mpiexec (proxy on %s): mpiexec sent no program\n", j->host_id);
+            rc = nargs ? 0 : -1;
+            break;
+        } else if (!strcmp(line, "envnone") && !arg) {
+            j->genvnone = 1;
+        } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
+            if (job_env_add(j, val) < 0)
+                break;
+            val = NULL;
+        } else if (val && !strcmp(line, "cwd") && !cwd) {
+            cwd = val;
+            val = NULL;
+        } else if (val && !strcmp(line, "arg")) {
+            char **a = realloc(args, sizeof *a * (size_t)(nargs + 2));
+            if (!a) {
+                free(val);
+                break;
+            }
+            args = a;
+            args[nargs++] = val;
+            args[nargs] = NULL;
+            val = NULL;
+        } else {
+            fprintf(stderr, "mpiexec (proxy on %s): malformed job description from mpiexec: '%.40s%s%.40s'\n",
+                    j->host_id, line, arg ? " " : "", arg ? arg : "");
+            free(val);
+            break;
+        }
+        ctl_consume(&j->up, used);
+    }
+    if (rc == 0) {
+        j->argv = args;
+        if (cwd && chdir(cwd) != 0) {
+            /* not on this host: the ranks start where the launcher left us */
+        }
+    } else {
+        for (int i = 0; i < nargs; i++)
+            free(args[i]);
+        free(args);
+    }
+    free(cwd);
+    return rc;
+}
+
 static int proxy_connect(job_t *j)
 {
     j->up.fd = remote_connect(j->proxy_addr, j->launch_ip, sizeof j->launch_ip);
@@ -559,16 +713,16 @@ static int proxy_connect(job_t *j)
         fprintf(stderr, "mpiexec (proxy on %s): cannot reach mpiexec at %s\n", j->host_id, j->proxy_addr);
         return -1;
     }
+    double deadline = now() + 60;
     ctl_send(j->up.fd, "hello %d\n", j->proxy_id);
     size_t used = 0;
-    char *line = NULL;
-    while (!(line = ctl_next_line(&j->up, &used)))
-        if (ctl_read(&j->up) < 0)
-            return -1;
-    if (sscanf(line, "setup %127s %127s", j->kvsname, j->job_secret) != 2)
+    char *line = proxy_next_line(j, deadline, &used);
+    if (!line || sscanf(line, "setup %127s %127s", j->kvsname, j->job_secret) != 2) {
+        fprintf(stderr, "mpiexec (proxy on %s): mpiexec did not set up the job\n", j->host_id);
         return -1;
+    }
     ctl_consume(&j->up, used);
-    return 0;
+    return proxy_job_recv(j, deadline);
 }
 
 static void proxy_input(job_t *j)
@@ -635,13 +789,6 @@ static int job_done(job_t *j)
         if (!j->ranks[r].exited || j->ranks[r].out.fd >= 0 || j->ranks[r].err.fd >= 0)
             return 0;
     return 1;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static int job_run(job_t *j)
@@ -726,7 +873,6 @@ int main(int argc, char **argv)
     const char *t = getenv("MPIEXEC_TIMEOUT");
     if (t)
         j.timeout = atof(t);
-    j.env_extra = calloc((size_t)argc, sizeof *j.env_extra);
     int i = 1, rc = 0;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
@@ -740,10 +886,20 @@ int main(int argc, char **argv)
                 goto out;
             }
         } else if ((!strcmp(a, "-genv") || !strcmp(a, "-env")) && i + 2 < argc) {
+            if (!*argv[i + 1] || strchr(argv[i + 1], '=')) {
+                fprintf(stderr, "mpiexec: %s: '%s' is not a variable name\n", a, argv[i + 1]);
+                rc = 2;
+                goto out;
+            }
             size_t l = strlen(argv[i + 1]) + strlen(argv[i + 2]) + 2;
             char *kv = malloc(l);
-            snprintf(kv, l, "%s=%s", argv[i + 1], argv[i + 2]);
-            j.env_extra[j.nenv_extra++] = kv;
+            if (kv)
+                snprintf(kv, l, "%s=%s", argv[i + 1], argv[i + 2]);
+            if (!kv || job_env_add(&j, kv) < 0) {
+                fprintf(stderr, "mpiexec: out of memory\n");
+                rc = 1;
+                goto out;
+            }
             i += 2;
         } else if ((!strcmp(a, "-hosts") || !strcmp(a, "-host")) && more) {
             snprintf(hostbuf, sizeof hostbuf, "%s", argv[++i]);
@@ -843,12 +999,18 @@ int main(int argc, char **argv)
         }
         goto out;
     }
-    if (i >= argc) {
+    if (j.proxy_addr && i < argc) {
+        fprintf(stderr, "mpiexec: a proxy gets its program from mpiexec, not from its command line\n");
+        rc = 2;
+        goto out;
+    }
+    if (!j.proxy_addr && i >= argc) {
         fprintf(stderr, "mpiexec: no program to run (see mpiexec --help)\n");
         rc = 2;
         goto out;
     }
-    j.argv = argv + i;
+    if (!j.proxy_addr)
+        j.argv = argv + i;
     if (*hostbuf) {
         /* multi-host: one proxy per host, -ppn ranks each (the last may get fewer) */
         j.hosts = calloc(strlen(hostbuf) + 1, sizeof *j.hosts);
@@ -917,6 +1079,11 @@ out:
     for (int k = 0; k < j.nenv_extra; k++)
         free(j.env_extra[k]);
     free(j.env_extra);
+    if (j.proxy_addr && j.argv) {
+        for (int k = 0; j.argv[k]; k++)
+            free(j.argv[k]);
+        free(j.argv);
+    }
     free(j.ranks);
     return rc;
 }

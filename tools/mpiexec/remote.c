@@ -111,7 +111,8 @@ int remote_listen(const char *iface, char *addr, size_t addrlen)
 
 /* Quote only what needs it: launchers that run the command through a shell
  * (ssh) need the quotes, those that exec it directly (`ip netns exec`)
- * would pass them on literally. */
+ * would pass them on literally, which is why only simple words go on the
+ * launcher's command line (remote.h). */
 char *remote_quote(const char *arg)
 {
     if (*arg && strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=,+-@%") ==
@@ -138,22 +139,20 @@ char *remote_quote(const char *arg)
 }
 
 char **remote_proxy_argv(const char *launcher, const char *host, const char *self, const char *addr,
-                         int proxy_id, int first, int count, int world, int label, const char *bind,
-                         char **env_extra, int nenv, char **prog)
+                         int proxy_id, int first, int count, int world, int label, const char *bind)
 {
-    size_t nprog = 0;
-    while (prog[nprog])
-        nprog++;
-    char **v = calloc(64 + 2 * (size_t)nenv + nprog, sizeof *v);
+    char **v = calloc(64, sizeof *v);
     if (!v)
         return NULL;
     int k = 0;
     char lcopy[1024];
     snprintf(lcopy, sizeof lcopy, "%s", launcher);
-    for (char *save, *t = strtok_r(lcopy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+    for (char *save, *t = strtok_r(lcopy, " \t", &save); t && k < 40; t = strtok_r(NULL, " \t", &save))
         v[k++] = strdup(t);
     v[k++] = strdup(host);
-    /* what follows runs through the remote side's shell: quote every word */
+    /* What follows may go through a remote shell (ssh) or be run as it is:
+     * only simple words here, quoted in case a path or host name needs it.
+     * The program and the environment follow over the control connection. */
     char num[32];
     v[k++] = remote_quote(self);
     v[k++] = strdup("--proxy");
@@ -173,23 +172,113 @@ char **remote_proxy_argv(const char *launcher, const char *host, const char *sel
     v[k++] = strdup(bind);
     if (label)
         v[k++] = strdup("-l");
-    for (int i = 0; i < nenv; i++) {
-        char *eq = strchr(env_extra[i], '=');
-        if (!eq)
-            continue;
-        *eq = 0;
-        v[k++] = strdup("-genv");
-        v[k++] = remote_quote(env_extra[i]);
-        v[k++] = remote_quote(eq + 1);
-        *eq = '=';
-    }
     snprintf(num, sizeof num, "%d", count);
     v[k++] = strdup("-n");
     v[k++] = strdup(num);
-    for (size_t i = 0; i < nprog; i++)
-        v[k++] = remote_quote(prog[i]);
     v[k] = NULL;
     return v;
+}
+
+static int remote_safe(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c && strchr("_./:=,+@-", c));
+}
+
+static size_t remote_encoded_len(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += remote_safe(*p) ? 1 : 3;
+    return n;
+}
+
+char *remote_encode(const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char *e = malloc(remote_encoded_len(s) + 1), *o = e;
+    if (!e)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (remote_safe(*p)) {
+            *o++ = (char)*p;
+        } else {
+            *o++ = '%';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+        }
+    }
+    *o = 0;
+    return e;
+}
+
+static int remote_hex(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+char *remote_decode(const char *s)
+{
+    char *d = malloc(strlen(s) + 1), *o = d;
+    if (!d)
+        return NULL;
+    for (const char *p = s; *p; p++) {
+        if (*p != '%') {
+            if (!remote_safe((unsigned char)*p))
+                goto bad;
+            *o++ = *p;
+            continue;
+        }
+        int hi = remote_hex(p[1]), lo = hi < 0 ? -1 : remote_hex(p[2]);
+        if (lo < 0 || (hi | lo) == 0)
+            goto bad;
+        *o++ = (char)(hi << 4 | lo);
+        p += 2;
+    }
+    *o = 0;
+    return d;
+bad:
+    free(d);
+    return NULL;
+}
+
+int remote_field_fits(const char *value)
+{
+    return remote_encoded_len(value) + 16 <= CTL_BUF_SIZE; /* room for the tag and newline */
+}
+
+int remote_send_field(int fd, const char *tag, const char *value)
+{
+    if (!remote_field_fits(value) || strlen(tag) > 8)
+        return -1;
+    char *e = remote_encode(value);
+    if (!e)
+        return -1;
+    size_t n = strlen(tag) + 1 + strlen(e) + 1;
+    char *line = malloc(n + 1);
+    int rc = -1;
+    if (line) {
+        snprintf(line, n + 1, "%s %s\n", tag, e);
+        rc = 0;
+        for (size_t off = 0; off < n && rc == 0;) {
+            ssize_t w = write(fd, line + off, n - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                rc = -1;
+            else
+                off += (size_t)w;
+        }
+    }
+    free(line);
+    free(e);
+    return rc;
 }
 
 int remote_connect(const char *addr, char *local_ip, size_t iplen)
