@@ -22,6 +22,17 @@ rc=$(run -n 3 "$tmp/actor" exit 1 3)
 grep -q "rank 1 (pid [0-9]*) exited with code 3" "$tmp/err" || fail "exit message: $(cat "$tmp/err")"
 orphans "exit code"
 
+# an MPI process that ends with 0 but never finalizes fails the job; a
+# program that is not an MPI program (never says PMI init) does not
+rc=$(run -n 3 "$tmp/actor" exit 1 0)
+[ "$rc" = 1 ] || fail "rank exiting 0 without MPI_Finalize: mpiexec returned $rc"
+grep -q "rank 1 (pid [0-9]*) exited without calling MPI_Finalize" "$tmp/err" || fail "no-finalize message: $(cat "$tmp/err")"
+orphans "exit without finalize"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    rc=$(run -n 3 /bin/true)
+    [ "$rc" = 0 ] || { fail "a non-MPI program, run $i: mpiexec returned $rc: $(cat "$tmp/err")"; break; }
+done
+
 rc=$(ASAN_OPTIONS=handle_segv=0 run -n 2 "$tmp/actor" segv 1)
 [ "$rc" = 139 ] || fail "SIGSEGV: mpiexec returned $rc"
 grep -q "rank 1 .*signal 11" "$tmp/err" || fail "signal message: $(cat "$tmp/err")"

@@ -771,13 +771,14 @@ static void job_reap(job_t *j)
                 continue;
             }
             int g = j->first + r;
+            pmi_server_drain(j->pmi, r); /* its last words: finalize, say */
             if (WIFSIGNALED(st))
                 job_fail(j, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
                          (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
             else if (WEXITSTATUS(st))
                 job_fail(j, WEXITSTATUS(st), "rank %d (pid %d) exited with code %d", g, (int)pid,
                          WEXITSTATUS(st));
-            else if (!p->finalized && pmi_server_fd(j->pmi, r) >= 0 && j->world > 1)
+            else if (!p->finalized && pmi_server_initialized(j->pmi, r) && j->world > 1)
                 job_fail(j, 1, "rank %d (pid %d) exited without calling MPI_Finalize", g, (int)pid);
         }
     }

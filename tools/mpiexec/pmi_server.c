@@ -1,6 +1,7 @@
 #include "pmi_server.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@ typedef struct pmi_conn {
     char buf[8192];
     size_t len;
     int in_barrier;
+    int initialized; /* said cmd=init: an MPI process */
 } pmi_conn_t;
 
 struct pmi_server {
@@ -131,6 +133,7 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
     if (!pmi_arg(line, "cmd", cmd, sizeof cmd))
         return;
     if (!strcmp(cmd, "init")) {
+        s->conns[rank].initialized = 1;
         pmi_reply(s, rank, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
     } else if (!strcmp(cmd, "get_maxes")) {
         pmi_reply(s, rank, "cmd=maxes rc=0 kvsname_max=256 keylen_max=64 vallen_max=1024\n");
@@ -221,4 +224,16 @@ int pmi_server_input(pmi_server_t *s, int rank)
     if (c->len == sizeof c->buf - 1)
         c->len = 0; /* an overlong line: drop it */
     return 0;
+}
+
+void pmi_server_drain(pmi_server_t *s, int rank)
+{
+    struct pollfd pf = {.fd = s->conns[rank].fd, .events = POLLIN};
+    while (pf.fd >= 0 && poll(&pf, 1, 0) > 0 && pmi_server_input(s, rank) == 0)
+        pf.fd = s->conns[rank].fd;
+}
+
+int pmi_server_initialized(pmi_server_t *s, int rank)
+{
+    return s->conns[rank].initialized;
 }

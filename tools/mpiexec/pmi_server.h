@@ -26,5 +26,10 @@ void pmi_server_attach(pmi_server_t *s, int rank, int fd);
 /* Handle readable input on a rank's fd; returns -1 when the connection closed. */
 int pmi_server_input(pmi_server_t *s, int rank);
 int pmi_server_fd(pmi_server_t *s, int rank);
+/* Handle whatever the rank wrote before it exited (never blocks): a rank is
+ * judged on everything it said, not on what has been read so far. */
+void pmi_server_drain(pmi_server_t *s, int rank);
+/* The rank said PMI init: it is an MPI process, so it must finalize. */
+int pmi_server_initialized(pmi_server_t *s, int rank);
 
 #endif
