@@ -141,7 +141,9 @@ static net_iface_t *tcp_ifaces[TCP_MAX_RAILS];
  * pass asks it again. The price: a connection that becomes busy after a long
  * single-connection phase is noticed up to TCP_EPOLL_EVERY passes late, once. */
 #define TCP_HOT_STREAK 8
-#define TCP_EPOLL_EVERY 16
+#define TCP_EPOLL_EVERY 64
+/* Frames up to this many bytes (headers included) go out with one send() */
+#define TCP_SMALL_GATHER 1024
 static struct tcp_conn *tcp_hot;
 static int tcp_hot_streak;
 static unsigned tcp_hot_pass;
@@ -567,12 +569,26 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     for (int i = 0; i < iovcnt && nv < 10; i++)
         if (iov[i].iov_len)
             v[nv++] = iov[i];
+    /* A small frame is gathered into one buffer and sent with send(): the
+     * kernel's sendmsg() imports and checks an iovec array first, which
+     * costs a small message more than the copy here. */
+    char small[TCP_SMALL_GATHER];
+    if (total <= sizeof small && nv > 1) {
+        size_t off = 0;
+        for (int i = 0; i < nv; i++) {
+            memcpy(small + off, v[i].iov_base, v[i].iov_len);
+            off += v[i].iov_len;
+        }
+        v[0] = (struct iovec){small, total};
+        nv = 1;
+    }
     size_t done = 0;
     if (!queued && p->conn && p->conn->state == TC_UP) {
         ssize_t n;
         struct msghdr mh = {.msg_iov = v, .msg_iovlen = (size_t)nv};
-        do
-            n = sendmsg(p->conn->fd, &mh, MSG_NOSIGNAL); /* a closed peer is an error, not SIGPIPE */
+        do /* a closed peer is an error, not SIGPIPE */
+            n = nv == 1 ? send(p->conn->fd, v[0].iov_base, v[0].iov_len, MSG_NOSIGNAL)
+                        : sendmsg(p->conn->fd, &mh, MSG_NOSIGNAL);
         while (n < 0 && errno == EINTR);
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
             tcp_path_fail(p, RM_ERR_CONN_RESET, strerror(errno));
