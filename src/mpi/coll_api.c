@@ -30,7 +30,7 @@ RM_ALIAS(Barrier)
 int PMPI_Barrier(MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Barrier");
-    comm_t *c;
+    comm_t *c = NULL;
     CHECK_COMM(c, comm);
     MPI_CHECK_STATUS(c, coll_barrier(c));
     MPI_END();
@@ -40,8 +40,8 @@ RM_ALIAS(Bcast)
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Bcast");
-    comm_t *c;
-    dtype_t *dt;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
     CHECK_COMM(c, comm);
     CHECK_COUNT(c, count);
     CHECK_DTYPE(c, dt, datatype);
@@ -56,7 +56,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Gather");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
@@ -83,7 +83,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Gatherv");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
@@ -108,7 +108,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Scatter");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
@@ -135,7 +135,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   int root, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Scatterv");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
@@ -160,7 +160,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Allgather");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
     if (sendbuf != MPI_IN_PLACE) {
@@ -181,7 +181,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Allgatherv");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
     if (sendbuf != MPI_IN_PLACE) {
@@ -201,7 +201,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Alltoall");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
     if (sendbuf != MPI_IN_PLACE) {
@@ -223,7 +223,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Alltoallv");
-    comm_t *c;
+    comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
     if (sendbuf != MPI_IN_PLACE) {
@@ -244,9 +244,9 @@ static int coll_reduce_checks(const char *fn_name_, const void *sendbuf, void *r
                               comm_t **cp, dtype_t **dtp, op_t **opp)
 {
     MPI_BEGIN_SHARED();
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     CHECK_COMM(c, comm);
     CHECK_COUNT(c, count);
     CHECK_DTYPE(c, dt, datatype);
@@ -271,9 +271,9 @@ RM_ALIAS(Reduce)
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
 {
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     int err = coll_reduce_checks("MPI_Reduce", sendbuf, recvbuf, count, datatype, op, comm, 1,
                                  root, &c, &dt, &o);
     if (err != MPI_SUCCESS)
@@ -289,9 +289,9 @@ RM_ALIAS(Allreduce)
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm)
 {
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     int err = coll_reduce_checks("MPI_Allreduce", sendbuf, recvbuf, count, datatype, op, comm, 0, 0,
                                  &c, &dt, &o);
     if (err != MPI_SUCCESS)
@@ -307,9 +307,9 @@ RM_ALIAS(Scan)
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     int err = coll_reduce_checks("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, 0, 0, &c,
                                  &dt, &o);
     if (err != MPI_SUCCESS)
@@ -325,9 +325,9 @@ RM_ALIAS(Exscan)
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     int err = coll_reduce_checks("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, 0, 0, &c,
                                  &dt, &o);
     if (err != MPI_SUCCESS)
@@ -343,9 +343,9 @@ RM_ALIAS(Reduce_scatter_block)
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     int err = coll_reduce_checks("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, datatype,
                                  op, comm, 0, 0, &c, &dt, &o);
     if (err != MPI_SUCCESS)
@@ -363,9 +363,9 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     MPI_BEGIN("MPI_Reduce_scatter");
-    comm_t *c;
-    dtype_t *dt;
-    op_t *o;
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
     CHECK_COMM(c, comm);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_OP(c, o, op, dt);
