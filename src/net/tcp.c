@@ -204,10 +204,9 @@ static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
     snprintf(ifc->ifname, sizeof ifc->ifname, "%s", devs[dev].ifname);
     ifc->ip = devs[dev].ip;
     ifc->prefix = devs[dev].prefix;
-    struct in_addr net = {htonl(rm_rail_net(ifc->ip, ifc->prefix))};
-    char netstr[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &net, netstr, sizeof netstr);
-    snprintf(ifc->desc, sizeof ifc->desc, "%s %s/%d", ifc->ifname, netstr, ifc->prefix);
+    char subnet[INET_ADDRSTRLEN + 4]; /* a.b.c.d/len */
+    rm_rail_subnet_str(&devs[dev], subnet, sizeof subnet);
+    snprintf(ifc->desc, sizeof ifc->desc, "%s %s", ifc->ifname, subnet);
     ifc->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr = ifc->ip, .sin_port = 0};
     if (ifc->lfd < 0 || bind(ifc->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
@@ -364,11 +363,13 @@ static void tcp_conn_up(net_path_t *p, tcp_conn_t *c)
     c->path = p;
     p->conn = c;
     p->failed = 0;
-    char cc[32] = "";
-    socklen_t cl = sizeof cc - 1;
-    getsockopt(c->fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl);
-    rm_log_debug("tcp: rail %d connected to rank %d (%s, congestion control %s)", p->ifc->rail, p->peer,
-                 c->initiator ? "outgoing" : "incoming", cc);
+    if (rm_log_level >= RM_LOG_DEBUG) {
+        char cc[32] = "";
+        socklen_t cl = sizeof cc - 1;
+        getsockopt(c->fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl);
+        rm_log_debug("tcp: rail %d connected to rank %d (%s, congestion control %s)", p->ifc->rail, p->peer,
+                     c->initiator ? "outgoing" : "incoming", cc);
+    }
     tcp_flush(p);
     if (c->state == TC_UP)
         tcp_conn_watch(c, p->txq_len > 0);

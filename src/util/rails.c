@@ -13,6 +13,14 @@ uint32_t rm_rail_net(struct in_addr ip, int prefix)
     return ntohl(ip.s_addr) & m;
 }
 
+void rm_rail_subnet_str(const rm_rail_dev_t *d, char *buf, size_t len)
+{
+    struct in_addr net = {.s_addr = htonl(rm_rail_net(d->ip, d->prefix))};
+    char s[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &net, s, sizeof s);
+    snprintf(buf, len, "%s/%d", s, d->prefix);
+}
+
 int rm_rail_cidr(const char *tok, struct in_addr *net, int *prefix)
 {
     char ip[INET_ADDRSTRLEN];

@@ -17,6 +17,9 @@ typedef struct rm_rail_dev {
 /* The subnet of ip/prefix, host byte order. */
 uint32_t rm_rail_net(struct in_addr ip, int prefix);
 
+/* "a.b.c.d/len" of the device's subnet (e.g. 198.18.10.0/24) into buf. */
+void rm_rail_subnet_str(const rm_rail_dev_t *d, char *buf, size_t len);
+
 /* Parse "a.b.c.d/len"; 0, or -1 if it is not one. */
 int rm_rail_cidr(const char *tok, struct in_addr *net, int *prefix);
 

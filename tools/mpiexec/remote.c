@@ -44,6 +44,20 @@ void ctl_consume(ctl_conn_t *c, size_t n)
     c->len -= n;
 }
 
+/* Write all of buf (a control line); 0, or -1 if the connection failed. */
+static int ctl_write(int fd, const char *buf, size_t n)
+{
+    for (size_t off = 0; off < n;) {
+        ssize_t w = write(fd, buf + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        off += (size_t)w;
+    }
+    return 0;
+}
+
 int ctl_send(int fd, const char *fmt, ...)
 {
     char line[4096];
@@ -53,15 +67,7 @@ int ctl_send(int fd, const char *fmt, ...)
     va_end(ap);
     if (n < 0 || (size_t)n >= sizeof line)
         return -1;
-    for (int off = 0; off < n;) {
-        ssize_t w = write(fd, line + off, (size_t)(n - off));
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        off += (int)w;
-    }
-    return 0;
+    return ctl_write(fd, line, (size_t)n);
 }
 
 /* The IPv4 address of an interface name, or the name itself if it is an address. */
@@ -265,16 +271,7 @@ int remote_send_field(int fd, const char *tag, const char *value)
     int rc = -1;
     if (line) {
         snprintf(line, n + 1, "%s %s\n", tag, e);
-        rc = 0;
-        for (size_t off = 0; off < n && rc == 0;) {
-            ssize_t w = write(fd, line + off, n - off);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                rc = -1;
-            else
-                off += (size_t)w;
-        }
+        rc = ctl_write(fd, line, n);
     }
     free(line);
     free(e);

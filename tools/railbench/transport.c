@@ -347,14 +347,6 @@ static int rb_agree(int rank, int ok)
     return ok && peer_ok ? 0 : -1;
 }
 
-static void rb_subnet_str(const rm_rail_dev_t *d, char *buf, size_t len)
-{
-    struct in_addr net = {.s_addr = htonl(rm_rail_net(d->ip, d->prefix))};
-    char s[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &net, s, sizeof s);
-    snprintf(buf, len, "%s/%d", s, d->prefix);
-}
-
 int rb_transport_open(const rb_opts_t *o, int rank, char *sbuf, char *rbuf, rb_level_t *out)
 {
     rb_tcp_t *t = &rb_tcp;
@@ -450,7 +442,7 @@ int rb_transport_open(const rb_opts_t *o, int rank, char *sbuf, char *rbuf, rb_l
     if (!rank && !o->timeline) {
         for (int k = first; k <= last; k++) {
             char net[32];
-            rb_subnet_str(&dev[shared[k]], net, sizeof net);
+            rm_rail_subnet_str(&dev[shared[k]], net, sizeof net);
             printf("# rail %d: %s (%s)%s\n", k, net, dev[shared[k]].ifname,
                    first == last ? "" : ", striped");
         }
