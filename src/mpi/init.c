@@ -27,7 +27,7 @@ static int mpi_init_common(int required, int *provided)
     if (mpi_state.finalized)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI cannot be initialized again after MPI_Finalize");
     mpi_state.world_rank = -1;
-    if (rm_config_load() < 0)
+    if (rm_config_load_once() < 0)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "invalid RAILMPI_* setting (see above)");
 
     boot_info_t bi;

@@ -145,6 +145,7 @@ static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_
     if ((st = proto_secret_publish(rank)) < 0 || (st = boot_put(key, *card ? card : "none")) < 0 ||
         (st = boot_fence()) < 0 || (st = proto_secret_learn()) < 0)
         return st;
+    proto_eng.nrails = nrails;
     size_t maxp = nrails ? tcp->max_payload(rails[0]->ifc) : *chunk;
     if (*eager > maxp)
         *eager = maxp;
@@ -454,6 +455,7 @@ rm_status_t proto_finalize(void)
     for (int i = 0; i < proto_eng.nifaces; i++)
         proto_eng.ifaces[i].ops->close(proto_eng.ifaces[i].ifc);
     proto_eng.nifaces = 0;
+    proto_eng.nrails = 0;
     match_destroy(&proto_eng.mq);
     free(proto_eng.ch);
     proto_eng.ch = NULL;

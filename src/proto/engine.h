@@ -21,6 +21,7 @@ typedef struct proto_engine {
     rail_channel_t *ch; /* one per world rank */
     proto_iface_t ifaces[PROTO_MAX_IFACES];
     int nifaces;
+    int nrails;         /* network rails opened (TCP interfaces) */
     size_t eager_max;   /* largest eager payload */
     size_t chunk;       /* rendezvous pipeline chunk (shared memory) */
     size_t net_chunk;   /* rendezvous chunk over network rails */

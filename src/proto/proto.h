@@ -71,6 +71,16 @@ typedef struct proto_proc {
 
 extern proto_proc_t proto_proc;
 
+/* For MPI_T (src/mpit): the channel to a world rank, NULL while the engine
+ * is down; the number of network rails. Read under the global lock. */
+struct rail_channel;
+struct rail_channel *proto_peer_channel(int world_rank);
+int proto_net_rails(void);
+/* A setting of the config table (row index) changed while the job runs:
+ * take it into use. RM_ERR_UNSUPPORTED: it is read only at MPI_Init (the
+ * caller restores the old value); RM_ERR_INVALID: the value is refused. */
+rm_status_t proto_setting_changed(int row);
+
 /* After boot_init: find the hosts, bring up transports and channels. */
 rm_status_t proto_init(int world_rank, int world_size, const char *job_id);
 rm_status_t proto_finalize(void);

@@ -27,6 +27,16 @@ void rail_configure(rail_policy_t policy, int local_rank, const double *weights,
         rail_weight[i] = weights && i < nweights && weights[i] > 0 ? weights[i] : 1.0;
 }
 
+rm_status_t rail_set_policy(rail_policy_t policy)
+{
+    /* failover keeps standby paths ARMED: entering or leaving it would have
+     * to re-arm or release paths under traffic */
+    if (policy != rail_policy && (policy == RAIL_POLICY_FAILOVER || rail_policy == RAIL_POLICY_FAILOVER))
+        return RM_ERR_UNSUPPORTED;
+    rail_policy = policy;
+    return RM_OK;
+}
+
 void rail_set_deliver(rail_deliver_fn fn)
 {
     rail_deliver = fn;
@@ -554,6 +564,7 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
         uint64_t now = rm_now();
         if (p->down_since) {
             p->downtime += now - p->down_since;
+            p->recoveries++;
         }
         if (rail_policy == RAIL_POLICY_FAILOVER && rail_channel_usable(ch))
             p->standby = 1; /* another rail carries the traffic: this one stands by */
@@ -630,6 +641,11 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
                        const void *payload)
 {
     rail_channel_t *ch = owner;
+    rail_path_t *rp = rail_path_of(ch, rail);
+    if (rp) {
+        rp->rx_frames++;
+        rp->rx_bytes += hdr->len;
+    }
     if ((hdr->flags & NET_F_UNORDERED) && payload)
         rail_channel_placed(ch, hdr, payload);
     if (hdr->ack)

@@ -51,8 +51,11 @@ typedef struct rail_path {
     uint64_t last_rx;      /* ns: last time the path showed life */
     uint64_t down_since;   /* ns: when it failed */
     uint64_t retry_at, backoff; /* ns: next reconnection attempt, current backoff */
-    /* counters (RAILMPI_STATS) */
+    /* counters (RAILMPI_STATS, MPI_T performance variables) */
     uint64_t frames, bytes, resent, failures, downtime;
+    uint64_t rx_frames, rx_bytes; /* sequenced and unsequenced frames received */
+    uint64_t recoveries;   /* came back after a failure (probe answered) */
+    uint64_t suspects;     /* turned suspect: heartbeats missed for half the timeout */
     /* zero-copy receive: the frame being received in place on this path */
     uint64_t zc_seq;
     const void *zc_at;
@@ -113,6 +116,7 @@ typedef struct rail_channel {
     rm_status_t failed;    /* < 0: failed for good; sends are refused */
     int fail_reported;     /* the layer above has been told */
     uint64_t partitioned_since; /* ns, 0 = some path is usable */
+    uint64_t partitioned_ns;    /* partitions that ended, in all */
     uint64_t acked_seen;   /* health tick: acked at the last tick */
     int ack_stall;         /* ticks with frames kept and no ack progress */
     uint64_t dups_dropped, ooo_queued;
@@ -131,6 +135,9 @@ void rail_set_failed(rail_failed_fn fn);
  * equal); `ft` turns retransmission and recovery on. */
 void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights,
                     int ft);
+/* Change the policy while the job runs; RM_ERR_UNSUPPORTED into or out of
+ * failover. */
+rm_status_t rail_set_policy(rail_policy_t policy);
 
 /* Where the layer above wants the `len`-byte payload of a frame it will be
  * handed (its upper header is `upper`), or NULL to have it staged. See
@@ -203,6 +210,17 @@ static inline int rail_channel_keeps(const rail_channel_t *ch)
 int rail_channel_idle(const rail_channel_t *ch);
 /* Tell the peer we are closing, on every connected lossy path. */
 void rail_channel_bye(rail_channel_t *ch);
+
+/* Time the channel has spent partitioned, the current partition included. */
+static inline uint64_t rail_channel_partitioned_ns(const rail_channel_t *ch, uint64_t now)
+{
+    return ch->partitioned_ns + (ch->partitioned_since ? now - ch->partitioned_since : 0);
+}
+/* Time a path has spent failed, the current failure included. */
+static inline uint64_t rail_path_down_ns(const rail_path_t *p, uint64_t now)
+{
+    return p->downtime + (p->down_since ? now - p->down_since : 0);
+}
 
 /* The channel's path with NET_CAP_LOCAL, for single-copy reads, or NULL. */
 rail_path_t *rail_channel_local_path(rail_channel_t *ch);

@@ -85,6 +85,7 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now)
         }
         if (p->state == RAIL_PATH_UP && silent > timeout / 2) {
             p->state = RAIL_PATH_SUSPECT;
+            p->suspects++;
             rail_event(ch, p, "suspect (nothing received for %llu ms)",
                        (unsigned long long)(silent / RM_MS));
             rail_path_emit_ctl(ch, p, NET_F_PROBE);
@@ -163,6 +164,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
         if (ch->partitioned_since) {
             rail_event(ch, NULL, "resumed (partition over after %.2f s)",
                        (double)(now - ch->partitioned_since) / 1e9);
+            ch->partitioned_ns += now - ch->partitioned_since;
             ch->partitioned_since = 0;
         }
         return;

@@ -94,6 +94,21 @@ rm_status_t rm_config_parse(rm_cfg_type_t type, const char *text, int64_t *out)
     return RM_ERR_INVALID;
 }
 
+
+/* Texts given through rm_config_set, owned by the table. */
+static char *rm_cfg_owned[sizeof rm_cfg_rows / sizeof rm_cfg_rows[0]];
+static int rm_cfg_loaded;
+static rm_status_t rm_cfg_load_status;
+
+rm_status_t rm_config_load_once(void)
+{
+    if (!rm_cfg_loaded) {
+        rm_cfg_loaded = 1;
+        rm_cfg_load_status = rm_config_load();
+    }
+    return rm_cfg_load_status;
+}
+
 rm_status_t rm_config_load(void)
 {
     rm_status_t ret = RM_OK;
@@ -121,6 +136,63 @@ rm_status_t rm_config_load(void)
     }
     rm_log_level = (int)rm_config.verbose_i;
     return ret;
+}
+
+#define RM_CFG_NROWS ((int)(sizeof rm_cfg_rows / sizeof rm_cfg_rows[0]))
+
+int rm_config_count(void)
+{
+    return RM_CFG_NROWS;
+}
+
+rm_status_t rm_config_info(int i, rm_cfg_info_t *out)
+{
+    if (i < 0 || i >= RM_CFG_NROWS)
+        return RM_ERR_INVALID;
+    const rm_cfg_row_t *row = &rm_cfg_rows[i];
+    *out = (rm_cfg_info_t){row->name, row->type, row->def, row->help};
+    return RM_OK;
+}
+
+int rm_config_find(const char *name)
+{
+    for (int i = 0; i < RM_CFG_NROWS; i++)
+        if (!strcmp(rm_cfg_rows[i].name, name))
+            return i;
+    return -1;
+}
+
+int64_t rm_config_value(int i)
+{
+    return i >= 0 && i < RM_CFG_NROWS ? *rm_cfg_rows[i].ival : 0;
+}
+
+const char *rm_config_text(int i)
+{
+    if (i < 0 || i >= RM_CFG_NROWS)
+        return "";
+    const char *s = *rm_cfg_rows[i].sval;
+    return s ? s : rm_cfg_rows[i].def;
+}
+
+rm_status_t rm_config_set(int i, const char *text)
+{
+    if (i < 0 || i >= RM_CFG_NROWS || !text)
+        return RM_ERR_INVALID;
+    const rm_cfg_row_t *row = &rm_cfg_rows[i];
+    int64_t v;
+    if (rm_config_parse(row->type, text, &v) != RM_OK)
+        return RM_ERR_INVALID;
+    char *copy = strdup(text);
+    if (!copy)
+        return RM_ERR_NOMEM;
+    free(rm_cfg_owned[i]);
+    rm_cfg_owned[i] = copy;
+    *row->ival = v;
+    *row->sval = copy;
+    if (row->ival == &rm_config.verbose_i)
+        rm_log_level = (int)v;
+    return RM_OK;
 }
 
 void rm_config_print_help(FILE *out)

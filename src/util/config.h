@@ -80,9 +80,32 @@ extern rm_config_t rm_config;
 /* Read every row from the environment; an unparsable value is an error
  * naming the variable (RM_ERR_INVALID), not a silent default. */
 rm_status_t rm_config_load(void);
+/* rm_config_load the first time; later calls (MPI_Init after
+ * MPI_T_init_thread) keep what was read and set since, and return the
+ * first call's result. */
+rm_status_t rm_config_load_once(void);
 /* Parse one value of the given type; exposed for unit tests. */
 rm_status_t rm_config_parse(rm_cfg_type_t type, const char *text, int64_t *out);
 void rm_config_print_help(FILE *out);
+
+/* The table read row by row (MPI_T's control variables). */
+typedef struct rm_cfg_info {
+    const char *name; /* without the RAILMPI_ prefix */
+    rm_cfg_type_t type;
+    const char *def, *help;
+} rm_cfg_info_t;
+int rm_config_count(void);
+/* Row i's description; RM_ERR_INVALID when i is out of range. */
+rm_status_t rm_config_info(int i, rm_cfg_info_t *out);
+/* Row index of NAME (without the prefix), or -1. */
+int rm_config_find(const char *name);
+/* Row i's current value: the number (bool 0/1, sizes in bytes) and the text. */
+int64_t rm_config_value(int i);
+const char *rm_config_text(int i);
+/* Give row i a new value in its own syntax; the table keeps a copy of the
+ * text. RM_ERR_INVALID when the text does not parse (nothing changes). The
+ * caller makes the new value take effect where it is cached. */
+rm_status_t rm_config_set(int i, const char *text);
 
 #define RM_CFG(field) (rm_config.field##_i)
 #define RM_CFG_STR(field) (rm_config.field##_s)

@@ -11,6 +11,7 @@
 #                                     now, clear it FOR seconds later (no FOR: never);
 #                                     fault_wait waits for every fault started
 #   stress_start SECONDS [NAME=VAL..] the stress program for SECONDS, 2 ranks per host
+#                                     (linked with $stress_libs first, if set)
 #   stress_wait                       wait for it; sets $stress_rc
 #   check_stress / check_mid_run / check_gap MAX / check_resume MAX /
 #   check_event RAIL WORD / check_mpi_error MAX   the assertions (each calls fail())
@@ -155,7 +156,8 @@ cluster_reap() {
 stress_start() { # SECONDS [NAME=VALUE...]
     local secs=$1 env=() kv; shift
     for kv in "$@"; do env+=(-genv "${kv%%=*}" "${kv#*=}"); done
-    [ -x "$tmp/stress" ] || "$fault_build/bin/mpicc" -O2 "$here/stress.c" -o "$tmp/stress" ||
+    # $stress_libs (optional): libraries linked before the MPI library, e.g. a PMPI tool
+    [ -x "$tmp/stress" ] || "$fault_build/bin/mpicc" -O2 "$here/stress.c" ${stress_libs:-} -o "$tmp/stress" ||
         { echo "FAIL: cannot build stress"; exit 1; }
     stress_bound=$((secs + 40))
     timeout -k 5 $stress_bound "${mx[@]}" -ppn 2 -genv RAILMPI_VERBOSE 1 -genv RAILMPI_STATS 1 "${env[@]}" \

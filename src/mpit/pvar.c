@@ -1,0 +1,401 @@
+/* Performance variables: what the rail layer counts, per rail (summed over
+ * peers), per peer and rail, and per peer. Every variable is continuous (it
+ * counts from MPI_Init on; a handle reads what happened since it was
+ * allocated or reset) and is read under the global lock, so reads are atomic.
+ * Only network rails count: shared memory and a rank's channel to itself
+ * are no rail. */
+#include "mpit/mpit.h"
+#include "proto/proto.h"
+#include "rail/channel.h"
+#include "util/clock.h"
+#include "util/lock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the path state enumeration ---- */
+static const char *const mpit_state_names[] = {"none", "connecting", "up", "suspect", "down", "recovering", "armed"};
+static const int mpit_state_values[] = {-1,
+                                        RAIL_PATH_CONNECTING,
+                                        RAIL_PATH_UP,
+                                        RAIL_PATH_SUSPECT,
+                                        RAIL_PATH_DOWN,
+                                        RAIL_PATH_RECOVERING,
+                                        RAIL_PATH_ARMED};
+static struct MPIR_T_enum_s mpit_path_state_enum = {"rail_path_state", 7, mpit_state_names, mpit_state_values};
+
+/* ---- the variables ---- */
+typedef enum { MPIT_PER_RAIL, MPIT_PER_PEER_RAIL, MPIT_PER_PEER } mpit_shape_t;
+typedef enum {
+    MPIT_F_TX_BYTES, MPIT_F_TX_FRAMES, MPIT_F_RX_BYTES, MPIT_F_RX_FRAMES, MPIT_F_RESENT,
+    MPIT_F_FAILURES, MPIT_F_RECOVERIES, MPIT_F_SUSPECTS, MPIT_F_DOWN, MPIT_F_STATE,
+    MPIT_F_PARTITIONED,
+} mpit_field_t;
+
+typedef struct mpit_pvar {
+    const char *name, *desc;
+    int var_class;
+    mpit_shape_t shape;
+    mpit_field_t field;
+} mpit_pvar_t;
+
+#define C MPI_T_PVAR_CLASS_COUNTER
+#define T MPI_T_PVAR_CLASS_TIMER
+static const mpit_pvar_t mpit_pvars[] = {
+    {"rail_tx_bytes", "Payload bytes sent on each network rail, all peers", C, MPIT_PER_RAIL, MPIT_F_TX_BYTES},
+    {"rail_tx_frames", "Frames sent on each network rail, all peers", C, MPIT_PER_RAIL, MPIT_F_TX_FRAMES},
+    {"rail_rx_bytes", "Payload bytes received on each network rail, all peers", C, MPIT_PER_RAIL, MPIT_F_RX_BYTES},
+    {"rail_rx_frames", "Frames received on each network rail, all peers", C, MPIT_PER_RAIL, MPIT_F_RX_FRAMES},
+    {"rail_resent_frames", "Frames sent again on each rail after another rail failed", C, MPIT_PER_RAIL,
+     MPIT_F_RESENT},
+    {"rail_failures", "Times a path on each rail failed (a failover of its traffic)", C, MPIT_PER_RAIL,
+     MPIT_F_FAILURES},
+    {"rail_recoveries", "Times a failed path on each rail came back", C, MPIT_PER_RAIL, MPIT_F_RECOVERIES},
+    {"rail_heartbeat_misses", "Times a path on each rail turned suspect (nothing heard for half the path timeout)",
+     C, MPIT_PER_RAIL, MPIT_F_SUSPECTS},
+    {"rail_down_time", "Seconds paths on each rail spent failed, summed over peers", T, MPIT_PER_RAIL,
+     MPIT_F_DOWN},
+    {"rail_peer_tx_bytes", "Payload bytes sent to each peer on each rail (element peer * rails + rail)", C,
+     MPIT_PER_PEER_RAIL, MPIT_F_TX_BYTES},
+    {"rail_peer_rx_bytes", "Payload bytes received from each peer on each rail (element peer * rails + rail)", C,
+     MPIT_PER_PEER_RAIL, MPIT_F_RX_BYTES},
+    {"rail_peer_failures", "Path failures to each peer on each rail (element peer * rails + rail)", C,
+     MPIT_PER_PEER_RAIL, MPIT_F_FAILURES},
+    {"rail_peer_path_state", "State of the path to each peer on each rail (element peer * rails + rail; "
+     "none: no such path)", MPI_T_PVAR_CLASS_STATE, MPIT_PER_PEER_RAIL, MPIT_F_STATE},
+    {"rail_peer_partitioned_time", "Seconds each peer was unreachable on every rail (partitioned)", T,
+     MPIT_PER_PEER, MPIT_F_PARTITIONED},
+};
+#undef C
+#undef T
+#define MPIT_NPVARS ((int)(sizeof mpit_pvars / sizeof mpit_pvars[0]))
+
+int mpit_pvar_count(void)
+{
+    return MPIT_NPVARS;
+}
+
+static MPI_Datatype mpit_pvar_type(const mpit_pvar_t *v)
+{
+    if (v->field == MPIT_F_STATE)
+        return MPI_INT;
+    return v->var_class == MPI_T_PVAR_CLASS_TIMER ? MPI_DOUBLE : MPI_UNSIGNED_LONG_LONG;
+}
+
+int mpit_pvar_info(int index, mpit_pvar_info_t *out)
+{
+    if (index < 0 || index >= MPIT_NPVARS)
+        return MPI_T_ERR_INVALID_INDEX;
+    const mpit_pvar_t *v = &mpit_pvars[index];
+    int state = v->var_class == MPI_T_PVAR_CLASS_STATE;
+    *out = (mpit_pvar_info_t){.name = v->name,
+                              .desc = v->desc,
+                              .verbosity = v->shape == MPIT_PER_RAIL ? MPI_T_VERBOSITY_USER_BASIC
+                                                                     : MPI_T_VERBOSITY_USER_DETAIL,
+                              .var_class = v->var_class,
+                              .bind = MPI_T_BIND_NO_OBJECT,
+                              .readonly = state,
+                              .continuous = 1,
+                              .atomic = 1,
+                              .datatype = mpit_pvar_type(v),
+                              .enumtype = state ? &mpit_path_state_enum : MPI_T_ENUM_NULL,
+                              .category = MPIT_CAT_RAIL};
+    return MPI_SUCCESS;
+}
+
+int mpit_pvar_find(const char *name, int var_class)
+{
+    for (int i = 0; i < MPIT_NPVARS; i++)
+        if (!strcmp(mpit_pvars[i].name, name) && mpit_pvars[i].var_class == var_class)
+            return i;
+    return -1;
+}
+
+MPI_T_enum mpit_pvar_state_enum(void)
+{
+    return &mpit_path_state_enum;
+}
+
+/* ---- reading the engine ---- */
+static int mpit_rails(void)
+{
+    int n = proto_net_rails();
+    return n > 0 ? n : 1;
+}
+
+static int mpit_world(void)
+{
+    return proto_peer_channel(0) ? proto_proc.world_size : 1;
+}
+
+static int mpit_elements(const mpit_pvar_t *v)
+{
+    switch (v->shape) {
+    case MPIT_PER_RAIL: return mpit_rails();
+    case MPIT_PER_PEER_RAIL: return mpit_world() * mpit_rails();
+    case MPIT_PER_PEER: return mpit_world();
+    }
+    return 1;
+}
+
+static int mpit_is_rail(const rail_path_t *p)
+{
+    return !(p->caps & NET_CAP_RELIABLE) && p->rail >= 0 && p->rail < proto_net_rails();
+}
+
+/* One path's field, as a number: counters exactly, timers in seconds. */
+static double mpit_path_field(const rail_path_t *p, mpit_field_t f, uint64_t now, uint64_t *u)
+{
+    switch (f) {
+    case MPIT_F_TX_BYTES: *u = p->bytes; break;
+    case MPIT_F_TX_FRAMES: *u = p->frames; break;
+    case MPIT_F_RX_BYTES: *u = p->rx_bytes; break;
+    case MPIT_F_RX_FRAMES: *u = p->rx_frames; break;
+    case MPIT_F_RESENT: *u = p->resent; break;
+    case MPIT_F_FAILURES: *u = p->failures; break;
+    case MPIT_F_RECOVERIES: *u = p->recoveries; break;
+    case MPIT_F_SUSPECTS: *u = p->suspects; break;
+    case MPIT_F_STATE: *u = (uint64_t)p->state; break;
+    case MPIT_F_DOWN: *u = 0; return (double)rail_path_down_ns(p, now) / 1e9;
+    case MPIT_F_PARTITIONED: *u = 0; break;
+    }
+    return 0;
+}
+
+/* Current values of variable v, `n` elements: into u (integers) or d (timers). */
+static void mpit_pvar_sample(const mpit_pvar_t *v, int n, uint64_t *u, double *d)
+{
+    memset(u, 0, (size_t)n * sizeof *u);
+    memset(d, 0, (size_t)n * sizeof *d);
+    if (v->field == MPIT_F_STATE)
+        for (int i = 0; i < n; i++)
+            u[i] = (uint64_t)-1;
+    if (!proto_peer_channel(0))
+        return;
+    int rails = mpit_rails(), world = proto_proc.world_size;
+    uint64_t now = rm_now();
+    for (int r = 0; r < world; r++) {
+        rail_channel_t *ch = proto_peer_channel(r);
+        if (v->shape == MPIT_PER_PEER) {
+            if (r < n)
+                d[r] = (double)rail_channel_partitioned_ns(ch, now) / 1e9;
+            continue;
+        }
+        for (int k = 0; k < ch->npaths; k++) {
+            const rail_path_t *p = &ch->paths[k];
+            if (!mpit_is_rail(p))
+                continue;
+            int e = v->shape == MPIT_PER_RAIL ? p->rail : r * rails + p->rail;
+            if (e >= n)
+                continue;
+            uint64_t x = 0;
+            double s = mpit_path_field(p, v->field, now, &x);
+            if (v->field == MPIT_F_STATE)
+                u[e] = x;
+            else
+                u[e] += x, d[e] += s;
+        }
+    }
+}
+
+/* ---- sessions and handles ---- */
+struct MPIR_T_pvar_handle_s {
+    struct MPIR_T_pvar_handle_s *next;
+    struct MPIR_T_pvar_session_s *session;
+    int index, count;
+    uint64_t *ubase; /* values at allocation or the last reset */
+    double *dbase;
+};
+
+struct MPIR_T_pvar_session_s {
+    struct MPIR_T_pvar_session_s *next;
+    struct MPIR_T_pvar_handle_s *handles;
+};
+
+static struct MPIR_T_pvar_session_s *mpit_sessions;
+
+int mpit_session_create(MPI_T_pvar_session *out)
+{
+    struct MPIR_T_pvar_session_s *s = calloc(1, sizeof *s);
+    if (!s)
+        return MPI_T_ERR_MEMORY;
+    s->next = mpit_sessions;
+    mpit_sessions = s;
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+int mpit_session_valid(MPI_T_pvar_session s)
+{
+    for (struct MPIR_T_pvar_session_s *x = mpit_sessions; x; x = x->next)
+        if (x == s)
+            return 1;
+    return 0;
+}
+
+static void mpit_handle_destroy(struct MPIR_T_pvar_handle_s *h)
+{
+    free(h->ubase);
+    free(h->dbase);
+    free(h);
+}
+
+int mpit_session_free(MPI_T_pvar_session s)
+{
+    struct MPIR_T_pvar_session_s **pp = &mpit_sessions;
+    while (*pp && *pp != s)
+        pp = &(*pp)->next;
+    if (!*pp)
+        return MPI_T_ERR_INVALID_SESSION;
+    *pp = s->next;
+    while (s->handles) {
+        struct MPIR_T_pvar_handle_s *h = s->handles;
+        s->handles = h->next;
+        mpit_handle_destroy(h);
+    }
+    free(s);
+    return MPI_SUCCESS;
+}
+
+int mpit_handle_alloc(MPI_T_pvar_session s, int index, MPI_T_pvar_handle *out, int *count)
+{
+    if (index < 0 || index >= MPIT_NPVARS)
+        return MPI_T_ERR_INVALID_INDEX;
+    const mpit_pvar_t *v = &mpit_pvars[index];
+    struct MPIR_T_pvar_handle_s *h = calloc(1, sizeof *h);
+    int n = mpit_elements(v);
+    if (h) {
+        h->ubase = calloc((size_t)n, sizeof *h->ubase);
+        h->dbase = calloc((size_t)n, sizeof *h->dbase);
+    }
+    if (!h || !h->ubase || !h->dbase) {
+        if (h)
+            mpit_handle_destroy(h);
+        return MPI_T_ERR_MEMORY;
+    }
+    h->session = s;
+    h->index = index;
+    h->count = n;
+    if (v->var_class != MPI_T_PVAR_CLASS_STATE) {
+        rm_lock();
+        mpit_pvar_sample(v, n, h->ubase, h->dbase);
+        rm_unlock();
+    }
+    h->next = s->handles;
+    s->handles = h;
+    *out = h;
+    *count = n;
+    return MPI_SUCCESS;
+}
+
+static struct MPIR_T_pvar_handle_s **mpit_handle_slot(MPI_T_pvar_session s, MPI_T_pvar_handle h)
+{
+    struct MPIR_T_pvar_handle_s **pp = &s->handles;
+    while (*pp && *pp != h)
+        pp = &(*pp)->next;
+    return *pp ? pp : NULL;
+}
+
+int mpit_handle_free(MPI_T_pvar_session s, MPI_T_pvar_handle h)
+{
+    struct MPIR_T_pvar_handle_s **pp = mpit_handle_slot(s, h);
+    if (!pp)
+        return MPI_T_ERR_INVALID_HANDLE;
+    *pp = h->next;
+    mpit_handle_destroy(h);
+    return MPI_SUCCESS;
+}
+
+/* Every variable is continuous: starting or stopping one is refused; with
+ * MPI_T_PVAR_ALL_HANDLES continuous variables are passed over (MPI-3.1
+ * §14.3.7), so that succeeds. */
+int mpit_handle_start(MPI_T_pvar_session s, MPI_T_pvar_handle h)
+{
+    if (h == MPI_T_PVAR_ALL_HANDLES)
+        return MPI_SUCCESS;
+    return mpit_handle_slot(s, h) ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_T_ERR_INVALID_HANDLE;
+}
+
+int mpit_handle_stop(MPI_T_pvar_session s, MPI_T_pvar_handle h)
+{
+    return mpit_handle_start(s, h);
+}
+
+int mpit_handle_read(MPI_T_pvar_session s, MPI_T_pvar_handle h, void *buf)
+{
+    if (h == MPI_T_PVAR_ALL_HANDLES || !mpit_handle_slot(s, h))
+        return MPI_T_ERR_INVALID_HANDLE;
+    const mpit_pvar_t *v = &mpit_pvars[h->index];
+    int n = h->count;
+    uint64_t *u = malloc((size_t)n * sizeof *u);
+    double *d = malloc((size_t)n * sizeof *d);
+    if (!u || !d) {
+        free(u);
+        free(d);
+        return MPI_T_ERR_MEMORY;
+    }
+    rm_lock();
+    mpit_pvar_sample(v, n, u, d);
+    rm_unlock();
+    for (int i = 0; i < n; i++) {
+        if (v->field == MPIT_F_STATE)
+            ((int *)buf)[i] = (int)u[i];
+        else if (v->var_class == MPI_T_PVAR_CLASS_TIMER)
+            ((double *)buf)[i] = d[i] - h->dbase[i];
+        else
+            ((unsigned long long *)buf)[i] = u[i] - h->ubase[i];
+    }
+    free(u);
+    free(d);
+    return MPI_SUCCESS;
+}
+
+/* A counter or timer is written by moving its base: it reads `buf` now and
+ * counts on from there. */
+static int mpit_handle_set(struct MPIR_T_pvar_handle_s *h, const void *buf)
+{
+    const mpit_pvar_t *v = &mpit_pvars[h->index];
+    if (v->var_class == MPI_T_PVAR_CLASS_STATE)
+        return MPI_T_ERR_PVAR_NO_WRITE;
+    int n = h->count;
+    uint64_t *u = malloc((size_t)n * sizeof *u);
+    double *d = malloc((size_t)n * sizeof *d);
+    if (!u || !d) {
+        free(u);
+        free(d);
+        return MPI_T_ERR_MEMORY;
+    }
+    rm_lock();
+    mpit_pvar_sample(v, n, u, d);
+    rm_unlock();
+    for (int i = 0; i < n; i++) {
+        if (v->var_class == MPI_T_PVAR_CLASS_TIMER)
+            h->dbase[i] = d[i] - (buf ? ((const double *)buf)[i] : 0);
+        else
+            h->ubase[i] = u[i] - (buf ? ((const unsigned long long *)buf)[i] : 0);
+    }
+    free(u);
+    free(d);
+    return MPI_SUCCESS;
+}
+
+int mpit_handle_write(MPI_T_pvar_session s, MPI_T_pvar_handle h, const void *buf)
+{
+    if (h == MPI_T_PVAR_ALL_HANDLES || !mpit_handle_slot(s, h))
+        return MPI_T_ERR_INVALID_HANDLE;
+    return mpit_handle_set(h, buf);
+}
+
+int mpit_handle_reset(MPI_T_pvar_session s, MPI_T_pvar_handle h)
+{
+    if (h == MPI_T_PVAR_ALL_HANDLES) {
+        /* read-only variables are passed over */
+        for (struct MPIR_T_pvar_handle_s *x = s->handles; x; x = x->next)
+            if (mpit_pvars[x->index].var_class != MPI_T_PVAR_CLASS_STATE && mpit_handle_set(x, NULL) != MPI_SUCCESS)
+                return MPI_T_ERR_MEMORY;
+        return MPI_SUCCESS;
+    }
+    if (!mpit_handle_slot(s, h))
+        return MPI_T_ERR_INVALID_HANDLE;
+    return mpit_handle_set(h, NULL);
+}
