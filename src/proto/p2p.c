@@ -597,7 +597,6 @@ rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag
         if (status && status != MPI_STATUS_IGNORE) {
             status->MPI_SOURCE = MPI_PROC_NULL;
             status->MPI_TAG = MPI_ANY_TAG;
-            status->MPI_ERROR = MPI_SUCCESS;
             status->count_lo = 0;
             status->count_hi_and_cancelled = 0;
         }
@@ -612,7 +611,6 @@ rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag
     if (status && status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = u->src;
         status->MPI_TAG = u->tag;
-        status->MPI_ERROR = MPI_SUCCESS;
         status->count_lo = (int)(uint32_t)u->size;
         status->count_hi_and_cancelled = (int)(((uint64_t)u->size >> 32) << 1);
     }
