@@ -95,25 +95,15 @@ static int p2p_isend(const char *fn_name_, const void *buf, int count, MPI_Datat
     request_t *r;
     P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag);
     CHECK_ARG(c, request, "request is NULL");
-    if (mode == PROTO_BUFFERED) {
-        request_t *inner;
-        rm_status_t st = proto_bsend(buf, count, dt, dest, tag, c, &inner);
-        if (st == RM_ERR_NO_RESOURCE)
-            MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer",
-                     (long)count * (long)dt->size);
-        MPI_CHECK_STATUS(c, st);
-        if (inner)
-            proto_request_release(inner);
-        if (!(r = p2p_done_request(REQ_SEND)))
-            MPI_FAIL(c, MPI_ERR_NO_MEM, "out of requests");
-    } else {
-        rm_status_t st = proto_isend(buf, count, dt, dest, tag, c, c->ctx, mode, &r);
-        if (st < 0 && r) {
-            proto_request_release(r);
-            r = NULL;
-        }
-        MPI_CHECK_STATUS(c, st);
+    rm_status_t st = proto_isend(buf, count, dt, dest, tag, c, c->ctx, mode, &r);
+    if (st < 0 && r) {
+        proto_request_release(r);
+        r = NULL;
     }
+    if (st == RM_ERR_NO_RESOURCE && mode == PROTO_BUFFERED)
+        MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer",
+                 (long)count * (long)dt->size);
+    MPI_CHECK_STATUS(c, st);
     *request = r->handle;
     MPI_END();
 }
