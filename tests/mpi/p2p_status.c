@@ -215,6 +215,18 @@ static void proc_null_calls(void)
     MPI_Sendrecv(&x, 1, MPI_INT, MPI_PROC_NULL, 0, &x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &s);
     KEPT(s, "MPI_Sendrecv (PROC_NULL)");
     check_env(&s, MPI_PROC_NULL, MPI_ANY_TAG, 0, "MPI_Sendrecv (PROC_NULL)");
+    preset(&s);
+    MPI_Sendrecv_replace(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &s);
+    KEPT(s, "MPI_Sendrecv_replace (PROC_NULL)");
+    check_env(&s, MPI_PROC_NULL, MPI_ANY_TAG, 0, "MPI_Sendrecv_replace (PROC_NULL)");
+    MPI_Isend(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &q);
+    preset(&s);
+    MPI_Wait(&q, &s);
+    KEPT(s, "MPI_Wait (Isend PROC_NULL)");
+    MPI_Ibsend(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &q);
+    preset(&s);
+    MPI_Wait(&q, &s);
+    KEPT(s, "MPI_Wait (Ibsend PROC_NULL)");
 }
 
 /* Waitall/Testall/Waitsome/Testsome: untouched on success; with an error,
