@@ -109,6 +109,23 @@ static void sender_cancels(int peer, MPI_Request *repl)
         MPI_Request_free(&p);
     }
 
+    /* a persistent send's earlier round, complete but not yet received,
+     * stays; only the round cancelled goes (both carry the same request) */
+    static unsigned char round[1][64];
+    MPI_Send_init(round[0], 64, MPI_BYTE, peer, 12, MPI_COMM_WORLD, &p);
+    fill(round[0], 64, 2);
+    MPI_Start(&p);
+    MPI_Wait(&p, MPI_STATUS_IGNORE);
+    fill(round[0], 64, 5);
+    MPI_Start(&p);
+    MPI_Status ps;
+    MPI_Cancel(&p);
+    MPI_Wait(&p, &ps);
+    int pflag = 0;
+    MPI_Test_cancelled(&ps, &pflag);
+    CHECK(pflag, "second round of a persistent send not cancelled");
+    MPI_Request_free(&p);
+
     /* the replacements; the big buffered one needs the whole buffer again */
     for (int k = 0; k < NTAGS; k++)
         fill(sbuf[k], len(k), 2);
@@ -150,12 +167,14 @@ static void receiver_checks(int peer)
               len(k));
         verify(rbuf, len(k), 2, "replacement");
     }
+    MPI_Recv(rbuf, BIG, MPI_BYTE, peer, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    verify(rbuf, 64, 2, "persistent send's first round");
 }
 
 static void receiver_nothing_left(int peer)
 {
     /* tag by tag: the last phase's sends (tags 400, 401) may race ahead */
-    static const int tags[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99, 100, 199, 200, 201};
+    static const int tags[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 99, 100, 199, 200, 201};
     for (unsigned i = 0; i < sizeof tags / sizeof tags[0]; i++) {
         int flag;
         MPI_Iprobe(peer, tags[i], MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
