@@ -179,7 +179,8 @@ void mpi_status_empty(MPI_Status *st)
         return;
     st->MPI_SOURCE = MPI_ANY_SOURCE;
     st->MPI_TAG = MPI_ANY_TAG;
-    st->MPI_ERROR = MPI_SUCCESS;
+    /* MPI_ERROR is left alone: only the multiple-completion calls write it,
+     * and only when they return MPI_ERR_IN_STATUS (MPI-3.1 3.2.5) */
     st->count_lo = 0;
     st->count_hi_and_cancelled = 0;
 }

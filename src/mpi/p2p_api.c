@@ -4,10 +4,21 @@
 
 #include <stdlib.h>
 
+/* A zero count may come with MPI_DATATYPE_NULL, as MPICH allows (programs
+ * pass it for empty messages and for MPI_PROC_NULL): nothing is read or
+ * written, so any type does. A nonzero count needs a real type. */
+#define P2P_CHECK_DTYPE(c, dt, datatype, count)                     \
+    do {                                                             \
+        if ((datatype) == MPI_DATATYPE_NULL && (count) == 0)         \
+            (dt) = dtype_get(MPI_BYTE);                              \
+        else                                                         \
+            CHECK_DTYPE(c, dt, datatype);                            \
+    } while (0)
+
 #define P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag) \
     CHECK_COMM(c, comm);                                             \
     CHECK_COUNT(c, count);                                           \
-    CHECK_DTYPE(c, dt, datatype);                                    \
+    P2P_CHECK_DTYPE(c, dt, datatype, count);                         \
     CHECK_RANK(c, dest);                                             \
     CHECK_SEND_TAG(c, tag);                                          \
     CHECK_BUF(c, buf, count, dt)
@@ -15,7 +26,7 @@
 #define P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, src, tag) \
     CHECK_COMM(c, comm);                                            \
     CHECK_COUNT(c, count);                                          \
-    CHECK_DTYPE(c, dt, datatype);                                   \
+    P2P_CHECK_DTYPE(c, dt, datatype, count);                        \
     CHECK_SRC_RANK(c, src);                                         \
     CHECK_RECV_TAG(c, tag);                                         \
     CHECK_BUF(c, buf, count, dt)
@@ -84,25 +95,15 @@ static int p2p_isend(const char *fn_name_, const void *buf, int count, MPI_Datat
     request_t *r;
     P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag);
     CHECK_ARG(c, request, "request is NULL");
-    if (mode == PROTO_BUFFERED) {
-        request_t *inner;
-        rm_status_t st = proto_bsend(buf, count, dt, dest, tag, c, &inner);
-        if (st == RM_ERR_NO_RESOURCE)
-            MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer",
-                     (long)count * (long)dt->size);
-        MPI_CHECK_STATUS(c, st);
-        if (inner)
-            proto_request_release(inner);
-        if (!(r = p2p_done_request(REQ_SEND)))
-            MPI_FAIL(c, MPI_ERR_NO_MEM, "out of requests");
-    } else {
-        rm_status_t st = proto_isend(buf, count, dt, dest, tag, c, c->ctx, mode, &r);
-        if (st < 0 && r) {
-            proto_request_release(r);
-            r = NULL;
-        }
-        MPI_CHECK_STATUS(c, st);
+    rm_status_t st = proto_isend(buf, count, dt, dest, tag, c, c->ctx, mode, &r);
+    if (st < 0 && r) {
+        proto_request_release(r);
+        r = NULL;
     }
+    if (st == RM_ERR_NO_RESOURCE && mode == PROTO_BUFFERED)
+        MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer",
+                 (long)count * (long)dt->size);
+    MPI_CHECK_STATUS(c, st);
     *request = r->handle;
     MPI_END();
 }
@@ -425,7 +426,7 @@ static int p2p_mrecv(const char *fn_name_, void *buf, int count, MPI_Datatype da
     if (!m || m->kind != REQ_MSG)
         MPI_FAIL(NULL, MPI_ERR_REQUEST, "invalid message handle 0x%x", (unsigned)*message);
     CHECK_COUNT(m->comm, count);
-    CHECK_DTYPE(m->comm, dt, datatype);
+    P2P_CHECK_DTYPE(m->comm, dt, datatype, count);
     CHECK_BUF(m->comm, buf, count, dt);
     comm_t *c = m->comm;
     c->refcount++; /* m goes away inside proto_imrecv */

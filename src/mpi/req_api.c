@@ -203,8 +203,10 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     return req_any("MPI_Testany", count, array_of_requests, index, flag, status, 0);
 }
 
-/* Finish every listed request; per-request errors go to the statuses and the
- * call returns MPI_ERR_IN_STATUS, as the standard asks of the multi-calls. */
+/* Finish every listed request. Per-request errors go to the statuses and the
+ * call returns MPI_ERR_IN_STATUS; MPI_ERROR is written in every status if
+ * and only if that happens (MPI-3.1 3.2.5), so on the first error the
+ * statuses filled before it get MPI_SUCCESS. */
 static int req_finish_all(int count, MPI_Request reqs[], request_t **rs, MPI_Status *statuses,
                           int *outcount, int *indices, comm_t **err_comm)
 {
@@ -212,23 +214,28 @@ static int req_finish_all(int count, MPI_Request reqs[], request_t **rs, MPI_Sta
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses != MPI_STATUSES_IGNORE ? &statuses[indices ? n : i] : MPI_STATUS_IGNORE;
         if (req_inactive(rs[i])) {
-            if (!indices && st != MPI_STATUS_IGNORE)
+            if (!indices && st != MPI_STATUS_IGNORE) {
                 mpi_status_empty(st);
+                if (any_err)
+                    st->MPI_ERROR = MPI_SUCCESS;
+            }
             continue;
         }
         if (!rs[i]->done) {
-            if (!indices && st != MPI_STATUS_IGNORE)
-                st->MPI_ERROR = MPI_ERR_PENDING;
+            /* only Waitsome/Testsome get here, and they report no status for it */
             continue;
         }
         comm_t *c = rs[i]->comm;
         int rc = req_finish(rs[i], &reqs[i], st);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = rc;
         if (rc != MPI_SUCCESS && !any_err) {
             any_err = 1;
             *err_comm = c;
+            if (statuses != MPI_STATUSES_IGNORE)
+                for (int j = 0; j < (indices ? n : i); j++)
+                    statuses[j].MPI_ERROR = MPI_SUCCESS;
         }
+        if (any_err && st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = rc;
         if (indices)
             indices[n] = i;
         n++;

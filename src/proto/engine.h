@@ -39,4 +39,11 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
 void proto_peer_failed(rail_channel_t *ch, rm_status_t why);
 void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 
+/* Send cancellation (cancel.c): the receiver's side of PF_CANCEL_REQ, the
+ * sender's of PF_CANCEL_ACK, and the end of a cancel whose answer will not
+ * come (the peer is lost: `err` < 0). */
+void proto_cancel_req_recv(rail_channel_t *ch, const proto_hdr_t *h);
+void proto_cancel_ack_recv(const proto_hdr_t *h);
+void proto_cancel_settle(request_t *r, int withdrawn, rm_status_t err);
+
 #endif

@@ -316,7 +316,10 @@ unexp_t *match_find_unexp(match_state_t *m, uint32_t ctx, int src, int tag, int 
 
 unexp_t *match_take_unexp_by_sender(match_state_t *m, int world_src, uint64_t sid)
 {
-    for (unexp_t *x = m->arr_head; x; x = x->anext) {
+    /* newest first: a persistent send's earlier rounds carry the same id, and
+     * an eager one may still sit here although it completed long ago; the
+     * round being cancelled is the last one sent */
+    for (unexp_t *x = m->arr_tail; x; x = x->aprev) {
         if (x->world_src == world_src && x->sid == sid) {
             match_remove_unexp(m, x);
             return x;

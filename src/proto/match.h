@@ -49,7 +49,8 @@ rm_status_t match_add_unexp(match_state_t *m, unexp_t *u);
 /* Find the earliest unexpected message matching (src/tag may be wildcards);
  * `take` removes it. */
 unexp_t *match_find_unexp(match_state_t *m, uint32_t ctx, int src, int tag, int take);
-/* Remove an unexpected message by sender identity (send cancel). */
+/* Remove an unexpected message by sender identity (send cancel): the most
+ * recent one from that sender request. */
 unexp_t *match_take_unexp_by_sender(match_state_t *m, int world_src, uint64_t sid);
 void match_remove_unexp(match_state_t *m, unexp_t *u);
 

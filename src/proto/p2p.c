@@ -279,20 +279,11 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         if ((r = proto_request_by_id(h.id)) && !r->done)
             proto_request_complete(r);
         return;
-    case PF_CANCEL_REQ: {
-        unexp_t *u = match_take_unexp_by_sender(&proto_eng.mq, rail_channel_peer(ch), h.id);
-        if (u) {
-            free(u->data);
-            free(u);
-        }
-        proto_ctl_send(rail_channel_peer(ch), PF_CANCEL_ACK, h.id, u ? 1 : 0);
+    case PF_CANCEL_REQ:
+        proto_cancel_req_recv(ch, &h);
         return;
-    }
     case PF_CANCEL_ACK:
-        if ((r = proto_request_by_id(h.id)) && !r->done && h.size) {
-            r->cancelled = 1;
-            proto_request_complete(r);
-        }
+        proto_cancel_ack_recv(&h);
         return;
     default:
         rm_log_error("dropping a frame of unknown type %d from rank %d", h.type, rail_channel_peer(ch));
@@ -453,6 +444,10 @@ static void proto_fail_one(request_t *r, void *arg)
         involved = r->peer != MPI_PROC_NULL && comm_world_rank(r->comm, r->peer) == rail_channel_peer(ch);
     if (!involved)
         return;
+    if (r->cancel_pending) {
+        proto_cancel_settle(r, 0, rail_channel_failure(ch));
+        return;
+    }
     if (r->kind == REQ_RECV && !r->matched && !match_remove_posted(&proto_eng.mq, r))
         return;
     r->err = rail_channel_failure(ch);
@@ -471,11 +466,15 @@ void proto_peer_failed(rail_channel_t *ch, rm_status_t why)
 rm_status_t proto_start(request_t *r)
 {
     if (r->kind == REQ_SEND && r->mode == PROTO_BUFFERED) {
-        /* a persistent buffered send completes as soon as the data is copied */
-        request_t *inner;
+        /* a buffered send completes as soon as the data is copied; it keeps
+         * the internal send, which MPI_Cancel withdraws */
+        request_t *inner = NULL;
         rm_status_t st = proto_bsend(r->buf, r->count, r->dt, r->peer, r->tag, r->comm, &inner);
-        if (st >= 0 && inner)
-            proto_request_release(inner);
+        if (r->inner)
+            proto_request_release(r->inner);
+        r->inner = st >= 0 ? inner : NULL;
+        r->world_peer = r->inner ? r->inner->world_peer : -1;
+        r->cancelled = 0;
         r->refs++;
         r->active = 1;
         r->err = st < 0 ? st : RM_OK;
@@ -597,7 +596,6 @@ rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag
         if (status && status != MPI_STATUS_IGNORE) {
             status->MPI_SOURCE = MPI_PROC_NULL;
             status->MPI_TAG = MPI_ANY_TAG;
-            status->MPI_ERROR = MPI_SUCCESS;
             status->count_lo = 0;
             status->count_hi_and_cancelled = 0;
         }
@@ -612,7 +610,6 @@ rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag
     if (status && status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = u->src;
         status->MPI_TAG = u->tag;
-        status->MPI_ERROR = MPI_SUCCESS;
         status->count_lo = (int)(uint32_t)u->size;
         status->count_hi_and_cancelled = (int)(((uint64_t)u->size >> 32) << 1);
     }
@@ -644,24 +641,6 @@ rm_status_t proto_imrecv(void *buf, MPI_Count count, dtype_t *dt, request_t *msg
     r->active = 1;
     proto_recv_matched(r, u);
     *out = r;
-    return RM_OK;
-}
-
-rm_status_t proto_cancel(request_t *r)
-{
-    if (r->done)
-        return RM_OK;
-    if (r->kind == REQ_RECV) {
-        if (match_remove_posted(&proto_eng.mq, r)) {
-            r->cancelled = 1;
-            r->status.MPI_SOURCE = MPI_ANY_SOURCE;
-            r->status.MPI_TAG = MPI_ANY_TAG;
-            proto_request_complete(r);
-        }
-        return RM_OK;
-    }
-    if (r->kind == REQ_SEND && r->peer != MPI_PROC_NULL)
-        return proto_ctl_send(r->world_peer, PF_CANCEL_REQ, r->id, 0);
     return RM_OK;
 }
 

@@ -29,6 +29,8 @@ struct request {
     uint8_t persistent;
     uint8_t active;    /* persistent request started and not yet completed */
     uint8_t matched;   /* receives: a rendezvous matched, data comes from world_peer */
+    uint8_t cancel_pending; /* sends: MPI_Cancel asked the receiver, no answer yet */
+    uint8_t cancel_held;    /* the protocol completed while that answer was awaited */
     volatile int done;
     int refs;          /* handle + in-flight protocol references */
     rm_status_t err;   /* completion error (RM_ERR_TRUNCATE, ...) */
@@ -52,6 +54,8 @@ struct request {
     const void *sdata;  /* sends: contiguous bytes to transmit (user buffer or tmp) */
     void *tmp;          /* staging buffer (noncontiguous data), freed with the request */
     void *bsend_blk;    /* buffered sends: block in the attached buffer */
+    request_t *inner;   /* MPI_Ibsend / MPI_Bsend_init: the internal send from that
+                         * block (a reference), which a cancel withdraws */
     struct unexp *msg;  /* REQ_MSG: the matched unexpected message */
     int world_peer;
     request_t *next, *prev; /* queue links owned by whoever holds the request */
@@ -112,6 +116,9 @@ rm_status_t proto_iprobe(int src, int tag, comm_t *comm, uint32_t ctx, int *flag
 rm_status_t proto_imrecv(void *buf, MPI_Count count, dtype_t *dt, request_t *msg,
                          request_t **out);
 
+/* MPI_Cancel. A receive still posted is cancelled at once; a send asks the
+ * receiver to withdraw it (src/proto/cancel.c), and the request completes
+ * when the answer comes: cancelled, or not (already matched). */
 rm_status_t proto_cancel(request_t *r);
 
 /* Blocking fast paths: complete without a request when the message goes

@@ -59,6 +59,9 @@ static void proto_request_destroy(request_t *r)
         dtype_release(r->dt);
     if (r->comm)
         comm_release(r->comm);
+    if (r->inner)
+        proto_request_release(r->inner);
+    r->inner = NULL;
     free(r->tmp);
     r->tmp = NULL;
     r->kind = 0;
@@ -75,8 +78,13 @@ void proto_request_release(request_t *r)
 
 void proto_request_complete(request_t *r)
 {
-    /* persistent requests stay active until a completion call reports them */
-    r->done = 1;
+    /* persistent requests stay active until a completion call reports them;
+     * a send being cancelled completes only with the receiver's answer,
+     * which decides whether it was cancelled */
+    if (r->cancel_pending)
+        r->cancel_held = 1;
+    else
+        r->done = 1;
     proto_request_release(r); /* the in-flight reference */
 }
 

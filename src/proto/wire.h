@@ -11,8 +11,8 @@ enum proto_frame_type {
     PF_DATA,       /* rendezvous chunk; id = receiver request, aux = byte offset */
     PF_FIN,        /* receiver has read everything by single copy; id = sender request */
     PF_SYNC_ACK,   /* a synchronous eager send was matched; id = sender request */
-    PF_CANCEL_REQ, /* id = sender request to withdraw */
-    PF_CANCEL_ACK, /* id = sender request, aux = 1 if withdrawn */
+    PF_CANCEL_REQ, /* id = sender request to withdraw, aux = request to answer */
+    PF_CANCEL_ACK, /* id = the request to answer, aux = 1 if withdrawn */
 };
 
 enum proto_frame_flags {
