@@ -33,6 +33,12 @@ static inline void dtype_seg_copy(dtype_seg_t *s, char *mem, MPI_Count n)
         else
             memcpy(mem, s->io, 8);
         break;
+    case 16:
+        if (s->pack)
+            memcpy(s->io, mem, 16);
+        else
+            memcpy(mem, s->io, 16);
+        break;
     default:
         if (s->pack)
             memcpy(s->io, mem, (size_t)n);
@@ -57,10 +63,44 @@ static void dtype_seg_block(const dtype_t *c, MPI_Count blen, char *p, MPI_Count
     }
     MPI_Count j = skip / c->size;
     skip %= c->size;
-    for (; j < blen && s->left; j++) {
-        dtype_seg_item(c, p + (MPI_Aint)j * c->extent, skip, s);
-        skip = 0;
+    if (c->contig) { /* one run per item, items apart by the extent */
+        char *at = p + c->true_lb + (MPI_Aint)j * c->extent;
+        for (; j < blen && s->left; j++, at += c->extent) {
+            dtype_seg_copy(s, at + skip, c->size - skip);
+            skip = 0;
+        }
+        return;
     }
+    if (skip && j < blen) {
+        dtype_seg_item(c, p + (MPI_Aint)j * c->extent, skip, s);
+        j++;
+    }
+    if (c->nblocks) { /* whole flattened items: the runs without a call per item */
+        MPI_Count whole = (s->left / c->size < blen - j) ? s->left / c->size : blen - j;
+        const dtype_block_t *bl = c->blocks;
+        int nb = c->nblocks;
+        char *io = s->io, *base = p + (MPI_Aint)j * c->extent;
+        if (s->pack)
+            for (MPI_Count k = 0; k < whole; k++, base += c->extent)
+                for (int b = 0; b < nb; b++) {
+                    memcpy(io, base + bl[b].off, (size_t)bl[b].len);
+                    io += bl[b].len;
+                }
+        else
+            for (MPI_Count k = 0; k < whole; k++, base += c->extent)
+                for (int b = 0; b < nb; b++) {
+                    memcpy(base + bl[b].off, io, (size_t)bl[b].len);
+                    io += bl[b].len;
+                }
+        s->io = io;
+        s->left -= whole * c->size;
+        j += whole;
+        if (j < blen && s->left) /* the last, partial item */
+            dtype_seg_item(c, base, 0, s);
+        return;
+    }
+    for (; j < blen && s->left; j++)
+        dtype_seg_item(c, p + (MPI_Aint)j * c->extent, 0, s);
 }
 
 /* Last index i in [0, n) with sum[i] <= off (sum nondecreasing, sum[0] = 0). */
@@ -98,7 +138,7 @@ static void dtype_seg_item(const dtype_t *t, char *base, MPI_Count skip, dtype_s
         return;
     }
     if (t->nblocks) {
-        int b = dtype_seg_find_aint(t->bsum, t->nblocks, (MPI_Aint)skip);
+        int b = skip ? dtype_seg_find_aint(t->bsum, t->nblocks, (MPI_Aint)skip) : 0;
         MPI_Aint in = (MPI_Aint)skip - t->bsum[b];
         for (; b < t->nblocks && s->left; b++) {
             dtype_seg_copy(s, base + t->blocks[b].off + in, t->blocks[b].len - in);
@@ -107,16 +147,35 @@ static void dtype_seg_item(const dtype_t *t, char *base, MPI_Count skip, dtype_s
         return;
     }
     if (t->kind == DTYPE_VECTOR) {
-        MPI_Count bsz = t->vblen * t->child->size;
+        const dtype_t *c = t->child;
+        MPI_Count bsz = t->vblen * c->size;
         MPI_Count b = skip / bsz;
         skip %= bsz;
+        if (c->contig && (t->vblen == 1 || c->extent == (MPI_Aint)c->size)) {
+            /* every block is one run: a strided copy */
+            char *p = base + c->true_lb + (MPI_Aint)b * t->vstride;
+            for (; b < t->vcount && s->left; b++, p += t->vstride) {
+                dtype_seg_copy(s, p + skip, bsz - skip);
+                skip = 0;
+            }
+            return;
+        }
+        if (c->contig && !skip) { /* runs of one item each, items apart by the child's extent */
+            char *p = base + c->true_lb + (MPI_Aint)b * t->vstride;
+            for (; b < t->vcount && s->left; b++, p += t->vstride) {
+                char *at = p;
+                for (MPI_Count j = 0; j < t->vblen && s->left; j++, at += c->extent)
+                    dtype_seg_copy(s, at, c->size);
+            }
+            return;
+        }
         for (; b < t->vcount && s->left; b++) {
             dtype_seg_block(t->child, t->vblen, base + (MPI_Aint)b * t->vstride, skip, s);
             skip = 0;
         }
         return;
     }
-    int i = dtype_seg_find(t->psum, t->n, skip);
+    int i = skip ? dtype_seg_find(t->psum, t->n, skip) : 0;
     skip -= t->psum[i];
     for (; i < t->n && s->left; i++) {
         dtype_seg_block(t->kids[i], t->blens[i], base + t->displs[i], skip, s);

@@ -2,6 +2,7 @@
 #include "comm/attr.h"
 #include "mpi/mpiimpl.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -597,7 +598,11 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     CHECK_COUNT(c, incount);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_ARG(c, size, "size is NULL");
-    *size = (int)((size_t)incount * (size_t)dt->size);
+    MPI_Count bytes = (MPI_Count)incount * dt->size;
+    if (bytes > INT_MAX)
+        MPI_FAIL(c, MPI_ERR_ARG, "%lld bytes do not fit an int",
+                 (long long)bytes);
+    *size = (int)bytes;
     MPI_END();
 }
 

@@ -111,6 +111,13 @@ int main(void)
     dtype_t *rs = dtype_resized(hi, -8, 5000);
     dtype_t *ct = dtype_vector(MPI_COMBINER_CONTIGUOUS, 1, 3, 0, rs, 0, NULL, 0, NULL, 0, NULL);
     check_pieces("contig(resized(hindexed))", ct, 2);
+    /* a struct whose data is one run but whose extent is padded */
+    MPI_Aint dpc[3] = {0, 8, 16};
+    dtype_t *sc = dtype_create(MPI_COMBINER_STRUCT, 3, bl, dpc, kids, 0, NULL, 0, NULL, 0, NULL);
+    EXPECT(sc->contig && sc->size == 19 && sc->extent == 24, "padded struct is one run");
+    check_pieces("padded struct", sc, 9);
+    dtype_t *vsc = vec(7, 2, 100, sc);
+    check_pieces("vector(2 x padded struct)", vsc, 3);
     /* more runs than the flat list keeps: the tree walk at every level */
     dtype_t *big = vec(300, 1, 16, d8);
     EXPECT(big->nblocks == 0, "a 300-run type is not flattened");
@@ -162,6 +169,8 @@ int main(void)
            "float_int elements");
     EXPECT(dtype_elements_bytes(fi, 3) == 12, "float_int: 3 elements in 12 bytes");
 
+    dtype_release(vsc);
+    dtype_release(sc);
     dtype_release(ct);
     dtype_release(rs);
     dtype_release(hi);
