@@ -98,7 +98,7 @@ MPI_Count dtype_elements_bytes(const dtype_t *dt, MPI_Count elems);
 /* The general constructor (MPI_Type_create_struct semantics: count entries of
  * blens[i] items of types[i] at byte displacement displs[i]). The envelope
  * arrays are copied for MPI_Type_get_contents. Returns the new type with one
- * reference, or NULL (out of memory, or a size/extent beyond 64 bits). */
+ * reference, or NULL (see dtype_build_error). */
 dtype_t *dtype_create(int combiner, int count, const int *blens, const MPI_Aint *displs,
                       dtype_t *const *types, int ni, const int *ints, int na,
                       const MPI_Aint *aints, int nd, const MPI_Datatype *dts);
@@ -109,6 +109,9 @@ dtype_t *dtype_vector(int combiner, MPI_Count count, MPI_Count blen, MPI_Aint st
                       const MPI_Datatype *dts);
 dtype_t *dtype_resized(dtype_t *old, MPI_Aint lb, MPI_Aint extent);
 dtype_t *dtype_dup(dtype_t *old);
+/* Why the last constructor called on this thread returned NULL: RM_ERR_NOMEM,
+ * or RM_ERR_INVALID when the size or a bound does not fit 64 bits. */
+rm_status_t dtype_build_error(void);
 /* Give a derived type a handle (MPI_Type_* constructors). */
 rm_status_t dtype_register(dtype_t *dt);
 

@@ -258,8 +258,17 @@ static bool dtype_set_envelope(dtype_t *t, int ni, const int *ints, int na, cons
     return !((ni && !t->ints) || (na && !t->aints) || (nd && !t->types));
 }
 
-static dtype_t *dtype_fail(dtype_t *t)
+/* Why the last constructor on this thread returned NULL. */
+static _Thread_local rm_status_t dtype_last_error;
+
+rm_status_t dtype_build_error(void)
 {
+    return dtype_last_error;
+}
+
+static dtype_t *dtype_fail(dtype_t *t, rm_status_t why)
+{
+    dtype_last_error = why;
     dtype_release(t); /* drops the children it already holds */
     return NULL;
 }
@@ -269,8 +278,10 @@ dtype_t *dtype_create(int combiner, int count, const int *blens, const MPI_Aint 
                       const MPI_Aint *aints, int nd, const MPI_Datatype *dts)
 {
     dtype_t *t = calloc(1, sizeof *t);
-    if (!t)
+    if (!t) {
+        dtype_last_error = RM_ERR_NOMEM;
         return NULL;
+    }
     t->refcount = 1;
     t->kind = DTYPE_BLOCKS;
     size_t n = (size_t)(count > 0 ? count : 0);
@@ -279,7 +290,7 @@ dtype_t *dtype_create(int combiner, int count, const int *blens, const MPI_Aint 
     t->kids = malloc(sizeof *t->kids * (n ? n : 1));
     t->psum = malloc(sizeof *t->psum * (n + 1));
     if (!t->blens || !t->displs || !t->kids || !t->psum)
-        return dtype_fail(t);
+        return dtype_fail(t, RM_ERR_NOMEM);
     dtype_acc_t a;
     dtype_acc_init(&a);
     t->psum[0] = 0;
@@ -296,9 +307,10 @@ dtype_t *dtype_create(int combiner, int count, const int *blens, const MPI_Aint 
         }
         t->psum[i + 1] = a.size;
     }
-    if (!dtype_acc_finish(t, &a, combiner) || !dtype_flatten(t) ||
-        !dtype_set_envelope(t, ni, ints, na, aints, nd, dts))
-        return dtype_fail(t);
+    if (!dtype_acc_finish(t, &a, combiner))
+        return dtype_fail(t, RM_ERR_INVALID);
+    if (!dtype_flatten(t) || !dtype_set_envelope(t, ni, ints, na, aints, nd, dts))
+        return dtype_fail(t, RM_ERR_NOMEM);
     return t;
 }
 
@@ -307,8 +319,10 @@ dtype_t *dtype_vector(int combiner, MPI_Count count, MPI_Count blen, MPI_Aint st
                       const MPI_Datatype *dts)
 {
     dtype_t *t = calloc(1, sizeof *t);
-    if (!t)
+    if (!t) {
+        dtype_last_error = RM_ERR_NOMEM;
         return NULL;
+    }
     t->refcount = 1;
     t->kind = DTYPE_VECTOR;
     dtype_addref(old);
@@ -321,15 +335,16 @@ dtype_t *dtype_vector(int combiner, MPI_Count count, MPI_Count blen, MPI_Aint st
     if (t->vcount) {
         MPI_Aint last;
         if (__builtin_mul_overflow((MPI_Aint)(t->vcount - 1), stride, &last))
-            return dtype_fail(t);
+            return dtype_fail(t, RM_ERR_INVALID);
         /* the blocks' displacements are linear: the first and the last bound them all */
         dtype_acc_bounds(&a, 0, t->vblen, old);
         dtype_acc_bounds(&a, last, t->vblen, old);
         dtype_acc_data(&a, t->vcount, t->vblen, old, old->true_lb, stride);
     }
-    if (!dtype_acc_finish(t, &a, combiner) || !dtype_flatten(t) ||
-        !dtype_set_envelope(t, ni, ints, na, aints, nd, dts))
-        return dtype_fail(t);
+    if (!dtype_acc_finish(t, &a, combiner))
+        return dtype_fail(t, RM_ERR_INVALID);
+    if (!dtype_flatten(t) || !dtype_set_envelope(t, ni, ints, na, aints, nd, dts))
+        return dtype_fail(t, RM_ERR_NOMEM);
     return t;
 }
 

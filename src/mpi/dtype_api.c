@@ -16,6 +16,9 @@
 
 static int dtype_publish(const char *fn_name_, dtype_t *t, MPI_Datatype *newtype)
 {
+    if (!t && dtype_build_error() == RM_ERR_INVALID)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn_name_,
+                             "the type's size or extent does not fit 64 bits");
     if (!t)
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn_name_, "out of memory building the type");
     if (dtype_register(t) < 0) {
@@ -88,8 +91,6 @@ static int dtype_strided(const char *fn_name_, int combiner, int count, int bloc
                  (long)old->extent);
     MPI_Datatype oh = oldtype;
     dtype_t *t = dtype_vector(combiner, count, blocklength, bytes, old, ni, ints, na, aints, 1, &oh);
-    if (!t)
-        MPI_FAIL(NULL, MPI_ERR_ARG, "the type's size or extent does not fit 64 bits");
     err = dtype_publish(fn_name_, t, newtype);
     MPI_END();
 }

@@ -88,6 +88,23 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rc = MPI_Status_set_elements_x(&st, MPI_INT, (MPI_Count)1 << 62);
     CHECK(rc != MPI_SUCCESS, "2^64 bytes of elements accepted");
+    /* sizes and spans past 2^63 are refused with MPI_ERR_ARG, not wrapped */
+    MPI_Datatype d1, d2 = MPI_DATATYPE_NULL;
+    int cls = 0;
+    MPI_Type_contiguous(0x7fffffff, MPI_DOUBLE, &d1);
+    rc = MPI_Type_contiguous(0x7fffffff, d1, &d2);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "a 2^65-byte type: error class %d", cls);
+    rc = MPI_Type_create_hvector(0x7fffffff, 1, (MPI_Aint)1 << 40, MPI_INT, &d2);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "a 2^71-byte span: error class %d", cls);
+    MPI_Datatype d3[2] = {d1, d1};
+    int b3[2] = {0x7fffffff, 0x7fffffff};
+    MPI_Aint p3[2] = {0, 0};
+    rc = MPI_Type_create_struct(2, b3, p3, d3, &d2);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "a 2^66-byte struct: error class %d", cls);
+    MPI_Type_free(&d1);
     int pk = 0;
     rc = MPI_Pack_size(4, big, MPI_COMM_WORLD, &pk);
     CHECK(rc != MPI_SUCCESS, "Pack_size of 2^36 bytes gave %d", pk);
