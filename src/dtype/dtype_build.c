@@ -56,30 +56,36 @@ static void dtype_acc_bounds(dtype_acc_t *a, MPI_Aint disp, MPI_Count blen, cons
         return;
     }
     MPI_Aint lo = disp < last ? disp : last, hi = disp < last ? last : disp;
+    MPI_Aint l, u, tl, tu;
+    if (__builtin_add_overflow(lo, c->lb, &l) || __builtin_add_overflow(hi, c->ub, &u) ||
+        __builtin_add_overflow(lo, c->true_lb, &tl) || __builtin_add_overflow(hi, c->true_ub, &tu)) {
+        a->overflow = true;
+        return;
+    }
     /* a type that only holds markers moves only the bounds it marks (MPICH:
      * a struct of just (MPI_LB, 10) has lb 10, ub 0, extent -10) */
     bool marker_only = c->size == 0 && (c->lb_marked || c->ub_marked);
     if (c->lb_marked) {
-        if (!a->hlb || lo + c->lb < a->mlb)
-            a->mlb = lo + c->lb;
+        if (!a->hlb || l < a->mlb)
+            a->mlb = l;
         a->hlb = true;
-    } else if (!marker_only && (!a->have_nlb || lo + c->lb < a->nlb)) {
-        a->nlb = lo + c->lb;
+    } else if (!marker_only && (!a->have_nlb || l < a->nlb)) {
+        a->nlb = l;
         a->have_nlb = true;
     }
     if (c->ub_marked) {
-        if (!a->hub || hi + c->ub > a->mub)
-            a->mub = hi + c->ub;
+        if (!a->hub || u > a->mub)
+            a->mub = u;
         a->hub = true;
-    } else if (!marker_only && (!a->have_nub || hi + c->ub > a->nub)) {
-        a->nub = hi + c->ub;
+    } else if (!marker_only && (!a->have_nub || u > a->nub)) {
+        a->nub = u;
         a->have_nub = true;
     }
     if (c->size) {
-        if (!a->have_t || lo + c->true_lb < a->tlb)
-            a->tlb = lo + c->true_lb;
-        if (!a->have_t || hi + c->true_ub > a->tub)
-            a->tub = hi + c->true_ub;
+        if (!a->have_t || tl < a->tlb)
+            a->tlb = tl;
+        if (!a->have_t || tu > a->tub)
+            a->tub = tu;
         a->have_t = true;
     }
 }
@@ -113,9 +119,8 @@ static void dtype_acc_data(dtype_acc_t *a, MPI_Count blocks, MPI_Count blen, con
     /* one block is one run when the child is and its items abut */
     bool block_run = c->contig && (blen == 1 || c->extent == (MPI_Aint)c->size);
     MPI_Count per = block_run ? 1 : dtype_sat_mul(blen, c->nruns);
-    a->nruns = dtype_sat_mul(blocks, per) + a->nruns;
-    if (a->nruns > DTYPE_RUNS_CAP)
-        a->nruns = DTYPE_RUNS_CAP;
+    MPI_Count runs = dtype_sat_mul(blocks, per); /* both terms <= 2^62: the sum fits */
+    a->nruns = runs + a->nruns > DTYPE_RUNS_CAP ? DTYPE_RUNS_CAP : runs + a->nruns;
     MPI_Aint run_len = (MPI_Aint)(blen * c->size);
     if (!block_run || (blocks > 1 && step != run_len) || (a->any_run && first_run != a->run_end))
         a->dense = false;
@@ -136,6 +141,9 @@ static bool dtype_acc_finish(dtype_t *t, const dtype_acc_t *a, int combiner)
         if (pad)
             ub += a->align - pad;
     }
+    MPI_Aint extent;
+    if (__builtin_sub_overflow(ub, lb, &extent))
+        return false;
     t->refcount = 1;
     t->combiner = combiner;
     t->size = a->size;
@@ -144,7 +152,7 @@ static bool dtype_acc_finish(dtype_t *t, const dtype_acc_t *a, int combiner)
     t->nruns = a->nruns;
     t->lb = lb;
     t->ub = ub;
-    t->extent = ub - lb;
+    t->extent = extent;
     t->lb_marked = a->hlb;
     t->ub_marked = a->hub;
     t->true_lb = a->have_t ? a->tlb : 0;
@@ -356,8 +364,9 @@ dtype_t *dtype_resized(dtype_t *old, MPI_Aint lb, MPI_Aint extent)
     dtype_t *t = dtype_create(MPI_COMBINER_RESIZED, 1, &one, &zero, &old, 0, NULL, 2, aints, 1, &oh);
     if (!t)
         return NULL;
+    if (__builtin_add_overflow(lb, extent, &t->ub))
+        return dtype_fail(t, RM_ERR_INVALID);
     t->lb = lb;
-    t->ub = lb + extent;
     t->extent = extent;
     t->lb_marked = t->ub_marked = 1;
     return t;
