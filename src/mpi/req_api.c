@@ -466,9 +466,10 @@ static int req_set_elements(const char *fn_name_, MPI_Status *status, MPI_Dataty
     CHECK_ARG(NULL, status && status != MPI_STATUS_IGNORE, "status is NULL");
     CHECK_DTYPE(NULL, dt, datatype);
     CHECK_COUNT(NULL, count);
-    /* elements of the type's basic element size; for a homogeneous type that is
-     * count * size / nbasic bytes */
-    MPI_Count bytes = dt->nbasic > 0 ? count * (dt->size / dt->nbasic) : 0;
+    /* the bytes that hold the first `count` basic elements of a message of this type */
+    MPI_Count bytes = dtype_elements_bytes(dt, count);
+    if (bytes < 0)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "%lld elements do not fit a count of bytes", (long long)count);
     mpi_status_set_count(status, bytes);
     MPI_END();
 }
