@@ -2,7 +2,7 @@
 # Install the Debian packages railmpi builds, tests and benchmarks with.
 # Idempotent: does nothing when they are all present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libhwloc-dev mpich libmpich-dev openmpi-bin libopenmpi-dev
+pkgs=(build-essential cmake pkg-config libhwloc-dev libfabric-dev libfabric-bin mpich libmpich-dev openmpi-bin libopenmpi-dev
       netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 slurm-wlm munge)
 missing=()
 for p in "${pkgs[@]}"; do

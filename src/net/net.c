@@ -7,6 +7,7 @@ static const net_ops_t *const net_transports[] = {
     &net_self_ops,
     &net_shm_ops,
     &net_tcp_ops,
+    &net_ofi_ops,
 };
 
 rm_status_t net_transport_check(const net_ops_t *ops)

@@ -160,5 +160,6 @@ rm_status_t net_transport_check(const net_ops_t *ops);
 extern const net_ops_t net_self_ops;
 extern const net_ops_t net_shm_ops;
 extern const net_ops_t net_tcp_ops;
+extern const net_ops_t net_ofi_ops;
 
 #endif

@@ -9,6 +9,7 @@
 #include "util/log.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,47 +117,55 @@ static rm_status_t proto_secret_learn(void)
     return st;
 }
 
-/* Ranks on other hosts: open every TCP rail, publish the rails' addresses,
- * and give each remote peer one path per rail whose subnet it shares. */
-static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_t *chunk)
+/* One transport's rails (RAILMPI_NET names the transports): open each,
+ * publish their addresses, and give each remote peer one path per rail it
+ * shares. Rails are numbered from `*rail_base` on, after the transports
+ * opened before. */
+static rm_status_t proto_open_rails(const char *tname, const net_env_t *env, int *rail_base, size_t *maxp)
 {
-    const net_ops_t *tcp = net_transport_find("tcp");
+    const net_ops_t *tr = net_transport_find(tname);
+    if (!tr) {
+        rm_log_error("RAILMPI_NET: unknown transport '%s' (expected tcp or ofi)", tname);
+        return RM_ERR_INVALID;
+    }
     int rank = env->world_rank, size = env->world_size;
-    int nrails = tcp ? tcp->query(env) : 0;
+    int nrails = tr->query(env);
     char card[1024] = "", key[64];
     proto_iface_t *rails[PROTO_MAX_IFACES];
-    if (nrails > PROTO_MAX_IFACES - 2)
-        nrails = PROTO_MAX_IFACES - 2;
+    if (nrails > PROTO_MAX_IFACES - 2 - proto_eng.nifaces)
+        nrails = PROTO_MAX_IFACES - 2 - proto_eng.nifaces;
+    if (nrails < 0)
+        nrails = 0;
     rm_status_t st;
     for (int i = 0; i < nrails; i++) {
         proto_iface_t *pi = &proto_eng.ifaces[proto_eng.nifaces];
-        if ((st = tcp->open(env, i, &pi->ifc)) < 0)
+        if ((st = tr->open(env, i, &pi->ifc)) < 0)
             return st;
-        pi->ops = tcp;
+        pi->ops = tr;
+        pi->work = tr->work_hint ? tr->work_hint(pi->ifc) : NULL;
         rails[i] = pi;
         proto_eng.nifaces++;
-        char addr[128];
-        if ((st = tcp->addr_pack(pi->ifc, addr, sizeof addr)) < 0)
+        char addr[256];
+        if ((st = tr->addr_pack(pi->ifc, addr, sizeof addr)) < 0)
             return st;
         size_t l = strlen(card);
+        if (l + strlen(addr) + 2 > sizeof card) {
+            rm_log_error("%s: too many rails to publish (%d)", tname, nrails);
+            return RM_ERR_INVALID;
+        }
         snprintf(card + l, sizeof card - l, "%s%s", l ? "," : "", addr);
+        size_t m = tr->max_payload(pi->ifc);
+        if (m < *maxp)
+            *maxp = m;
     }
-    snprintf(key, sizeof key, "rm-tcp-%d", rank);
-    if ((st = proto_secret_publish(rank)) < 0 || (st = boot_put(key, *card ? card : "none")) < 0 ||
-        (st = boot_fence()) < 0 || (st = proto_secret_learn()) < 0)
+    snprintf(key, sizeof key, "rm-%s-%d", tname, rank);
+    if ((st = boot_put(key, *card ? card : "none")) < 0 || (st = boot_fence()) < 0)
         return st;
-    proto_eng.nrails = nrails;
-    size_t maxp = nrails ? tcp->max_payload(rails[0]->ifc) : *chunk;
-    if (*eager > maxp)
-        *eager = maxp;
-    proto_eng.net_chunk = (size_t)RM_CFG(net_chunk);
-    if (proto_eng.net_chunk == 0 || proto_eng.net_chunk > maxp)
-        proto_eng.net_chunk = maxp;
     char peer_card[1024];
     for (int r = 0; r < size; r++) {
         if (proto_proc.node_of[r] == proto_proc.node)
             continue;
-        snprintf(key, sizeof key, "rm-tcp-%d", r);
+        snprintf(key, sizeof key, "rm-%s-%d", tname, r);
         if ((st = boot_get(r, key, peer_card, sizeof peer_card)) < 0)
             return st;
         int paths = 0;
@@ -165,19 +174,47 @@ static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_
             snprintf(list, sizeof list, "%s", peer_card);
             for (char *save, *a = strtok_r(list, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
                 net_path_t *np;
-                st = tcp->connect(rails[i]->ifc, r, a, &proto_eng.ch[r], &np);
+                st = tr->connect(rails[i]->ifc, r, a, &proto_eng.ch[r], &np);
                 if (st == RM_ERR_UNREACHABLE)
-                    continue; /* not this rail's subnet */
-                if (st < 0 || (st = rail_channel_add_path(&proto_eng.ch[r], tcp, rails[i]->ifc, np, i)) < 0)
+                    continue; /* not this rail's network */
+                if (st < 0 || (st = rail_channel_add_path(&proto_eng.ch[r], tr, rails[i]->ifc, np,
+                                                          *rail_base + i)) < 0)
                     return st;
                 paths++;
                 break;
             }
         }
         if (!paths)
-            rm_log_warn("no network rail reaches rank %d (its rails: %s; ours: %s)", r, peer_card,
+            rm_log_warn("no %s rail reaches rank %d (its rails: %s; ours: %s)", tname, r, peer_card,
                         *card ? card : "none");
     }
+    *rail_base += nrails;
+    return RM_OK;
+}
+
+/* Ranks on other hosts: the rails of every transport RAILMPI_NET names,
+ * numbered in that order, all paths of one channel per peer. */
+static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_t *chunk)
+{
+    rm_status_t st;
+    if ((st = proto_secret_publish(env->world_rank)) < 0 || (st = boot_fence()) < 0 ||
+        (st = proto_secret_learn()) < 0)
+        return st;
+    char list[128];
+    snprintf(list, sizeof list, "%s", RM_CFG_STR(net));
+    int rails = 0;
+    size_t maxp = SIZE_MAX;
+    for (char *save, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if ((st = proto_open_rails(t, env, &rails, &maxp)) < 0)
+            return st;
+    proto_eng.nrails = rails;
+    if (maxp == SIZE_MAX)
+        maxp = *chunk;
+    if (*eager > maxp)
+        *eager = maxp;
+    proto_eng.net_chunk = (size_t)RM_CFG(net_chunk);
+    if (proto_eng.net_chunk == 0 || proto_eng.net_chunk > maxp)
+        proto_eng.net_chunk = maxp;
     return RM_OK;
 }
 

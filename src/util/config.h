@@ -41,6 +41,14 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(ZCOPY_RECV, zcopy_recv, RM_CFG_BOOL, "1",                                                   \
       "Receive large network payloads straight into the receive buffer where the transport can "  \
       "(0: through a staging buffer)")                                                            \
+    X(NET, net, RM_CFG_STR, "tcp",                                                                \
+      "Transports of the rails between hosts: tcp, ofi (libfabric), or tcp,ofi (both, one channel)") \
+    X(OFI_PROVIDER, ofi_provider, RM_CFG_STR, "",                                                 \
+      "libfabric provider of the ofi rails, e.g. verbs;ofi_rxm, efa, tcp;ofi_rxm (empty: the best " \
+      "network provider fi_getinfo offers)")                                                      \
+    X(OFI_RAILS, ofi_rails, RM_CFG_STR, "",                                                       \
+      "ofi rails: comma list of fabric names (IP subnets for tcp-based providers) or domain names " \
+      "(NICs); empty: every domain of the provider except loopback and the launcher's network")   \
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \

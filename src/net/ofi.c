@@ -1,0 +1,585 @@
+/* The libfabric transport: one FI_EP_RDM endpoint per rail (a domain of the
+ * chosen provider: a NIC, or for the tcp provider an IP interface), frames
+ * carried as messages through bounce buffers that are registered once.
+ * Paths are peers' endpoint addresses in the rail's address vector; there is
+ * no connection to lose, so the transport advertises no NET_CAP_RELIABLE:
+ * the rail layer keeps every frame until acknowledged, watches each path's
+ * received bytes for heartbeats, and a path it declares dead is reset (sends
+ * still in the provider's hands are forgotten; their completions are
+ * ignored) and reconnected (the address inserted again).
+ *
+ * Rails are matched across hosts by fabric name — the IP subnet for
+ * tcp-based providers, the subnet prefix for InfiniBand — so two hosts pair
+ * the NICs that share a network, as the TCP transport pairs subnets.
+ * See docs/transport-ofi.md. */
+#include "net/net.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/rails.h"
+
+#include <arpa/inet.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OFI_MAX_RAILS 8
+#define OFI_PAYLOAD_MAX 65536
+#define OFI_RX_BUFS 64
+#define OFI_TX_BUFS 256
+/* sends one path may have in the provider's hands: a dead path must not
+ * take every buffer of its rail with it */
+#define OFI_PATH_TX_MAX 64
+#define OFI_MAGIC 0x52464f31u /* "RFO1" */
+
+/* What each message carries before the frame header. */
+typedef struct ofi_wire {
+    uint32_t magic;
+    uint32_t src;     /* sender's world rank */
+    uint64_t job;     /* hash of the job secret: other jobs' messages are dropped */
+} ofi_wire_t;
+
+#define OFI_HDRS (sizeof(ofi_wire_t) + sizeof(net_frame_hdr_t) + NET_UPPER_MAX)
+#define OFI_BUF_SIZE (OFI_HDRS + OFI_PAYLOAD_MAX)
+
+typedef struct ofi_buf {
+    struct fi_context ctx; /* the operation's context: first, so the CQ entry leads here */
+    struct ofi_buf *next;
+    struct net_path *path; /* tx: the path it was sent on */
+    uint64_t epoch;        /* tx: the path's epoch then */
+    int tx;
+    size_t len;
+    unsigned char *data;
+} ofi_buf_t;
+
+struct net_path {
+    struct net_iface *ifc;
+    int peer;
+    void *owner;
+    fi_addr_t fa;
+    char addr[256];        /* the peer's raw endpoint name */
+    size_t addrlen;
+    uint64_t epoch;        /* bumped by reset: completions of older sends are ignored */
+    int broken;            /* an error was reported; no sends until reconnect */
+    int announce_up;       /* progress reports `up` (not from inside the rail layer's call) */
+    int inflight;
+    size_t queued;
+    uint64_t rx_bytes;
+};
+
+struct net_iface {
+    net_env_t env;
+    int rail;
+    char fabric[128], domain_name[64], prov[64];
+    struct fi_info *info;
+    struct fid_fabric *fabric_fid;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    struct fid_mr *mr;
+    void *mr_desc;
+    unsigned char *pool;
+    ofi_buf_t bufs[OFI_RX_BUFS + OFI_TX_BUFS];
+    ofi_buf_t *tx_free;
+    struct net_path **peers; /* by world rank */
+    int announce;            /* some path waits to report up */
+    uint64_t job;
+};
+
+/* ---- rail discovery ---------------------------------------------------- */
+
+static struct fi_info *ofi_rails[OFI_MAX_RAILS];
+static int ofi_nrails = -1;
+
+/* Providers that reach no other host, or only as a fallback of last resort. */
+static int ofi_local_only(const char *prov)
+{
+    return !strcmp(prov, "shm") || !strcmp(prov, "sm2") || !strncmp(prov, "ofi_hook", 8) ||
+           !strcmp(prov, "ofi_mrail");
+}
+
+static int ofi_fabric_skip(const struct fi_info *fi)
+{
+    const char *fab = fi->fabric_attr->name;
+    if (!fab)
+        return 1;
+    /* link-local IPv6 and loopback "fabrics" of IP providers lead nowhere */
+    if (!strncmp(fab, "fe80:", 5) || !strncmp(fab, "127.", 4) || !strcmp(fab, "::1/128"))
+        return 1;
+    const char *launch = RM_CFG_STR(launch_addr);
+    struct in_addr net, ip;
+    int prefix;
+    if (*launch && rm_rail_cidr(fab, &net, &prefix) == 0 && inet_pton(AF_INET, launch, &ip) == 1 &&
+        rm_rail_net(ip, prefix) == rm_rail_net(net, prefix))
+        return 1; /* the launcher's management network */
+    return 0;
+}
+
+static int ofi_listed(const struct fi_info *fi, const char *list)
+{
+    if (!list || !*list)
+        return 1;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (!strcmp(t, fi->fabric_attr->name) || (fi->domain_attr->name && !strcmp(t, fi->domain_attr->name)))
+            return 1;
+    return 0;
+}
+
+static int ofi_rail_cmp(const void *a, const void *b)
+{
+    const struct fi_info *x = *(struct fi_info *const *)a, *y = *(struct fi_info *const *)b;
+    return strcmp(x->fabric_attr->name, y->fabric_attr->name);
+}
+
+static struct fi_info *ofi_hints(const char *prov)
+{
+    struct fi_info *h = fi_allocinfo();
+    if (!h)
+        return NULL;
+    h->ep_attr->type = FI_EP_RDM;
+    h->caps = FI_MSG;
+    h->mode = FI_CONTEXT;
+    h->domain_attr->threading = FI_THREAD_DOMAIN;
+    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    h->tx_attr->msg_order = FI_ORDER_SAS;
+    if (prov && *prov)
+        h->fabric_attr->prov_name = strdup(prov);
+    return h;
+}
+
+/* Every domain of the chosen provider, one rail each, ordered by fabric name
+ * so that every host numbers the networks it shares alike. */
+static int ofi_discover(void)
+{
+    if (ofi_nrails >= 0)
+        return ofi_nrails;
+    ofi_nrails = 0;
+    const char *want = RM_CFG_STR(ofi_provider);
+    struct fi_info *hints = ofi_hints(want), *list = NULL;
+    if (!hints)
+        return 0;
+    int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &list);
+    fi_freeinfo(hints);
+    if (rc) {
+        rm_log_error("ofi: no provider%s%s offers reliable datagram messaging: %s", *want ? " named " : "",
+                     want, fi_strerror(-rc));
+        return 0;
+    }
+    /* the provider: the one asked for, else the first network provider the
+     * library ranks highest (hardware before tcp) */
+    const char *prov = NULL;
+    for (struct fi_info *fi = list; fi && !prov; fi = fi->next)
+        if (*want || !ofi_local_only(fi->fabric_attr->prov_name))
+            prov = fi->fabric_attr->prov_name;
+    for (struct fi_info *fi = list; fi && prov; fi = fi->next) {
+        if (strcmp(fi->fabric_attr->prov_name, prov) || ofi_fabric_skip(fi) ||
+            !ofi_listed(fi, RM_CFG_STR(ofi_rails)))
+            continue;
+        int dup = 0;
+        for (int i = 0; i < ofi_nrails; i++)
+            dup |= !strcmp(ofi_rails[i]->domain_attr->name, fi->domain_attr->name);
+        if (dup || ofi_nrails == OFI_MAX_RAILS)
+            continue;
+        ofi_rails[ofi_nrails++] = fi_dupinfo(fi);
+    }
+    fi_freeinfo(list);
+    qsort(ofi_rails, (size_t)ofi_nrails, sizeof ofi_rails[0], ofi_rail_cmp);
+    for (int i = 0; i < ofi_nrails; i++)
+        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s", i, ofi_rails[i]->fabric_attr->prov_name,
+                     ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name);
+    return ofi_nrails;
+}
+
+static int ofi_query(const net_env_t *env)
+{
+    (void)env;
+    return ofi_discover();
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static uint64_t ofi_job_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static rm_status_t ofi_post_recv(net_iface_t *ifc, ofi_buf_t *b)
+{
+    ssize_t rc;
+    do {
+        rc = fi_recv(ifc->ep, b->data, OFI_BUF_SIZE, ifc->mr_desc, FI_ADDR_UNSPEC, &b->ctx);
+        if (rc == -FI_EAGAIN)
+            fi_cq_read(ifc->cq, NULL, 0);
+    } while (rc == -FI_EAGAIN);
+    if (rc) {
+        rm_log_error("ofi: rail %d: fi_recv: %s", ifc->rail, fi_strerror((int)-rc));
+        return RM_ERR_IO;
+    }
+    return RM_OK;
+}
+
+static void ofi_close(net_iface_t *ifc);
+
+#define OFI_TRY(call, what)                                                                   \
+    do {                                                                                      \
+        int rc_ = (call);                                                                     \
+        if (rc_) {                                                                            \
+            rm_log_error("ofi: rail %d (%s): %s: %s", dev, ifc->domain_name, what, fi_strerror(-rc_)); \
+            ofi_close(ifc);                                                                   \
+            return RM_ERR_IO;                                                                 \
+        }                                                                                     \
+    } while (0)
+
+static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
+{
+    if (dev < 0 || dev >= ofi_discover())
+        return RM_ERR_INVALID;
+    net_iface_t *ifc = calloc(1, sizeof *ifc);
+    if (!ifc || !(ifc->peers = calloc((size_t)env->world_size, sizeof *ifc->peers))) {
+        free(ifc);
+        return RM_ERR_NOMEM;
+    }
+    ifc->env = *env;
+    ifc->rail = dev;
+    ifc->info = ofi_rails[dev];
+    snprintf(ifc->fabric, sizeof ifc->fabric, "%s", ifc->info->fabric_attr->name);
+    snprintf(ifc->domain_name, sizeof ifc->domain_name, "%s", ifc->info->domain_attr->name);
+    snprintf(ifc->prov, sizeof ifc->prov, "%s", ifc->info->fabric_attr->prov_name);
+    OFI_TRY(fi_fabric(ifc->info->fabric_attr, &ifc->fabric_fid, NULL), "fi_fabric");
+    OFI_TRY(fi_domain(ifc->fabric_fid, ifc->info, &ifc->domain, NULL), "fi_domain");
+    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)env->world_size};
+    OFI_TRY(fi_av_open(ifc->domain, &av, &ifc->av, NULL), "fi_av_open");
+    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
+    OFI_TRY(fi_cq_open(ifc->domain, &cq, &ifc->cq, NULL), "fi_cq_open");
+    OFI_TRY(fi_endpoint(ifc->domain, ifc->info, &ifc->ep, NULL), "fi_endpoint");
+    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->av->fid, 0), "bind address vector");
+    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->cq->fid, FI_TRANSMIT | FI_RECV), "bind completion queue");
+    OFI_TRY(fi_enable(ifc->ep), "fi_enable");
+
+    size_t nb = OFI_RX_BUFS + OFI_TX_BUFS;
+    if (!(ifc->pool = aligned_alloc(4096, nb * OFI_BUF_SIZE + 4096))) {
+        ofi_close(ifc);
+        return RM_ERR_NOMEM;
+    }
+    if (ifc->info->domain_attr->mr_mode & FI_MR_LOCAL) {
+        OFI_TRY(fi_mr_reg(ifc->domain, ifc->pool, nb * OFI_BUF_SIZE, FI_SEND | FI_RECV, 0, 0, 0, &ifc->mr, NULL),
+                "fi_mr_reg");
+        ifc->mr_desc = fi_mr_desc(ifc->mr);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        ofi_buf_t *b = &ifc->bufs[i];
+        b->data = ifc->pool + i * OFI_BUF_SIZE;
+        b->tx = i >= OFI_RX_BUFS;
+        if (b->tx) {
+            b->next = ifc->tx_free;
+            ifc->tx_free = b;
+        } else if (ofi_post_recv(ifc, b) < 0) {
+            ofi_close(ifc);
+            return RM_ERR_IO;
+        }
+    }
+    *out = ifc;
+    return RM_OK;
+}
+
+static void ofi_close(net_iface_t *ifc)
+{
+    if (!ifc)
+        return;
+    if (ifc->ep)
+        fi_close(&ifc->ep->fid);
+    if (ifc->mr)
+        fi_close(&ifc->mr->fid);
+    if (ifc->cq)
+        fi_close(&ifc->cq->fid);
+    if (ifc->av)
+        fi_close(&ifc->av->fid);
+    if (ifc->domain)
+        fi_close(&ifc->domain->fid);
+    if (ifc->fabric_fid)
+        fi_close(&ifc->fabric_fid->fid);
+    for (int r = 0; r < ifc->env.world_size; r++)
+        free(ifc->peers[r]);
+    free(ifc->peers);
+    free(ifc->pool);
+    free(ifc);
+}
+
+/* Business card: "FABRIC=HEX", the rail's network and the endpoint's name. */
+static rm_status_t ofi_addr_pack(net_iface_t *ifc, char *buf, size_t len)
+{
+    unsigned char name[256];
+    size_t nl = sizeof name;
+    int rc = fi_getname(&ifc->ep->fid, name, &nl);
+    if (rc) {
+        rm_log_error("ofi: rail %d: fi_getname: %s", ifc->rail, fi_strerror(-rc));
+        return RM_ERR_IO;
+    }
+    int n = snprintf(buf, len, "%s=", ifc->fabric);
+    if (n < 0 || (size_t)n + 2 * nl + 1 > len)
+        return RM_ERR_INVALID;
+    for (size_t i = 0; i < nl; i++)
+        snprintf(buf + n + 2 * i, 3, "%02x", name[i]);
+    return RM_OK;
+}
+
+static rm_status_t ofi_connect(net_iface_t *ifc, int peer, const char *peer_addr, void *owner, net_path_t **out)
+{
+    const char *eq = strrchr(peer_addr, '=');
+    if (!eq || (size_t)(eq - peer_addr) != strlen(ifc->fabric) || strncmp(peer_addr, ifc->fabric, strlen(ifc->fabric)))
+        return RM_ERR_UNREACHABLE; /* another network's endpoint */
+    if (peer < 0 || peer >= ifc->env.world_size || ifc->peers[peer])
+        return RM_ERR_INVALID;
+    net_path_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return RM_ERR_NOMEM;
+    const char *hex = eq + 1;
+    size_t hl = strlen(hex);
+    if (hl % 2 || hl / 2 > sizeof p->addr) {
+        free(p);
+        return RM_ERR_INVALID;
+    }
+    for (size_t i = 0; i < hl / 2; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1) {
+            free(p);
+            return RM_ERR_INVALID;
+        }
+        p->addr[i] = (char)v;
+    }
+    p->addrlen = hl / 2;
+    p->ifc = ifc;
+    p->peer = peer;
+    p->owner = owner;
+    if (fi_av_insert(ifc->av, p->addr, 1, &p->fa, 0, NULL) != 1) {
+        rm_log_error("ofi: rail %d: cannot add rank %d's address to the address vector", ifc->rail, peer);
+        free(p);
+        return RM_ERR_UNREACHABLE;
+    }
+    ifc->peers[peer] = p;
+    if (!ifc->job)
+        ifc->job = ofi_job_hash(ifc->env.job_secret);
+    *out = p;
+    return RM_OK;
+}
+
+/* ---- data -------------------------------------------------------------- */
+
+static void ofi_path_error(net_path_t *p, rm_status_t why)
+{
+    if (p->broken)
+        return;
+    p->broken = 1;
+    p->ifc->env.up.error(p->owner, p->ifc->rail, why);
+}
+
+static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper, const struct iovec *iov,
+                            int iovcnt)
+{
+    net_iface_t *ifc = p->ifc;
+    if (p->broken)
+        return RM_ERR_CONN_RESET;
+    if (!ifc->tx_free || p->inflight >= OFI_PATH_TX_MAX)
+        return RM_ERR_NO_RESOURCE;
+    if (hdr->len > OFI_PAYLOAD_MAX || hdr->hlen > NET_UPPER_MAX)
+        return RM_ERR_INVALID;
+    ofi_buf_t *b = ifc->tx_free;
+    ofi_wire_t w = {OFI_MAGIC, (uint32_t)ifc->env.world_rank, ifc->job};
+    unsigned char *d = b->data;
+    memcpy(d, &w, sizeof w);
+    memcpy(d + sizeof w, hdr, sizeof *hdr);
+    size_t off = sizeof w + sizeof *hdr;
+    memcpy(d + off, upper, hdr->hlen);
+    off += hdr->hlen;
+    for (int i = 0; i < iovcnt; i++) {
+        memcpy(d + off, iov[i].iov_base, iov[i].iov_len);
+        off += iov[i].iov_len;
+    }
+    ssize_t rc = fi_send(ifc->ep, d, off, ifc->mr_desc, p->fa, &b->ctx);
+    if (rc == -FI_EAGAIN)
+        return RM_ERR_NO_RESOURCE;
+    if (rc) {
+        rm_log_info("ofi: rail %d: send to rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
+        return RM_ERR_CONN_RESET;
+    }
+    ifc->tx_free = b->next;
+    b->path = p;
+    b->epoch = p->epoch;
+    b->len = off;
+    p->inflight++;
+    p->queued += off;
+    return RM_OK;
+}
+
+static void ofi_tx_done(net_iface_t *ifc, ofi_buf_t *b, int failed)
+{
+    net_path_t *p = b->path;
+    if (p && b->epoch == p->epoch) {
+        p->inflight--;
+        p->queued -= b->len;
+        if (failed)
+            ofi_path_error(p, RM_ERR_CONN_RESET);
+    }
+    b->path = NULL;
+    b->next = ifc->tx_free;
+    ifc->tx_free = b;
+}
+
+static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
+{
+    const ofi_wire_t *w = (const ofi_wire_t *)b->data;
+    const net_frame_hdr_t *hdr = (const net_frame_hdr_t *)(b->data + sizeof *w);
+    size_t need = sizeof *w + sizeof *hdr;
+    if (len < need || w->magic != OFI_MAGIC || w->job != ifc->job || w->src >= (uint32_t)ifc->env.world_size ||
+        hdr->hlen > NET_UPPER_MAX || len != need + hdr->hlen + hdr->len) {
+        rm_log_info("ofi: rail %d: dropped a message that is not this job's (%zu bytes)", ifc->rail, len);
+    } else {
+        net_path_t *p = ifc->peers[w->src];
+        if (p) {
+            p->rx_bytes += len;
+            const unsigned char *upper = b->data + need;
+            ifc->env.up.recv(p->owner, ifc->rail, hdr, upper, hdr->len ? upper + hdr->hlen : NULL);
+        }
+    }
+    ofi_post_recv(ifc, b);
+}
+
+static int ofi_progress(net_iface_t *ifc)
+{
+    int n = 0;
+    if (ifc->announce) {
+        ifc->announce = 0;
+        for (int r = 0; r < ifc->env.world_size; r++) {
+            net_path_t *p = ifc->peers[r];
+            if (p && p->announce_up) {
+                p->announce_up = 0;
+                ifc->env.up.up(p->owner, ifc->rail);
+                n++;
+            }
+        }
+    }
+    struct fi_cq_msg_entry ev[16];
+    for (;;) {
+        ssize_t got = fi_cq_read(ifc->cq, ev, 16);
+        if (got == -FI_EAGAIN)
+            break;
+        if (got == -FI_EAVAIL) {
+            struct fi_cq_err_entry err = {0};
+            if (fi_cq_readerr(ifc->cq, &err, 0) != 1)
+                break;
+            ofi_buf_t *b = err.op_context;
+            if (!b)
+                continue;
+            if (b->tx) {
+                rm_log_info("ofi: rail %d: a send failed: %s", ifc->rail,
+                            fi_cq_strerror(ifc->cq, err.prov_errno, err.err_data, NULL, 0));
+                ofi_tx_done(ifc, b, 1);
+            } else if (err.err != FI_ECANCELED) {
+                ofi_post_recv(ifc, b);
+            }
+            n++;
+            continue;
+        }
+        if (got < 0) {
+            rm_log_error("ofi: rail %d: fi_cq_read: %s", ifc->rail, fi_strerror((int)-got));
+            break;
+        }
+        for (ssize_t i = 0; i < got; i++) {
+            ofi_buf_t *b = ev[i].op_context;
+            if (b->tx)
+                ofi_tx_done(ifc, b, 0);
+            else
+                ofi_rx_done(ifc, b, ev[i].len);
+        }
+        n += (int)got;
+        if (got < 16)
+            break;
+    }
+    return n;
+}
+
+static void ofi_path_close(net_path_t *p)
+{
+    /* the path stays in the peer table: a late message from the peer still
+     * finds it, and its sends' completions return their buffers */
+    p->broken = 1;
+    p->epoch++;
+    p->inflight = 0;
+    p->queued = 0;
+}
+
+static size_t ofi_max_payload(net_iface_t *ifc)
+{
+    (void)ifc;
+    return OFI_PAYLOAD_MAX;
+}
+
+static size_t ofi_queued(net_path_t *p)
+{
+    return p->queued;
+}
+
+static uint64_t ofi_rx_bytes(net_path_t *p)
+{
+    return p->rx_bytes;
+}
+
+/* Judged dead: forget what the provider still holds for it (a late
+ * completion of one of those sends is ignored; the frames are resent by the
+ * rail layer and duplicates dropped by sequence number). */
+static void ofi_path_reset(net_path_t *p)
+{
+    ofi_path_close(p);
+}
+
+/* No connection to rebuild on a reliable-datagram endpoint: the address is
+ * inserted again (a provider that keeps connections underneath, as rxm
+ * does, re-establishes them itself), and the path reports up from the next
+ * progress pass, where the rail layer probes it before it carries data. */
+static rm_status_t ofi_reconnect(net_path_t *p)
+{
+    net_iface_t *ifc = p->ifc;
+    fi_addr_t fa;
+    fi_av_remove(ifc->av, &p->fa, 1, 0);
+    if (fi_av_insert(ifc->av, p->addr, 1, &fa, 0, NULL) != 1)
+        return RM_ERR_UNREACHABLE;
+    p->fa = fa;
+    p->broken = 0;
+    p->announce_up = 1;
+    ifc->announce = 1;
+    return RM_OK;
+}
+
+static const char *ofi_rail_name(net_iface_t *ifc)
+{
+    return ifc->domain_name;
+}
+
+const net_ops_t net_ofi_ops = {
+    .name = "ofi",
+    .caps = 0,
+    .query = ofi_query,
+    .open = ofi_open,
+    .close = ofi_close,
+    .addr_pack = ofi_addr_pack,
+    .connect = ofi_connect,
+    .send = ofi_send,
+    .progress = ofi_progress,
+    .path_close = ofi_path_close,
+    .max_payload = ofi_max_payload,
+    .queued = ofi_queued,
+    .rx_bytes = ofi_rx_bytes,
+    .path_reset = ofi_path_reset,
+    .reconnect = ofi_reconnect,
+    .rail_name = ofi_rail_name,
+};

@@ -1,0 +1,32 @@
+#!/bin/bash
+# The libfabric transport between two virtual hosts (RAILMPI_NET=ofi, the
+# tcp;ofi_rxm provider over two rails): point-to-point and collective tests
+# with one and two ranks per host, and a bandwidth run whose statistics must
+# show both rails carrying data over ofi; then both transports on one channel
+# (RAILMPI_NET=tcp,ofi: four rails). Root only; torn down on exit.
+set -u
+build=$1
+. "$(dirname "$0")/lib.sh"
+command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 || { echo "SKIP: no libfabric tcp provider"; exit 77; }
+cluster_up f 2 2
+mx=("$build/bin/mpiexec" -hosts "${name}h1,${name}h2" -launcher-exec "ip netns exec" -iface "${name}mbr"
+    -genv RAILMPI_OFI_RAILS "$rails" -genv RAILMPI_TCP_RAILS "$rails")
+run() { # WHAT OUT -- mpiexec arguments
+    local what=$1 out=$2; shift 3
+    if ! timeout -k 5 100 "${mx[@]}" "$@" > "$out" 2>&1 || ! grep -q "$what" "$out"; then
+        tail -20 "$out"; echo "FAIL: $*"; exit 1
+    fi
+}
+run OK "$tmp/p2p" -- -genv RAILMPI_NET ofi -ppn 1 "$build/tests/mpi/mpi_p2p_basic"
+run OK "$tmp/coll" -- -genv RAILMPI_NET ofi -ppn 2 "$build/tests/mpi/mpi_coll_basic"
+run "^4194304 " "$tmp/bw" -- -genv RAILMPI_NET ofi -genv RAILMPI_STATS 1 -ppn 1 "$build/bin/railbench" -t bw -m 1048576:4194304 -i 10 -x 1
+for r in 0 1; do
+    grep -qE "stats: peer 1 rail $r \(ofi\): sent [0-9]+ frames [0-9]{7,} bytes" "$tmp/bw" ||
+        { grep stats "$tmp/bw"; echo "FAIL: rail $r carried no data over ofi"; exit 1; }
+done
+run OK "$tmp/both" -- -genv RAILMPI_NET tcp,ofi -genv RAILMPI_STATS 1 -ppn 1 "$build/tests/mpi/mpi_p2p_basic"
+for r in "0 (tcp)" "1 (tcp)" "2 (ofi)" "3 (ofi)"; do
+    grep -qF "stats: peer 1 rail $r" "$tmp/both" || { grep stats "$tmp/both"; echo "FAIL: no rail $r with RAILMPI_NET=tcp,ofi"; exit 1; }
+done
+grep -E "^(1048576|4194304) " "$tmp/bw"
+echo "OK: engine over ofi (tcp;ofi_rxm), alone and beside tcp"
