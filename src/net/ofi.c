@@ -23,9 +23,50 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libfabric is loaded when an ofi rail is asked for, not linked: its
+ * providers' libraries (psm, psm2) install signal handlers when they load,
+ * which would change how every railmpi process dies, ofi or not. The calls
+ * below are the library's only entry points this file uses; everything else
+ * in the API is an inline call through the objects' ops tables. */
+static struct {
+    int tried, ok;
+    int (*getinfo)(uint32_t, const char *, const char *, uint64_t, const struct fi_info *, struct fi_info **);
+    void (*freeinfo)(struct fi_info *);
+    struct fi_info *(*dupinfo)(const struct fi_info *);
+    int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
+    const char *(*strerror)(int);
+} ofi_lib;
+
+static int ofi_load(void)
+{
+    if (ofi_lib.tried)
+        return ofi_lib.ok;
+    ofi_lib.tried = 1;
+    void *h = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        rm_log_error("ofi: cannot load libfabric (RAILMPI_NET=ofi): %s", dlerror());
+        return 0;
+    }
+    *(void **)&ofi_lib.getinfo = dlsym(h, "fi_getinfo");
+    *(void **)&ofi_lib.freeinfo = dlsym(h, "fi_freeinfo");
+    *(void **)&ofi_lib.dupinfo = dlsym(h, "fi_dupinfo");
+    *(void **)&ofi_lib.fabric = dlsym(h, "fi_fabric");
+    *(void **)&ofi_lib.strerror = dlsym(h, "fi_strerror");
+    ofi_lib.ok = ofi_lib.getinfo && ofi_lib.freeinfo && ofi_lib.dupinfo && ofi_lib.fabric && ofi_lib.strerror;
+    if (!ofi_lib.ok)
+        rm_log_error("ofi: libfabric lacks the entry points railmpi needs");
+    return ofi_lib.ok;
+}
+#define fi_getinfo ofi_lib.getinfo
+#define fi_freeinfo ofi_lib.freeinfo
+#define fi_dupinfo ofi_lib.dupinfo
+#define fi_fabric ofi_lib.fabric
+#define fi_strerror ofi_lib.strerror
 
 #define OFI_MAX_RAILS 8
 #define OFI_PAYLOAD_MAX 65536
@@ -140,7 +181,7 @@ static int ofi_rail_cmp(const void *a, const void *b)
 
 static struct fi_info *ofi_hints(const char *prov)
 {
-    struct fi_info *h = fi_allocinfo();
+    struct fi_info *h = fi_dupinfo(NULL);
     if (!h)
         return NULL;
     h->ep_attr->type = FI_EP_RDM;
@@ -161,6 +202,8 @@ static int ofi_discover(void)
     if (ofi_nrails >= 0)
         return ofi_nrails;
     ofi_nrails = 0;
+    if (!ofi_load())
+        return 0;
     const char *want = RM_CFG_STR(ofi_provider);
     struct fi_info *hints = ofi_hints(want), *list = NULL;
     if (!hints)
