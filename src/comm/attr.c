@@ -7,7 +7,7 @@
  * the callback could free: a node being handed to its delete callback is
  * marked busy (nested deletes of it are no-ops, and nothing frees it), the
  * keyval is held by an extra reference while its callback runs, and a copy
- * works on a snapshot of the source list. */
+ * works from a snapshot of the source's keyvals. */
 #include "comm/attr.h"
 #include "util/handle.h"
 
@@ -274,42 +274,47 @@ int attr_delete_all(struct attr_list **list, enum attr_obj kind, int handle)
     return rc;
 }
 
-int attr_copy_all(struct attr_list *src, struct attr_list **dst, enum attr_obj kind, int old_handle)
+int attr_copy_all(struct attr_list **src, struct attr_list **dst, enum attr_obj kind,
+                  int old_handle)
 {
     (void)kind;
     int n = 0, rc = MPI_SUCCESS;
-    for (attr_t *a = src ? src->head : NULL; a; a = a->next)
+    for (attr_t *a = *src ? (*src)->head : NULL; a; a = a->next)
         n += a->kv->copy != NULL;
     if (!n)
         return MPI_SUCCESS;
-    attr_t *snap = malloc(sizeof *snap * (size_t)n);
+    keyval_t **snap = malloc(sizeof *snap * (size_t)n);
     if (!snap)
         return MPI_ERR_NO_MEM;
     int m = 0;
-    for (attr_t *a = src->head; a && m < n; a = a->next) {
+    for (attr_t *a = (*src)->head; a && m < n; a = a->next) {
         if (a->kv->copy) {
-            snap[m] = *a;
-            snap[m++].kv->refcount++; /* a callback may free the keyval */
+            snap[m] = a->kv;
+            snap[m++]->refcount++; /* a callback may free the keyval */
         }
     }
     attr_t *tail = NULL; /* the copy keeps the original's order */
     int i = 0;
     for (; i < m && rc == MPI_SUCCESS; i++) {
-        keyval_t *k = snap[i].kv;
-        void *out = NULL;
-        int flag = 0;
-        rc = k->copy(old_handle, k->handle, k->extra, snap[i].value, &out, &flag);
-        if (rc == MPI_SUCCESS && flag) {
-            attr_t *have = attr_find(*dst, k);
-            if (have)
-                have->value = out;
-            else
-                rc = attr_insert(dst, k, out, &tail);
+        keyval_t *k = snap[i];
+        /* an earlier callback may have deleted or replaced it */
+        attr_t *a = attr_find(*src, k);
+        if (a) {
+            void *out = NULL;
+            int flag = 0;
+            rc = k->copy(old_handle, k->handle, k->extra, a->value, &out, &flag);
+            if (rc == MPI_SUCCESS && flag) {
+                attr_t *have = attr_find(*dst, k);
+                if (have)
+                    have->value = out;
+                else
+                    rc = attr_insert(dst, k, out, &tail);
+            }
         }
         attr_keyval_release(k);
     }
     for (; i < m; i++)
-        attr_keyval_release(snap[i].kv);
+        attr_keyval_release(snap[i]);
     free(snap);
     return rc;
 }

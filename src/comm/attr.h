@@ -16,7 +16,7 @@ int attr_delete_all(struct attr_list **list, enum attr_obj kind, int handle);
 /* Duplicate the list for MPI_Comm_dup / MPI_Type_dup through the copy
  * callbacks. On a callback error it stops and returns that code; what was
  * copied so far stays in *dst for the caller to delete with the new object. */
-int attr_copy_all(struct attr_list *src, struct attr_list **dst, enum attr_obj kind,
+int attr_copy_all(struct attr_list **src, struct attr_list **dst, enum attr_obj kind,
                   int old_handle);
 /* MPI_Finalize, after the MPI_COMM_SELF / MPI_COMM_WORLD deletions: drop the
  * attributes of objects never freed (no callbacks) and every keyval. */

@@ -53,7 +53,7 @@ static int comm_dup_common(const char *fn_name_, MPI_Comm comm, MPI_Comm *newcom
     if (st < 0)
         group_release(g);
     MPI_CHECK_STATUS(c, st);
-    if ((err = attr_copy_all(c->attrs, &n->attrs, ATTR_COMM, comm)) != MPI_SUCCESS) {
+    if ((err = attr_copy_all(&c->attrs, &n->attrs, ATTR_COMM, comm)) != MPI_SUCCESS) {
         /* the attributes copied so far get their delete callbacks */
         comm_release(n);
         *newcomm = MPI_COMM_NULL;

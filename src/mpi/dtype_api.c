@@ -297,7 +297,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     }
     if ((err = dtype_publish(fn_name_, t, newtype)) != MPI_SUCCESS)
         goto fn_exit;
-    if ((err = attr_copy_all(old->attrs, &t->attrs, ATTR_TYPE, oldtype)) != MPI_SUCCESS) {
+    if ((err = attr_copy_all(&old->attrs, &t->attrs, ATTR_TYPE, oldtype)) != MPI_SUCCESS) {
         dtype_release(t); /* runs the delete callbacks of what was copied */
         *newtype = MPI_DATATYPE_NULL;
         MPI_FAIL(NULL, err, "an attribute copy callback returned %d", err);
