@@ -39,6 +39,8 @@ struct attr_list {
     attr_t *head;
     struct attr_list *prev, *next;
     struct attr_list **owner;
+    enum attr_obj kind;
+    int handle; /* of the object, when known (set by attr_set) */
 };
 
 static rm_htable_t keyval_table = RM_HTABLE_INIT(RM_HOBJ_KEYVAL, 0);
@@ -124,7 +126,7 @@ static attr_t *attr_find(struct attr_list *list, const keyval_t *k)
     return NULL;
 }
 
-static struct attr_list *attr_list_get(struct attr_list **list)
+static struct attr_list *attr_list_get(struct attr_list **list, enum attr_obj kind, int handle)
 {
     if (*list)
         return *list;
@@ -132,6 +134,8 @@ static struct attr_list *attr_list_get(struct attr_list **list)
     if (!l)
         return NULL;
     l->owner = list;
+    l->kind = kind;
+    l->handle = handle;
     l->next = attr_lists;
     if (attr_lists)
         attr_lists->prev = l;
@@ -167,9 +171,10 @@ static void attr_unlink(struct attr_list *l, attr_t *a)
 
 /* New attributes go first: the list is in reverse order of setting, the
  * order MPI_Finalize deletes MPI_COMM_SELF's in (MPI-3.1 8.7.1). */
-static int attr_insert(struct attr_list **list, keyval_t *k, void *value, attr_t **tail)
+static int attr_insert(struct attr_list **list, keyval_t *k, int handle, void *value,
+                       attr_t **tail)
 {
-    struct attr_list *l = attr_list_get(list);
+    struct attr_list *l = attr_list_get(list, k->kind, handle);
     attr_t *a = l ? malloc(sizeof *a) : NULL;
     if (!a)
         return MPI_ERR_NO_MEM;
@@ -207,7 +212,7 @@ int attr_set(struct attr_list **list, enum attr_obj kind, int handle, int keyval
         a->value = value;
         return MPI_SUCCESS;
     }
-    return attr_insert(list, k, value, NULL);
+    return attr_insert(list, k, handle, value, NULL);
 }
 
 int attr_get(struct attr_list *list, enum attr_obj kind, int keyval, void **value, int *flag)
@@ -308,7 +313,7 @@ int attr_copy_all(struct attr_list **src, struct attr_list **dst, enum attr_obj 
                 if (have)
                     have->value = out;
                 else
-                    rc = attr_insert(dst, k, out, &tail);
+                    rc = attr_insert(dst, k, 0, out, &tail);
             }
         }
         attr_keyval_release(k);
@@ -317,6 +322,19 @@ int attr_copy_all(struct attr_list **src, struct attr_list **dst, enum attr_obj 
         attr_keyval_release(snap[i]);
     free(snap);
     return rc;
+}
+
+void attr_delete_predefined_types(void)
+{
+    for (int round = 0; round < 64; round++) {
+        struct attr_list *l = attr_lists;
+        while (l && !(l->kind == ATTR_TYPE && RM_HANDLE_KIND(l->handle) == RM_HKIND_BUILTIN))
+            l = l->next;
+        if (!l)
+            return;
+        /* may drop lists, this one included: look again from the start */
+        attr_delete_all(l->owner, ATTR_TYPE, l->handle);
+    }
 }
 
 void attr_finalize(void)

@@ -18,6 +18,9 @@ int attr_delete_all(struct attr_list **list, enum attr_obj kind, int handle);
  * copied so far stays in *dst for the caller to delete with the new object. */
 int attr_copy_all(struct attr_list **src, struct attr_list **dst, enum attr_obj kind,
                   int old_handle);
+/* MPI_Finalize, after MPI_COMM_SELF and MPI_COMM_WORLD: delete the
+ * attributes of predefined datatypes, with callbacks (as MPICH does). */
+void attr_delete_predefined_types(void);
 /* MPI_Finalize, after the MPI_COMM_SELF / MPI_COMM_WORLD deletions: drop the
  * attributes of objects never freed (no callbacks) and every keyval. */
 void attr_finalize(void);

@@ -81,7 +81,8 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 /* MPI-3.1 8.7.1: before anything is torn down, MPI_COMM_SELF is freed as
  * far as its attributes go (newest first), then MPI_COMM_WORLD's go the same
- * way, as MPICH does. MPI stays fully usable inside the callbacks
+ * way, as MPICH does, and then those on predefined datatypes (which MPICH
+ * deletes later in its shutdown). MPI stays fully usable inside the callbacks
  * (MPI_Finalized says false); what they set on either communicator is
  * deleted in a further round. Callback errors are not reported, as in MPICH:
  * the program is leaving anyway. */
@@ -95,6 +96,7 @@ static void mpi_finalize_attrs(void)
         if (rc != MPI_SUCCESS)
             rm_log_debug("MPI_Finalize: a delete callback on MPI_COMM_WORLD returned %d", rc);
     }
+    attr_delete_predefined_types();
 }
 
 RM_ALIAS(Finalize)

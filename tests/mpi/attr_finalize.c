@@ -5,7 +5,8 @@
  * MPI_Finalized says false, ranks, collectives on MPI_COMM_WORLD, attribute
  * get/set/delete on other objects, dup and free of communicators and types,
  * keyvals freed (again) through copies, new attributes set on MPI_COMM_WORLD
- * and MPI_COMM_SELF (deleted in their turn); a failing callback does not
+ * and MPI_COMM_SELF (deleted in their turn); then the attributes of
+ * predefined datatypes are deleted (as MPICH does); a failing callback does not
  * fail MPI_Finalize. Results are checked after MPI_Finalize returns. */
 #include <mpi.h>
 
@@ -19,6 +20,7 @@ static int rank, size, errors;
 static int seq;                 /* order of delete callbacks */
 static int self_at[NSELF], world_at[NWORLD], late_world_at, late_self_at, busy_at;
 static int user_comm_deletes;
+static int type_at[2], type_calls;
 static MPI_Comm ucomm;
 static int ukey, wkey_late, skey_late, shared_key, shared_copy, shared_dels;
 
@@ -118,6 +120,22 @@ static int type_del(MPI_Datatype t, int key, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+/* on predefined datatypes: deleted after MPI_COMM_WORLD's, MPI still usable */
+static int predef_type_del(MPI_Datatype t, int key, void *val, void *extra)
+{
+    (void)t, (void)extra;
+    check_alive("predefined type");
+    type_at[(int)(long)val] = ++seq;
+    type_calls++;
+    int k = key;
+    MPI_Type_free_keyval(&k);
+    int one = 1, sum = 0;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (sum != size)
+        FAIL("allreduce in a type delete callback: %d", sum);
+    return MPI_SUCCESS;
+}
+
 /* set first on MPI_COMM_SELF, so deleted last of the original ones */
 static int busy_del(MPI_Comm c, int key, void *val, void *extra)
 {
@@ -198,6 +216,12 @@ int main(int argc, char **argv)
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, leaked_del, &lkey, NULL);
     MPI_Comm_set_attr(leaked, lkey, &uval);
 
+    int tkey;
+    MPI_Type_create_keyval(MPI_TYPE_DUP_FN, predef_type_del, &tkey, NULL);
+    MPI_Type_set_attr(MPI_INT, tkey, (void *)0L);
+    MPI_Type_set_attr(MPI_DOUBLE, tkey, (void *)1L);
+    MPI_Type_free_keyval(&tkey);
+
     int busy_key;
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, busy_del, &busy_key, NULL);
     MPI_Comm_set_attr(MPI_COMM_SELF, busy_key, NULL);
@@ -248,6 +272,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < NWORLD; i++)
         if (world_at[i] != NSELF + 3 + NWORLD - i)
             FAIL("world attribute %d deleted at %d, want %d", i, world_at[i], NSELF + 3 + NWORLD - i);
+    for (int i = 0; i < 2; i++)
+        if (type_at[i] <= NSELF + 3 + NWORLD)
+            FAIL("predefined type attribute %d deleted at %d, before MPI_COMM_WORLD's", i,
+                 type_at[i]);
+    if (type_calls != 2)
+        FAIL("predefined type delete callbacks: %d", type_calls);
     if (shared_dels != 2)
         FAIL("shared keyval: %d deletes, want 2", shared_dels);
     if (errors)
