@@ -855,6 +855,10 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn,
+                          int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
 
 /* Attributes: deprecated MPI-1 interface */
 int MPI_Keyval_create(MPI_Copy_function *copy_fn,
@@ -1262,6 +1266,10 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn,
+                           int *win_keyval, void *extra_state);
+int PMPI_Win_free_keyval(int *win_keyval);
 
 /* Attributes: deprecated MPI-1 interface */
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn,

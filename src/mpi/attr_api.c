@@ -6,23 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- predefined attributes on MPI_COMM_WORLD --------------------------- */
-static int attr_tag_ub = RM_TAG_UB, attr_host = MPI_PROC_NULL, attr_io = MPI_ANY_SOURCE,
-           attr_wtime_global = 0, attr_universe, attr_appnum = 0, attr_lastused = MPI_ERR_LASTCODE;
+/* ---- predefined attributes ----------------------------------------------
+ * Read-only, on every communicator (as MPICH and Open MPI answer them; MPI
+ * names MPI_COMM_WORLD, and libraries ask their own communicators for
+ * MPI_TAG_UB). The caller gets the address of a copy, refreshed at each
+ * query, so a program writing through it changes nothing for the next one. */
+static int attr_pre_copy[7];
+
+static int attr_predefined_index(int keyval)
+{
+    switch (keyval) {
+    case MPI_TAG_UB: return 0;
+    case MPI_HOST: return 1;
+    case MPI_IO: return 2;
+    case MPI_WTIME_IS_GLOBAL: return 3;
+    case MPI_UNIVERSE_SIZE: return 4;
+    case MPI_APPNUM: return 5;
+    case MPI_LASTUSEDCODE: return 6;
+    }
+    return -1;
+}
 
 static int *attr_predefined(int keyval)
 {
-    attr_universe = mpi_state.world_size;
-    switch (keyval) {
-    case MPI_TAG_UB: return &attr_tag_ub;
-    case MPI_HOST: return &attr_host;
-    case MPI_IO: return &attr_io;
-    case MPI_WTIME_IS_GLOBAL: return &attr_wtime_global;
-    case MPI_UNIVERSE_SIZE: return &attr_universe;
-    case MPI_APPNUM: return &attr_appnum;
-    case MPI_LASTUSEDCODE: return &attr_lastused;
-    }
-    return NULL;
+    int i = attr_predefined_index(keyval);
+    if (i < 0)
+        return NULL;
+    const int values[7] = {RM_TAG_UB, MPI_PROC_NULL, MPI_ANY_SOURCE, 0, mpi_state.world_size, 0,
+                           MPI_ERR_LASTCODE};
+    attr_pre_copy[i] = values[i];
+    return &attr_pre_copy[i];
 }
 
 RM_ALIAS(Comm_create_keyval)
@@ -43,7 +56,7 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
 {
     MPI_BEGIN("MPI_Comm_free_keyval");
     CHECK_ARG(NULL, comm_keyval, "comm_keyval is NULL");
-    if (attr_predefined(*comm_keyval))
+    if (attr_predefined_index(*comm_keyval) >= 0)
         MPI_FAIL(NULL, MPI_ERR_KEYVAL, "cannot free a predefined keyval");
     if ((err = attr_keyval_free(ATTR_COMM, comm_keyval)) != MPI_SUCCESS)
         MPI_FAIL(NULL, err, "invalid keyval %d", *comm_keyval);
@@ -56,7 +69,7 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     MPI_BEGIN("MPI_Comm_set_attr");
     comm_t *c;
     CHECK_COMM(c, comm);
-    if (attr_predefined(comm_keyval))
+    if (attr_predefined_index(comm_keyval) >= 0)
         MPI_FAIL(c, MPI_ERR_KEYVAL, "predefined attributes are read-only");
     if ((err = attr_set(&c->attrs, ATTR_COMM, comm, comm_keyval, attribute_val)) != MPI_SUCCESS)
         MPI_FAIL(c, err, "cannot set attribute %d", comm_keyval);
@@ -72,9 +85,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
     CHECK_ARG(c, attribute_val && flag, "attribute_val or flag is NULL");
     int *pre = attr_predefined(comm_keyval);
     if (pre) {
-        *flag = c == comm_world;
-        if (*flag)
-            *(void **)attribute_val = pre;
+        *flag = 1;
+        *(void **)attribute_val = pre;
         goto fn_exit;
     }
     if ((err = attr_get(c->attrs, ATTR_COMM, comm_keyval, (void **)attribute_val, flag)) != MPI_SUCCESS)
@@ -88,6 +100,8 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
     MPI_BEGIN("MPI_Comm_delete_attr");
     comm_t *c;
     CHECK_COMM(c, comm);
+    if (attr_predefined_index(comm_keyval) >= 0)
+        MPI_FAIL(c, MPI_ERR_KEYVAL, "predefined attributes are read-only");
     if ((err = attr_delete(&c->attrs, ATTR_COMM, comm, comm_keyval)) != MPI_SUCCESS)
         MPI_FAIL(c, err, "cannot delete attribute %d", comm_keyval);
     MPI_END();
@@ -183,6 +197,31 @@ int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
         MPI_FAIL(NULL, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)datatype);
     if ((err = attr_delete(&dt->attrs, ATTR_TYPE, datatype, type_keyval)) != MPI_SUCCESS)
         MPI_FAIL(NULL, err, "cannot delete attribute %d", type_keyval);
+    MPI_END();
+}
+
+/* Window keyvals exist before windows do: a program may create and free
+ * them (MPI_WIN_DUP_FN and friends are in mpi.h). */
+RM_ALIAS(Win_create_keyval)
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                           void *extra_state)
+{
+    MPI_BEGIN("MPI_Win_create_keyval");
+    CHECK_ARG(NULL, win_keyval, "win_keyval is NULL");
+    if ((err = attr_keyval_create(ATTR_WIN, (void *)win_copy_attr_fn, (void *)win_delete_attr_fn,
+                                  extra_state, win_keyval)) != MPI_SUCCESS)
+        MPI_FAIL(NULL, err, "cannot create a keyval");
+    MPI_END();
+}
+
+RM_ALIAS(Win_free_keyval)
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+    MPI_BEGIN("MPI_Win_free_keyval");
+    CHECK_ARG(NULL, win_keyval, "win_keyval is NULL");
+    if ((err = attr_keyval_free(ATTR_WIN, win_keyval)) != MPI_SUCCESS)
+        MPI_FAIL(NULL, err, "invalid keyval %d", *win_keyval);
     MPI_END();
 }
 

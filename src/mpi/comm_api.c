@@ -37,10 +37,12 @@ static group_t *comm_group_copy(const group_t *g)
     return n;
 }
 
-RM_ALIAS(Comm_dup)
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+/* MPI_Comm_dup and MPI_Comm_dup_with_info. The new context is agreed on
+ * first (collectively), the attributes copied after: a copy callback that
+ * fails on one rank then cannot leave the others waiting in the agreement. */
+static int comm_dup_common(const char *fn_name_, MPI_Comm comm, MPI_Comm *newcomm)
 {
-    MPI_BEGIN("MPI_Comm_dup");
+    MPI_BEGIN_SHARED();
     comm_t *c, *n;
     CHECK_COMM(c, comm);
     CHECK_ARG(c, newcomm, "newcomm is NULL");
@@ -51,16 +53,27 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (st < 0)
         group_release(g);
     MPI_CHECK_STATUS(c, st);
-    if ((err = attr_copy_all(c->attrs, &n->attrs, ATTR_COMM, comm)) != MPI_SUCCESS)
-        MPI_FAIL(c, err, "an attribute copy callback failed");
+    if ((err = attr_copy_all(&c->attrs, &n->attrs, ATTR_COMM, comm)) != MPI_SUCCESS) {
+        /* the attributes copied so far get their delete callbacks */
+        comm_release(n);
+        *newcomm = MPI_COMM_NULL;
+        MPI_FAIL(c, err, "an attribute copy callback returned %d", err);
+    }
     *newcomm = n->handle;
     MPI_END();
+}
+
+RM_ALIAS(Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return comm_dup_common("MPI_Comm_dup", comm, newcomm);
 }
 
 RM_ALIAS(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return PMPI_Comm_dup(comm, newcomm);
+    (void)info; /* no hints are acted on */
+    return comm_dup_common("MPI_Comm_dup_with_info", comm, newcomm);
 }
 
 RM_ALIAS(Comm_split)
@@ -132,6 +145,14 @@ int PMPI_Comm_free(MPI_Comm *comm)
     CHECK_COMM(c, *comm);
     if (c == comm_world || c == comm_self)
         MPI_FAIL(c, MPI_ERR_COMM, "cannot free %s", c->name);
+    if (c->attrs) {
+        /* the delete callbacks run now, even while operations in flight
+         * hold the object (MPI-3.1 6.7.2: invoked by MPI_COMM_FREE); a
+         * failing one fails the call with the communicator left in place,
+         * its attributes gone, as MPICH does */
+        if ((err = attr_delete_all(&c->attrs, ATTR_COMM, *comm)) != MPI_SUCCESS)
+            MPI_FAIL(c, err, "an attribute delete callback returned %d", err);
+    }
     comm_release(c); /* pending operations hold their own references */
     *comm = MPI_COMM_NULL;
     MPI_END();

@@ -299,8 +299,13 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     CHECK_DTYPE_ANY(old, oldtype);
     CHECK_ARG(NULL, newtype, "newtype is NULL");
     dtype_t *t = dtype_dup(old);
-    if ((err = dtype_publish(fn_name_, t, newtype)) == MPI_SUCCESS && old->attrs)
-        err = attr_copy_all(old->attrs, &t->attrs, ATTR_TYPE, oldtype);
+    if ((err = dtype_publish(fn_name_, t, newtype)) != MPI_SUCCESS)
+        goto fn_exit;
+    if ((err = attr_copy_all(&old->attrs, &t->attrs, ATTR_TYPE, oldtype)) != MPI_SUCCESS) {
+        dtype_release(t); /* runs the delete callbacks of what was copied */
+        *newtype = MPI_DATATYPE_NULL;
+        MPI_FAIL(NULL, err, "an attribute copy callback returned %d", err);
+    }
     MPI_END();
 }
 
@@ -324,6 +329,12 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     CHECK_DTYPE_ANY(dt, *datatype);
     if (dt->builtin)
         MPI_FAIL(NULL, MPI_ERR_TYPE, "cannot free the predefined datatype %s", dt->name);
+    if (dt->attrs) {
+        /* the delete callbacks run now, even while operations in flight
+         * hold the type; a failing one fails the call, the type stays */
+        if ((err = attr_delete_all(&dt->attrs, ATTR_TYPE, *datatype)) != MPI_SUCCESS)
+            MPI_FAIL(NULL, err, "an attribute delete callback returned %d", err);
+    }
     dtype_release(dt); /* operations in flight keep their own references */
     *datatype = MPI_DATATYPE_NULL;
     MPI_END();

@@ -2,6 +2,7 @@
 #include "boot/boot.h"
 #include "coll/coll.h"
 #include "coll/op.h"
+#include "comm/attr.h"
 #include "mpi/mpiimpl.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -78,10 +79,31 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return mpi_init_common(required, provided);
 }
 
+/* MPI-3.1 8.7.1: before anything is torn down, MPI_COMM_SELF is freed as
+ * far as its attributes go (newest first), then MPI_COMM_WORLD's go the same
+ * way, as MPICH does, and then those on predefined datatypes (which MPICH
+ * deletes later in its shutdown). MPI stays fully usable inside the callbacks
+ * (MPI_Finalized says false); what they set on either communicator is
+ * deleted in a further round. Callback errors are not reported, as in MPICH:
+ * the program is leaving anyway. */
+static void mpi_finalize_attrs(void)
+{
+    for (int round = 0; round < 16 && (comm_self->attrs || comm_world->attrs); round++) {
+        int rc = attr_delete_all(&comm_self->attrs, ATTR_COMM, MPI_COMM_SELF);
+        if (rc != MPI_SUCCESS)
+            rm_log_debug("MPI_Finalize: a delete callback on MPI_COMM_SELF returned %d", rc);
+        rc = attr_delete_all(&comm_world->attrs, ATTR_COMM, MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS)
+            rm_log_debug("MPI_Finalize: a delete callback on MPI_COMM_WORLD returned %d", rc);
+    }
+    attr_delete_predefined_types();
+}
+
 RM_ALIAS(Finalize)
 int PMPI_Finalize(void)
 {
     MPI_BEGIN("MPI_Finalize");
+    mpi_finalize_attrs();
     void *bbuf;
     size_t bsize;
     proto_bsend_detach(&bbuf, &bsize);
@@ -90,6 +112,7 @@ int PMPI_Finalize(void)
     rm_status_t st = coll_barrier(comm_world);
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
+    attr_finalize(); /* objects never freed lose their attributes without callbacks */
     comm_finalize();
     mpi_info_finalize();
     proto_finalize();
