@@ -1,5 +1,6 @@
 /* Communicator and group bindings. */
 #include "comm/attr.h"
+#include "comm/topo.h"
 #include "mpi/mpiimpl.h"
 
 #include <stdio.h>
@@ -51,6 +52,10 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (st < 0)
         group_release(g);
     MPI_CHECK_STATUS(c, st);
+    if ((c->topo && !(n->topo = topo_dup(c->topo))) || comm_hints_copy(c->hints, &n->hints) < 0) {
+        comm_release(n);
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
+    }
     if ((err = attr_copy_all(c->attrs, &n->attrs, ATTR_COMM, comm)) != MPI_SUCCESS)
         MPI_FAIL(c, err, "an attribute copy callback failed");
     *newcomm = n->handle;
