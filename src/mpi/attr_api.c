@@ -20,7 +20,7 @@ static int *attr_predefined(int keyval)
     case MPI_WTIME_IS_GLOBAL: return &attr_wtime_global;
     case MPI_UNIVERSE_SIZE: return &attr_universe;
     case MPI_APPNUM: return &attr_appnum;
-    case MPI_LASTUSEDCODE: return &attr_lastused;
+    case MPI_LASTUSEDCODE: attr_lastused = mpi_err_lastused(); return &attr_lastused;
     }
     return NULL;
 }
@@ -272,6 +272,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (!errorclass)
         return MPI_ERR_ARG;
+    if (mpi_err_user_class(errorcode, errorclass))
+        return MPI_SUCCESS;
     if (!mpi_err_class_name(errorcode))
         return MPI_ERR_ARG;
     *errorclass = errorcode;
@@ -283,7 +285,9 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     if (!string || !resultlen)
         return MPI_ERR_ARG;
-    const char *s = mpi_err_class_name(errorcode);
+    const char *s = mpi_err_user_string(errorcode);
+    if (!s)
+        s = mpi_err_class_name(errorcode);
     if (!s)
         return MPI_ERR_ARG;
     snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);

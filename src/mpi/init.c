@@ -92,6 +92,7 @@ int PMPI_Finalize(void)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     comm_finalize();
     mpi_info_finalize();
+    mpi_err_user_finalize();
     proto_finalize();
     op_finalize();
     dtype_finalize();

@@ -40,6 +40,14 @@ const char *mpi_err_class_name(int errclass);
 
 void mpi_info_finalize(void);
 
+/* Error classes and codes the application added (src/mpi/errcode_api.c):
+ * mpi_err_user_class gives 1 and the class for one of them, the string is
+ * "" until one is set, NULL for any other number. */
+int mpi_err_user_class(int code, int *cls);
+const char *mpi_err_user_string(int code);
+int mpi_err_lastused(void); /* the value of MPI_LASTUSEDCODE */
+void mpi_err_user_finalize(void);
+
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st);
