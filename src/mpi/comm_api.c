@@ -65,7 +65,13 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 RM_ALIAS(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return PMPI_Comm_dup(comm, newcomm);
+    int nkeys, err;
+    /* a bad info fails before anything is created */
+    if (info != MPI_INFO_NULL && (err = PMPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
+        return err;
+    if ((err = PMPI_Comm_dup(comm, newcomm)) != MPI_SUCCESS)
+        return err;
+    return mpi_comm_replace_hints(*newcomm, info);
 }
 
 RM_ALIAS(Comm_split)

@@ -39,6 +39,8 @@ int mpi_err_from_status(rm_status_t st);
 const char *mpi_err_class_name(int errclass);
 
 void mpi_info_finalize(void);
+/* The hints of comm become exactly those of info (MPI_Comm_dup_with_info). */
+int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info);
 
 /* Error classes and codes the application added (src/mpi/errcode_api.c):
  * mpi_err_user_class gives 1 and the class for one of them, the string is
