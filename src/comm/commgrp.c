@@ -6,6 +6,7 @@
 #include "comm/commgrp.h"
 #include "comm/topo.h"
 #include "proto/proto.h"
+#include "util/log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,8 @@ static int idup_poll(void *arg)
     idup_give_back(op->mine, id);
     if (id < 0) {
         if (op->round == 0) {
+            rm_log_debug("MPI_Comm_idup: the first %d candidate ids have none in common; "
+                         "offering every free id", IDUP_CANDIDATES);
             op->round = 1;
             st = idup_round_start(op);
             if (st >= 0)

@@ -141,6 +141,25 @@ static void test_idup(void)
     MPI_Comm_free(&d);
     MPI_Comm_free(&cart);
     expect(MPI_Comm_idup(MPI_COMM_NULL, &d, &r), MPI_ERR_COMM, "idup of MPI_COMM_NULL");
+
+    /* rank 0 alone holds 70 more communicators, so the lowest free ids
+     * differ between the ranks by more than the first round offers: the
+     * idup must still agree (its second round) */
+    MPI_Comm selfs[70];
+    if (rank == 0)
+        for (int i = 0; i < 70; i++)
+            MPI_Comm_dup(MPI_COMM_SELF, &selfs[i]);
+    MPI_Comm_idup(MPI_COMM_WORLD, &d, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    check_works(d, size);
+    MPI_Comm d3;
+    MPI_Comm_dup(d, &d3); /* the ids taken and given back stay consistent */
+    check_works(d3, size);
+    MPI_Comm_free(&d3);
+    MPI_Comm_free(&d);
+    if (rank == 0)
+        for (int i = 0; i < 70; i++)
+            MPI_Comm_free(&selfs[i]);
 }
 
 static int hint(MPI_Comm c, const char *key, char *val)
