@@ -304,25 +304,27 @@ rm_status_t topo_dims_create(int nnodes, int ndims, int *dims)
 
 /* ---- placement of a reordered grid -------------------------------------- */
 
-static int topo_block_cost(int ndims, const int *dims, const int *b, int k)
+/* Grid edges cut when blocks of shape b tile the grid: along dimension i
+ * there are dims[i] / b[i] - 1 cutting planes of n / dims[i] edges each. */
+static long long topo_block_cost(int ndims, const int *dims, const int *b)
 {
-    int cost = 0;
+    long long n = 1, cost = 0;
     for (int i = 0; i < ndims; i++)
-        if (b[i] < dims[i])
-            cost += k / b[i];
+        n *= dims[i];
+    for (int i = 0; i < ndims; i++)
+        cost += (long long)(dims[i] / b[i] - 1) * (n / dims[i]);
     return cost;
 }
 
 /* Search the block shapes b (b[i] divides dims[i], product k) for the one
- * whose faces cut the fewest grid edges: a face normal to dimension i cuts
- * k / b[i] edges unless the block spans that dimension. */
-static void topo_block_best(int ndims, const int *dims, int i, int k, int ktot, int *b, int *best,
-                            int *best_cost)
+ * that cuts the fewest grid edges; the first found wins a tie. */
+static void topo_block_best(int ndims, const int *dims, int i, int k, int *b, int *best,
+                            long long *best_cost)
 {
     if (i == ndims) {
         if (k != 1)
             return;
-        int c = topo_block_cost(ndims, dims, b, ktot);
+        long long c = topo_block_cost(ndims, dims, b);
         if (*best_cost < 0 || c < *best_cost) {
             *best_cost = c;
             memcpy(best, b, sizeof(int) * (size_t)ndims);
@@ -333,7 +335,7 @@ static void topo_block_best(int ndims, const int *dims, int i, int k, int ktot, 
         if (dims[i] % d || k % d)
             continue;
         b[i] = d;
-        topo_block_best(ndims, dims, i + 1, k / d, ktot, b, best, best_cost);
+        topo_block_best(ndims, dims, i + 1, k / d, b, best, best_cost);
     }
 }
 
@@ -365,9 +367,9 @@ void topo_cart_place(int ndims, const int *dims, int n, const int *host_of, int 
     int k = count[0], equal = 1;
     for (int h = 1; h < nh; h++)
         equal &= count[h] == k;
-    int best_cost = -1;
+    long long best_cost = -1;
     if (equal && nh > 1 && k > 1)
-        topo_block_best(ndims, dims, 0, k, k, b, best, &best_cost);
+        topo_block_best(ndims, dims, 0, k, b, best, &best_cost);
     if (best_cost >= 0) {
         /* host h owns block h of the grid of blocks, filled row-major */
         for (int i = 0; i < ndims; i++)
