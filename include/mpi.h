@@ -834,6 +834,9 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+                          MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 /* Attributes and keyvals */
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
@@ -870,6 +873,45 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
 /* Process topologies */
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                    const int periods[], int reorder, MPI_Comm *comm_cart);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
+                 int coords[]);
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
+                 const int periods[], int *newrank);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                   int *rank_dest);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                          const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                   const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[],
+                                   const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                             int sourceweights[], int maxoutdegree,
+                             int destinations[], int destweights[]);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
+                                   int *outdegree, int *weighted);
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                     const int edges[], int reorder, MPI_Comm *comm_graph);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+                  int edges[]);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
+                  const int edges[], int *newrank);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
+                        int neighbors[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Topo_test(MPI_Comm comm, int *status);
 
 /* Neighborhood collectives */
 
@@ -900,6 +942,9 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
 int MPI_Error_class(int errorcode, int *errorclass);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
 
 /* Error handling: deprecated MPI-1 interface */
 int MPI_Errhandler_create(MPI_Handler_function *function,
@@ -999,6 +1044,8 @@ MPI_Fint MPI_Info_c2f(MPI_Info info);
 MPI_Info MPI_Info_f2c(MPI_Fint info);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_Message MPI_Message_f2c(MPI_Fint message);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
 /* ------------------------------------------------------------------------
  * Profiling interface: every MPI_ function has a PMPI_ twin
@@ -1245,6 +1292,9 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+                           MPI_Comm *newcomm);
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 /* Attributes and keyvals */
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
@@ -1281,6 +1331,45 @@ int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
 /* Process topologies */
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                     const int periods[], int reorder, MPI_Comm *comm_cart);
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
+                  int coords[]);
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
+                  const int periods[], int *newrank);
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                    int *rank_dest);
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                           const int degrees[], const int destinations[],
+                           const int weights[], MPI_Info info, int reorder,
+                           MPI_Comm *comm_dist_graph);
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                    const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[],
+                                    const int destweights[], MPI_Info info,
+                                    int reorder, MPI_Comm *comm_dist_graph);
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                              int sourceweights[], int maxoutdegree,
+                              int destinations[], int destweights[]);
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
+                                    int *outdegree, int *weighted);
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                      const int edges[], int reorder, MPI_Comm *comm_graph);
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+                   int edges[]);
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
+                   const int edges[], int *newrank);
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
+                         int neighbors[]);
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int PMPI_Topo_test(MPI_Comm comm, int *status);
 
 /* Neighborhood collectives */
 
@@ -1311,6 +1400,9 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
 int PMPI_Error_class(int errorcode, int *errorclass);
+int PMPI_Add_error_class(int *errorclass);
+int PMPI_Add_error_code(int errorclass, int *errorcode);
+int PMPI_Add_error_string(int errorcode, const char *string);
 
 /* Error handling: deprecated MPI-1 interface */
 int PMPI_Errhandler_create(MPI_Handler_function *function,
@@ -1410,6 +1502,8 @@ MPI_Fint PMPI_Info_c2f(MPI_Info info);
 MPI_Info PMPI_Info_f2c(MPI_Fint info);
 MPI_Fint PMPI_Message_c2f(MPI_Message message);
 MPI_Message PMPI_Message_f2c(MPI_Fint message);
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 /* END FUNCTION DECLARATIONS */
 
 /* railmpi extension: move traffic off a network rail (off = 1), e.g. before

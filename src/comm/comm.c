@@ -5,13 +5,12 @@
 #include "coll/op.h"
 #include "comm/attr.h"
 #include "comm/comm.h"
+#include "comm/topo.h"
 #include "proto/proto.h"
 #include "util/handle.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define COMM_MAX_IDS 2048
 
 comm_t *comm_world, *comm_self;
 group_t *group_empty;
@@ -109,14 +108,21 @@ void comm_set_errhandler(comm_t *c, errhandler_t *e)
 
 /* ---- context ids ------------------------------------------------------- */
 
-static void comm_id_take(int id)
+int comm_id_take(int id)
 {
+    int was_free = (comm_ids[id / 32] >> (id % 32)) & 1;
     comm_ids[id / 32] &= ~(1u << (id % 32));
+    return was_free;
 }
 
-static void comm_id_give(int id)
+void comm_id_give(int id)
 {
     comm_ids[id / 32] |= 1u << (id % 32);
+}
+
+void comm_id_free_mask(uint32_t *mask)
+{
+    memcpy(mask, comm_ids, sizeof comm_ids);
 }
 
 /* Agree on an id free at every member of parent; members take it. */
@@ -185,10 +191,43 @@ rm_status_t comm_init(int world_rank, int world_size)
     return RM_OK;
 }
 
+void comm_hints_free(comm_hint_t **h)
+{
+    while (*h) {
+        comm_hint_t *n = (*h)->next;
+        free((*h)->key);
+        free((*h)->val);
+        free(*h);
+        *h = n;
+    }
+}
+
+rm_status_t comm_hints_copy(const comm_hint_t *from, comm_hint_t **to)
+{
+    comm_hint_t **tail = to;
+    while (*tail)
+        tail = &(*tail)->next;
+    for (; from; from = from->next) {
+        comm_hint_t *n = calloc(1, sizeof *n);
+        if (!n || !(n->key = strdup(from->key)) || !(n->val = strdup(from->val))) {
+            if (n)
+                free(n->key);
+            free(n);
+            return RM_ERR_NOMEM;
+        }
+        *tail = n;
+        tail = &n->next;
+    }
+    return RM_OK;
+}
+
 static void comm_destroy(comm_t *c)
 {
     if (c->attrs)
         attr_delete_all(&c->attrs, ATTR_COMM, c->handle);
+    topo_free(c->topo);
+    c->topo = NULL;
+    comm_hints_free(&c->hints);
     errhandler_release(c->errh);
     group_release(c->group);
     comm_id_give((int)(c->ctx / 2));
@@ -246,6 +285,12 @@ rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out)
     rm_status_t st = comm_id_alloc(parent, members != NULL, &id);
     if (st < 0 || !members)
         return st;
+    return comm_create_with_id(parent, members, id, out);
+}
+
+rm_status_t comm_create_with_id(comm_t *parent, group_t *members, int id, comm_t **out)
+{
+    *out = NULL;
     comm_t *c = calloc(1, sizeof *c);
     if (!c) {
         comm_id_give(id);

@@ -24,6 +24,13 @@ typedef struct errhandler {
 } errhandler_t;
 
 struct attr_list;
+struct topo;
+
+/* An info hint kept on a communicator (MPI_Comm_set_info). */
+typedef struct comm_hint {
+    char *key, *val;
+    struct comm_hint *next;
+} comm_hint_t;
 
 typedef struct comm {
     int handle;
@@ -35,6 +42,9 @@ typedef struct comm {
     struct attr_list *attrs;
     char name[MPI_MAX_OBJECT_NAME];
     int coll_seq;   /* collectives issued on this comm (tags for algorithms) */
+    struct topo *topo;   /* process topology (src/comm/topo.c), NULL if none */
+    comm_hint_t *hints;  /* info hints, in the order set */
+    uint32_t idup_seq;   /* MPI_Comm_idup calls on this comm (tags their exchange) */
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -56,7 +66,18 @@ extern group_t *group_empty;
  * communicator's group (NULL for a process that is not a member, which
  * gets *out = NULL). */
 rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out);
+/* The same in two steps, for creations that agree on the id themselves
+ * (src/comm/commgrp.c): comm_id_free_mask copies the set of ids free here
+ * (COMM_MAX_IDS bits), comm_id_take/give mark one used/free, and
+ * comm_create_with_id builds the communicator on an id already taken. */
+#define COMM_MAX_IDS 2048
+void comm_id_free_mask(uint32_t *mask);
+int comm_id_take(int id); /* 0 if it was not free */
+void comm_id_give(int id);
+rm_status_t comm_create_with_id(comm_t *parent, group_t *members, int id, comm_t **out);
 rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out);
+void comm_hints_free(comm_hint_t **h);
+rm_status_t comm_hints_copy(const comm_hint_t *from, comm_hint_t **to);
 void comm_set_errhandler(comm_t *c, errhandler_t *e);
 errhandler_t *errhandler_create(MPI_Comm_errhandler_function *fn);
 void errhandler_release(errhandler_t *e);

@@ -33,7 +33,7 @@ static int *attr_predefined(int keyval)
     if (i < 0)
         return NULL;
     const int values[7] = {RM_TAG_UB, MPI_PROC_NULL, MPI_ANY_SOURCE, 0, mpi_state.world_size, 0,
-                           MPI_ERR_LASTCODE};
+                           mpi_err_lastused()};
     attr_pre_copy[i] = values[i];
     return &attr_pre_copy[i];
 }
@@ -311,6 +311,8 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (!errorclass)
         return MPI_ERR_ARG;
+    if (mpi_err_user_class(errorcode, errorclass))
+        return MPI_SUCCESS;
     if (!mpi_err_class_name(errorcode))
         return MPI_ERR_ARG;
     *errorclass = errorcode;
@@ -322,7 +324,9 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     if (!string || !resultlen)
         return MPI_ERR_ARG;
-    const char *s = mpi_err_class_name(errorcode);
+    const char *s = mpi_err_user_string(errorcode);
+    if (!s)
+        s = mpi_err_class_name(errorcode);
     if (!s)
         return MPI_ERR_ARG;
     snprintf(string, MPI_MAX_ERROR_STRING, "%s", s);

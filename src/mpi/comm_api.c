@@ -1,5 +1,6 @@
 /* Communicator and group bindings. */
 #include "comm/attr.h"
+#include "comm/topo.h"
 #include "mpi/mpiimpl.h"
 
 #include <stdio.h>
@@ -53,6 +54,10 @@ static int comm_dup_common(const char *fn_name_, MPI_Comm comm, MPI_Comm *newcom
     if (st < 0)
         group_release(g);
     MPI_CHECK_STATUS(c, st);
+    if ((c->topo && !(n->topo = topo_dup(c->topo))) || comm_hints_copy(c->hints, &n->hints) < 0) {
+        comm_release(n);
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
+    }
     if ((err = attr_copy_all(&c->attrs, &n->attrs, ATTR_COMM, comm)) != MPI_SUCCESS) {
         /* the attributes copied so far get their delete callbacks */
         comm_release(n);
@@ -72,8 +77,13 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 RM_ALIAS(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    (void)info; /* no hints are acted on */
-    return comm_dup_common("MPI_Comm_dup_with_info", comm, newcomm);
+    int nkeys, err;
+    /* a bad info fails before anything is created */
+    if (info != MPI_INFO_NULL && (err = PMPI_Info_get_nkeys(info, &nkeys)) != MPI_SUCCESS)
+        return err;
+    if ((err = comm_dup_common("MPI_Comm_dup_with_info", comm, newcomm)) != MPI_SUCCESS)
+        return err;
+    return mpi_comm_replace_hints(*newcomm, info);
 }
 
 RM_ALIAS(Comm_split)

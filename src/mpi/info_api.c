@@ -241,26 +241,87 @@ int PMPI_Info_free(MPI_Info *info)
     MPI_END();
 }
 
-/* Communicators take no hints yet: set accepts any info, get returns an empty one. */
+/* Communicator hints: every key set is kept (none changes how railmpi
+ * works yet) and MPI_Comm_get_info returns them all. */
+static int info_to_hints(info_t *in, comm_hint_t **hints)
+{
+    for (int i = 0; in && i < in->n; i++) {
+        comm_hint_t *h = *hints;
+        while (h && strcmp(h->key, in->kv[i].key))
+            h = h->next;
+        char *v = strdup(in->kv[i].val);
+        if (!v)
+            return MPI_ERR_NO_MEM;
+        if (h) {
+            free(h->val);
+            h->val = v;
+            continue;
+        }
+        comm_hint_t n = {.key = strdup(in->kv[i].key), .val = v};
+        comm_hint_t *one = &n;
+        if (!n.key || comm_hints_copy(one, hints) < 0) {
+            free(n.key);
+            free(v);
+            return MPI_ERR_NO_MEM;
+        }
+        free(n.key);
+        free(v);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Set (replace = 0) or replace all (replace = 1) the hints of comm. */
+static int info_comm_hints(const char *fn_name_, MPI_Comm comm, MPI_Info info, int replace)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c;
+    info_t *in = NULL;
+    CHECK_COMM(c, comm);
+    if (info != MPI_INFO_NULL)
+        CHECK_INFO(in, info);
+    comm_hint_t *h = NULL;
+    if (!replace && comm_hints_copy(c->hints, &h) < 0)
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
+    if ((err = info_to_hints(in, &h)) != MPI_SUCCESS) {
+        comm_hints_free(&h);
+        MPI_FAIL(c, err, "out of memory");
+    }
+    comm_hints_free(&c->hints);
+    c->hints = h;
+    MPI_END();
+}
+
 RM_ALIAS(Comm_set_info)
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
-    MPI_BEGIN("MPI_Comm_set_info");
-    comm_t *c;
-    info_t *in;
-    CHECK_COMM(c, comm);
-    CHECK_INFO(in, info);
-    (void)in;
-    MPI_END();
+    return info_comm_hints("MPI_Comm_set_info", comm, info, 0);
+}
+
+int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info)
+{
+    return info_comm_hints("MPI_Comm_dup_with_info", comm, info, 1);
 }
 
 RM_ALIAS(Comm_get_info)
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
-    comm_t *c = comm_get(comm);
-    if (!c)
-        return mpi_err_raise(NULL, MPI_ERR_COMM, "MPI_Comm_get_info", "invalid communicator");
-    return PMPI_Info_create(info_used);
+    MPI_BEGIN("MPI_Comm_get_info");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    CHECK_ARG(c, info_used, "info_used is NULL");
+    info_t *in = calloc(1, sizeof *in);
+    if (!in || !(in->handle = rm_htable_alloc(&info_table, in))) {
+        free(in);
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
+    }
+    for (comm_hint_t *h = c->hints; h; h = h->next) {
+        if ((err = info_put(in, h->key, h->val)) != MPI_SUCCESS) {
+            info_destroy(in);
+            MPI_FAIL(c, err, "out of memory");
+        }
+    }
+    *info_used = in->handle;
+    MPI_END();
 }
 
 RM_ALIAS(Info_c2f)

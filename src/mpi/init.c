@@ -115,6 +115,7 @@ int PMPI_Finalize(void)
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
     comm_finalize();
     mpi_info_finalize();
+    mpi_err_user_finalize();
     proto_finalize();
     op_finalize();
     dtype_finalize();

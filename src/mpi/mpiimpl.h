@@ -39,6 +39,16 @@ int mpi_err_from_status(rm_status_t st);
 const char *mpi_err_class_name(int errclass);
 
 void mpi_info_finalize(void);
+/* The hints of comm become exactly those of info (MPI_Comm_dup_with_info). */
+int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info);
+
+/* Error classes and codes the application added (src/mpi/errcode_api.c):
+ * mpi_err_user_class gives 1 and the class for one of them, the string is
+ * "" until one is set, NULL for any other number. */
+int mpi_err_user_class(int code, int *cls);
+const char *mpi_err_user_string(int code);
+int mpi_err_lastused(void); /* the value of MPI_LASTUSEDCODE */
+void mpi_err_user_finalize(void);
 
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);

@@ -358,6 +358,39 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
  * of polling (a pass costs about a syscall, 1-2 us). */
 #define PROTO_ACK_IDLE_PASSES 64
 
+typedef struct proto_poll {
+    int (*fn)(void *);
+    void *arg;
+} proto_poll_t;
+static proto_poll_t *proto_polls;
+static int proto_npolls, proto_polls_cap, proto_polls_running;
+
+rm_status_t proto_poll_add(int (*fn)(void *arg), void *arg)
+{
+    if (proto_npolls == proto_polls_cap) {
+        int cap = proto_polls_cap ? 2 * proto_polls_cap : 8;
+        proto_poll_t *p = realloc(proto_polls, sizeof *p * (size_t)cap);
+        if (!p)
+            return RM_ERR_NOMEM;
+        proto_polls = p;
+        proto_polls_cap = cap;
+    }
+    proto_polls[proto_npolls++] = (proto_poll_t){fn, arg};
+    return RM_OK;
+}
+
+static void proto_polls_run(void)
+{
+    proto_polls_running = 1; /* a poll that sends must not re-enter */
+    for (int i = 0; i < proto_npolls;) {
+        if (proto_polls[i].fn(proto_polls[i].arg))
+            proto_polls[i] = proto_polls[--proto_npolls]; /* done: order does not matter */
+        else
+            i++;
+    }
+    proto_polls_running = 0;
+}
+
 int proto_progress(void)
 {
     int n = 0;
@@ -379,6 +412,8 @@ int proto_progress(void)
     rail_health_poll(rm_now);
     if (proto_commands_due)
         proto_async_commands();
+    if (proto_npolls && !proto_polls_running)
+        proto_polls_run();
     return n;
 }
 
@@ -474,6 +509,9 @@ static void proto_print_stats(void)
 
 rm_status_t proto_finalize(void)
 {
+    free(proto_polls);
+    proto_polls = NULL;
+    proto_npolls = proto_polls_cap = 0;
     if (!proto_eng.ch)
         return RM_OK;
     /* everything of ours acknowledged, then goodbye on every rail, so the

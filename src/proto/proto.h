@@ -141,6 +141,11 @@ rm_status_t proto_drain(void);
 /* Fill a status from a completed request (source, tag, error, count). */
 void proto_status_fill(MPI_Status *st, const request_t *r);
 
+/* Work finished by the progress engine (MPI_Comm_idup): fn(arg) runs on
+ * every progress pass, from whichever thread drives progress, until it
+ * returns nonzero. */
+rm_status_t proto_poll_add(int (*fn)(void *arg), void *arg);
+
 /* One pass over every transport; returns number of events handled. */
 int proto_progress(void);
 /* Block (spin, then yield) until r->done. */
