@@ -2,6 +2,7 @@
 #ifndef RM_COMM_COMM_H
 #define RM_COMM_COMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
@@ -35,6 +36,11 @@ typedef struct comm {
     struct attr_list *attrs;
     char name[MPI_MAX_OBJECT_NAME];
     int coll_seq;   /* collectives issued on this comm (tags for algorithms) */
+    /* Intercommunicators: rank/size/group are the local group's; peers of
+     * point-to-point and of the collectives' inter phase are ranks in
+     * remote_group; local_comm (internal, no handle) runs the local phases. */
+    group_t *remote_group; /* NULL for an intracommunicator */
+    struct comm *local_comm;
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -57,6 +63,8 @@ extern group_t *group_empty;
  * gets *out = NULL). */
 rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out);
 rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out);
+/* As comm_create_from; handle 0 makes an internal communicator. */
+rm_status_t comm_create_internal(comm_t *parent, group_t *members, int handle, comm_t **out);
 void comm_set_errhandler(comm_t *c, errhandler_t *e);
 errhandler_t *errhandler_create(MPI_Comm_errhandler_function *fn);
 void errhandler_release(errhandler_t *e);
@@ -65,5 +73,45 @@ static inline int comm_world_rank(const comm_t *c, int rank)
 {
     return c->group->world[rank];
 }
+
+static inline int comm_is_inter(const comm_t *c)
+{
+    return c->remote_group != NULL;
+}
+
+/* A point-to-point peer's world rank: on an intercommunicator ranks name
+ * members of the remote group. */
+static inline int comm_peer_world(const comm_t *c, int rank)
+{
+    return (c->remote_group ? c->remote_group : c->group)->world[rank];
+}
+
+static inline int comm_peer_size(const comm_t *c)
+{
+    return c->remote_group ? c->remote_group->size : c->size;
+}
+
+/* Context ids, for src/comm only: a snapshot of the free set (COMM_ID_WORDS
+ * words) and the lowest id free in an agreed mask. comm_new takes over g and
+ * remote when it succeeds; when it fails it gives the id back and the caller
+ * keeps the groups. */
+#define COMM_ID_WORDS (2048 / 32)
+void comm_ids_snapshot(uint32_t *mask);
+int comm_ids_pick(const uint32_t *mask, int take);
+rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, int handle,
+                     comm_t **out);
+rm_status_t comm_inter_id_alloc(comm_t *c, int member, int *id);
+
+/* Intercommunicators (src/comm/inter.c). */
+/* Collective over local (an intracommunicator) and, at the leader, peer.
+ * leader_err: an MPI error class the local leader found in its own
+ * arguments; it reaches the whole group. *errclass: such a class, or an
+ * overlap of the groups (MPI_ERR_COMM); *out is then NULL. */
+rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int remote_leader,
+                              int tag, int leader_err, int *errclass, comm_t **out);
+rm_status_t comm_inter_merge(comm_t *c, int high, comm_t **out);
+rm_status_t comm_inter_dup(comm_t *c, comm_t **out);
+rm_status_t comm_inter_create_sub(comm_t *c, group_t *g, comm_t **out);
+rm_status_t comm_inter_split(comm_t *c, int color, int key, comm_t **out);
 
 #endif
