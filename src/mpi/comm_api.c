@@ -88,13 +88,14 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     MPI_BEGIN("MPI_Comm_split_type");
     comm_t *c, *n;
     CHECK_COMM(c, comm);
-    CHECK_INTRA(c);
     CHECK_ARG(c, newcomm, "newcomm is NULL");
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         MPI_FAIL(c, MPI_ERR_ARG, "unknown split_type %d", split_type);
     int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED
                                             : proto_proc.node_of[comm_world_rank(c, c->rank)];
-    MPI_CHECK_STATUS(c, comm_split(c, color, key, &n));
+    /* on an intercommunicator: local and remote processes of one host, as MPICH */
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? comm_inter_split(c, color, key, &n)
+                                         : comm_split(c, color, key, &n));
     *newcomm = n ? n->handle : MPI_COMM_NULL;
     MPI_END();
 }

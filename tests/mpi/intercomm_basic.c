@@ -221,6 +221,37 @@ int main(int argc, char **argv)
     }
     MPI_Comm_split(ic, MPI_UNDEFINED, 0, &s);
     CHECK(s == MPI_COMM_NULL, "split with MPI_UNDEFINED");
+    /* split_type: the local and remote processes of each host */
+    MPI_Comm_split_type(ic, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s);
+    {
+        /* a host is named by the lowest world rank on it */
+        MPI_Comm node;
+        int host, same_here = 0, same_remote = 0;
+        int *all = malloc(sizeof(int) * (size_t)size);
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        host = rank;
+        MPI_Allreduce(MPI_IN_PLACE, &host, 1, MPI_INT, MPI_MIN, node);
+        MPI_Comm_free(&node);
+        MPI_Allgather(&host, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+        for (int w = 0; w < size; w++) {
+            if ((w >= half) == color)
+                same_here += all[w] == host;
+            else
+                same_remote += all[w] == host;
+        }
+        free(all);
+        if (!same_remote) {
+            CHECK(s == MPI_COMM_NULL, "split_type with nobody remote on this host");
+        } else {
+            MPI_Comm_test_inter(s, &flag);
+            CHECK(flag, "split_type of an intercommunicator is not one");
+            MPI_Comm_remote_size(s, &n);
+            CHECK(n == same_remote, "split_type remote size %d, want %d", n, same_remote);
+            MPI_Comm_size(s, &n);
+            CHECK(n == same_here, "split_type local size %d, want %d", n, same_here);
+            MPI_Comm_free(&s);
+        }
+    }
 
     /* create: drop local rank 0 when the group has more than one process */
     MPI_Group sub;
@@ -270,8 +301,6 @@ int main(int argc, char **argv)
           err_class(rc));
     rc = MPI_Recv(&dummy, 1, MPI_INT, nrem, 0, ic, MPI_STATUS_IGNORE);
     CHECK(err_class(rc) == MPI_ERR_RANK, "receive from remote rank %d: class %d", nrem, err_class(rc));
-    rc = MPI_Comm_split_type(ic, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &bad);
-    CHECK(err_class(rc) == MPI_ERR_COMM, "split_type on an intercommunicator: class %d", err_class(rc));
 
     MPI_Group_free(&rg);
     MPI_Group_free(&lg);
