@@ -26,7 +26,8 @@ static bridge_t inter_bridge(comm_t *c, int tag)
     return (bridge_t){.via = c, .ctx = c->ctx + 1, .peer = 0, .tag = tag};
 }
 
-/* The leader swaps n ints for the other leader's m; the group gets them. */
+/* The leader swaps its n items of `type` for the other leader's m; its
+ * group gets them too. */
 static rm_status_t inter_swap(comm_t *local, int leader, const bridge_t *b, const void *mine,
                               int n, void *theirs, int m, MPI_Datatype type)
 {

@@ -272,6 +272,9 @@ int main(int argc, char **argv)
         MPI_Comm_free(&cr);
     }
     MPI_Group_free(&sub);
+    /* an empty group on one side: MPI_COMM_NULL on both */
+    MPI_Comm_create(ic, color ? MPI_GROUP_EMPTY : lg, &cr);
+    CHECK(cr == MPI_COMM_NULL, "Comm_create with an empty remote or local group");
 
     /* bad input */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
