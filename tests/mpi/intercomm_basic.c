@@ -128,7 +128,16 @@ int main(int argc, char **argv)
     MPI_Wait(&rq, &cst);
     MPI_Test_cancelled(&cst, &flag);
     CHECK(flag, "receive on an intercommunicator not cancelled");
-    /* MPI_PROC_NULL */
+    /* cancel a send nobody receives: the remote process withdraws it */
+    MPI_Issend(&rank, 1, MPI_INT, nrem - 1, 98, ic, &rq);
+    MPI_Cancel(&rq);
+    MPI_Wait(&rq, &cst);
+    MPI_Test_cancelled(&cst, &flag);
+    CHECK(flag, "send on an intercommunicator not cancelled");
+    MPI_Barrier(ic);
+    MPI_Iprobe(MPI_ANY_SOURCE, 98, ic, &flag, MPI_STATUS_IGNORE);
+    CHECK(!flag, "a cancelled send is still there to receive");
+        /* MPI_PROC_NULL */
     MPI_Send(&dummy, 1, MPI_INT, MPI_PROC_NULL, 0, ic);
 
     /* merge: the high = false group first, each in local order */
