@@ -125,6 +125,11 @@ void comm_ids_snapshot(uint32_t *mask)
     memcpy(mask, comm_ids, sizeof comm_ids);
 }
 
+void comm_ids_put(int id)
+{
+    comm_id_give(id);
+}
+
 int comm_ids_pick(const uint32_t *mask, int take)
 {
     for (int i = 0; i < COMM_MAX_IDS; i++) {

@@ -98,6 +98,7 @@ static inline int comm_peer_size(const comm_t *c)
 #define COMM_ID_WORDS (2048 / 32)
 void comm_ids_snapshot(uint32_t *mask);
 int comm_ids_pick(const uint32_t *mask, int take);
+void comm_ids_put(int id); /* give back an id taken by comm_ids_pick */
 rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, int handle,
                      comm_t **out);
 rm_status_t comm_inter_id_alloc(comm_t *c, int member, int *id);

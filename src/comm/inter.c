@@ -83,6 +83,7 @@ static rm_status_t inter_build(comm_t *parent, group_t *lg, group_t *rg, comm_t 
     errhandler_t *errh = parent->errh;
     *out = NULL;
     rm_status_t st = comm_inter_id_alloc(parent, member, &id);
+    int taken = st >= 0 && member;
     group_t *lcg = member ? inter_group(lg->world, lg->size) : NULL;
     if (st >= 0 && member && !lcg)
         st = RM_ERR_NOMEM; /* still join the local creation below so nobody waits */
@@ -91,10 +92,15 @@ static rm_status_t inter_build(comm_t *parent, group_t *lg, group_t *rg, comm_t 
         group_release(lcg);
     if (st >= 0)
         st = st2;
-    if (st >= 0 && member && (st = comm_new(lg, rg, id, errh, 1, out)) >= 0) {
-        (*out)->local_comm = lc;
-        return RM_OK;
+    if (st >= 0 && member) {
+        taken = 0; /* comm_new gives it back if it fails */
+        if ((st = comm_new(lg, rg, id, errh, 1, out)) >= 0) {
+            (*out)->local_comm = lc;
+            return RM_OK;
+        }
     }
+    if (taken)
+        comm_ids_put(id);
     if (lc)
         comm_release(lc);
     group_release(lg);
@@ -165,10 +171,17 @@ rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int
     }
     comm_t *lc = NULL;
     group_t *lcg = inter_group(local->group->world, local->size);
-    st = lcg ? comm_create_internal(local, lcg, 0, &lc) : RM_ERR_NOMEM;
-    if (st >= 0 && (st = comm_new(lg, rg, id, local->errh, 1, out)) >= 0) {
-        (*out)->local_comm = lc;
-        return RM_OK;
+    /* every member joins the local creation, even one short of memory */
+    st = comm_create_internal(local, lcg, 0, &lc);
+    if (st >= 0 && !lcg)
+        st = RM_ERR_NOMEM;
+    if (st >= 0) {
+        if ((st = comm_new(lg, rg, id, local->errh, 1, out)) >= 0) {
+            (*out)->local_comm = lc;
+            return RM_OK;
+        }
+    } else {
+        comm_ids_put(id);
     }
     if (lc)
         comm_release(lc);
