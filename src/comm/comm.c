@@ -21,6 +21,7 @@ static rm_htable_t group_table = RM_HTABLE_INIT(RM_HOBJ_GROUP, 0);
 static errhandler_t errh_fatal, errh_return, errh_abort;
 static rm_htable_t errh_table = RM_HTABLE_INIT(RM_HOBJ_ERRHANDLER, 0);
 static uint32_t comm_ids[COMM_MAX_IDS / 32]; /* bit set: id free */
+_Static_assert(COMM_ID_WORDS == COMM_MAX_IDS / 32, "COMM_ID_WORDS");
 
 /* ---- groups ------------------------------------------------------------ */
 
@@ -120,29 +121,41 @@ void comm_id_give(int id)
     comm_ids[id / 32] |= 1u << (id % 32);
 }
 
-void comm_id_free_mask(uint32_t *mask)
+void comm_ids_snapshot(uint32_t *mask)
 {
     memcpy(mask, comm_ids, sizeof comm_ids);
+}
+
+void comm_ids_put(int id)
+{
+    comm_id_give(id);
+}
+
+int comm_ids_pick(const uint32_t *mask, int take)
+{
+    for (int i = 0; i < COMM_MAX_IDS; i++) {
+        if (mask[i / 32] & (1u << (i % 32))) {
+            if (take)
+                comm_id_take(i);
+            return i;
+        }
+    }
+    return -1;
 }
 
 /* Agree on an id free at every member of parent; members take it. */
 static rm_status_t comm_id_alloc(comm_t *parent, int member, int *id)
 {
+    if (comm_is_inter(parent))
+        return comm_inter_id_alloc(parent, member, id);
     uint32_t mask[COMM_MAX_IDS / 32];
-    memcpy(mask, comm_ids, sizeof mask);
+    comm_ids_snapshot(mask);
     rm_status_t st = coll_allreduce(MPI_IN_PLACE, mask, COMM_MAX_IDS / 32, dtype_get(MPI_UINT32_T),
                                     op_get(MPI_BAND), parent);
     if (st < 0)
         return st;
-    for (int i = 0; i < COMM_MAX_IDS; i++) {
-        if (mask[i / 32] & (1u << (i % 32))) {
-            if (member)
-                comm_id_take(i);
-            *id = i;
-            return RM_OK;
-        }
-    }
-    return RM_ERR_NO_RESOURCE;
+    *id = comm_ids_pick(mask, member);
+    return *id < 0 ? RM_ERR_NO_RESOURCE : RM_OK;
 }
 
 /* ---- communicators ----------------------------------------------------- */
@@ -230,9 +243,13 @@ static void comm_destroy(comm_t *c)
     comm_hints_free(&c->hints);
     errhandler_release(c->errh);
     group_release(c->group);
+    group_release(c->remote_group);
+    if (c->local_comm)
+        comm_release(c->local_comm);
     comm_id_give((int)(c->ctx / 2));
     if (c != comm_world && c != comm_self) {
-        rm_htable_free(&comm_table, c->handle);
+        if (c->handle)
+            rm_htable_free(&comm_table, c->handle);
         free(c);
     }
 }
@@ -278,34 +295,46 @@ void comm_release(comm_t *c)
         comm_destroy(c);
 }
 
+/* A communicator on an agreed id; `handle` 0 keeps it internal (the local
+ * communicator of an intercommunicator), which the handle table never sees. */
+rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, int handle,
+                     comm_t **out)
+{
+    comm_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        comm_id_give(id);
+        return RM_ERR_NOMEM;
+    }
+    comm_setup(c, g, id, proto_proc.world_rank);
+    if (handle && !(c->handle = rm_htable_alloc(&comm_table, c))) {
+        comm_id_give(id);
+        free(c);
+        return RM_ERR_NOMEM;
+    }
+    c->remote_group = remote;
+    comm_set_errhandler(c, errh);
+    *out = c;
+    return RM_OK;
+}
+
 rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out)
+{
+    return comm_create_internal(parent, members, 1, out);
+}
+
+rm_status_t comm_create_internal(comm_t *parent, group_t *members, int handle, comm_t **out)
 {
     int id;
     *out = NULL;
     rm_status_t st = comm_id_alloc(parent, members != NULL, &id);
     if (st < 0 || !members)
         return st;
-    return comm_create_with_id(parent, members, id, out);
+    return comm_new(members, NULL, id, parent->errh, handle, out);
 }
 
 rm_status_t comm_create_with_id(comm_t *parent, group_t *members, int id, comm_t **out)
 {
-    *out = NULL;
-    comm_t *c = calloc(1, sizeof *c);
-    if (!c) {
-        comm_id_give(id);
-        return RM_ERR_NOMEM;
-    }
-    comm_setup(c, members, id, proto_proc.world_rank);
-    c->handle = rm_htable_alloc(&comm_table, c);
-    if (!c->handle) {
-        comm_id_give(id);
-        free(c);
-        return RM_ERR_NOMEM;
-    }
-    comm_set_errhandler(c, parent->errh);
-    *out = c;
-    return RM_OK;
+    return comm_new(members, NULL, id, parent->errh, 1, out);
 }
 
 rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out)

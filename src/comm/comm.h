@@ -2,6 +2,7 @@
 #ifndef RM_COMM_COMM_H
 #define RM_COMM_COMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
@@ -45,6 +46,11 @@ typedef struct comm {
     struct topo *topo;   /* process topology (src/comm/topo.c), NULL if none */
     comm_hint_t *hints;  /* info hints, in the order set */
     uint32_t idup_seq;   /* MPI_Comm_idup calls on this comm (tags their exchange) */
+    /* Intercommunicators: rank/size/group are the local group's; peers of
+     * point-to-point and of the collectives' inter phase are ranks in
+     * remote_group; local_comm (internal, no handle) runs the local phases. */
+    group_t *remote_group; /* NULL for an intracommunicator */
+    struct comm *local_comm;
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -67,17 +73,18 @@ extern group_t *group_empty;
  * gets *out = NULL). */
 rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out);
 /* The same in two steps, for creations that agree on the id themselves
- * (src/comm/commgrp.c): comm_id_free_mask copies the set of ids free here
+ * (src/comm/commgrp.c): comm_ids_snapshot copies the set of ids free here
  * (COMM_MAX_IDS bits), comm_id_take/give mark one used/free, and
  * comm_create_with_id builds the communicator on an id already taken. */
 #define COMM_MAX_IDS 2048
-void comm_id_free_mask(uint32_t *mask);
 int comm_id_take(int id); /* 0 if it was not free */
 void comm_id_give(int id);
 rm_status_t comm_create_with_id(comm_t *parent, group_t *members, int id, comm_t **out);
 rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out);
 void comm_hints_free(comm_hint_t **h);
 rm_status_t comm_hints_copy(const comm_hint_t *from, comm_hint_t **to);
+/* As comm_create_from; handle 0 makes an internal communicator. */
+rm_status_t comm_create_internal(comm_t *parent, group_t *members, int handle, comm_t **out);
 void comm_set_errhandler(comm_t *c, errhandler_t *e);
 errhandler_t *errhandler_create(MPI_Comm_errhandler_function *fn);
 void errhandler_release(errhandler_t *e);
@@ -86,5 +93,46 @@ static inline int comm_world_rank(const comm_t *c, int rank)
 {
     return c->group->world[rank];
 }
+
+static inline int comm_is_inter(const comm_t *c)
+{
+    return c->remote_group != NULL;
+}
+
+/* A point-to-point peer's world rank: on an intercommunicator ranks name
+ * members of the remote group. */
+static inline int comm_peer_world(const comm_t *c, int rank)
+{
+    return (c->remote_group ? c->remote_group : c->group)->world[rank];
+}
+
+static inline int comm_peer_size(const comm_t *c)
+{
+    return c->remote_group ? c->remote_group->size : c->size;
+}
+
+/* Context ids, for src/comm only: a snapshot of the free set (COMM_ID_WORDS
+ * words) and the lowest id free in an agreed mask. comm_new takes over g and
+ * remote when it succeeds; when it fails it gives the id back and the caller
+ * keeps the groups. */
+#define COMM_ID_WORDS (COMM_MAX_IDS / 32)
+void comm_ids_snapshot(uint32_t *mask);
+int comm_ids_pick(const uint32_t *mask, int take);
+void comm_ids_put(int id); /* give back an id taken by comm_ids_pick */
+rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, int handle,
+                     comm_t **out);
+rm_status_t comm_inter_id_alloc(comm_t *c, int member, int *id);
+
+/* Intercommunicators (src/comm/inter.c). */
+/* Collective over local (an intracommunicator) and, at the leader, peer.
+ * leader_err: an MPI error class the local leader found in its own
+ * arguments; it reaches the whole group. *errclass: such a class, or an
+ * overlap of the groups (MPI_ERR_COMM); *out is then NULL. */
+rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int remote_leader,
+                              int tag, int leader_err, int *errclass, comm_t **out);
+rm_status_t comm_inter_merge(comm_t *c, int high, comm_t **out);
+rm_status_t comm_inter_dup(comm_t *c, comm_t **out);
+rm_status_t comm_inter_create_sub(comm_t *c, group_t *g, comm_t **out);
+rm_status_t comm_inter_split(comm_t *c, int color, int key, comm_t **out);
 
 #endif

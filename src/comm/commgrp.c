@@ -45,7 +45,7 @@ rm_status_t comm_create_group(comm_t *parent, group_t *g, int tag, comm_t **out)
         if (g->world[i] == comm_world_rank(parent, parent->rank))
             me = i;
     }
-    comm_id_free_mask(mask);
+    comm_ids_snapshot(mask);
     uint32_t ctx = CTX_CREATE_GROUP | parent->ctx;
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
     rm_status_t st = RM_OK;
@@ -109,7 +109,7 @@ static rm_status_t idup_round_start(idup_op_t *op)
 {
     comm_t *c = op->parent;
     uint32_t avail[WORDS];
-    comm_id_free_mask(avail);
+    comm_ids_snapshot(avail);
     memset(op->mine, 0, sizeof op->mine);
     for (int i = 0, k = 0; i < COMM_MAX_IDS; i++) {
         if (!(avail[i / 32] & (1u << (i % 32))) || (op->round == 0 && k == IDUP_CANDIDATES))

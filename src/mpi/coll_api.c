@@ -1,5 +1,6 @@
 /* Collective bindings: argument checks, then src/coll. */
 #include "coll/coll.h"
+#include "coll/inter.h"
 #include "mpi/mpiimpl.h"
 
 #define CHECK_OP(c, o, h, dt)                                                        \
@@ -17,6 +18,18 @@
             MPI_FAIL((c), MPI_ERR_BUFFER, "sendbuf and recvbuf are the same (use MPI_IN_PLACE)"); \
     } while (0)
 
+/* Rooted calls: whether this process receives (gather) or sends (scatter)
+ * the root's side, and whether it takes part as a non-root. */
+#define AT_ROOT(c, root) (comm_is_inter(c) ? (root) == MPI_ROOT : (c)->rank == (root))
+#define NON_ROOT(c, root) (comm_is_inter(c) ? (root) >= 0 : (c)->rank != (root))
+
+/* MPI_IN_PLACE has no meaning on an intercommunicator (MPI-3.1 §5.2.3). */
+#define CHECK_NOT_IN_PLACE(c, b)                                                     \
+    do {                                                                             \
+        if (comm_is_inter(c) && (b) == MPI_IN_PLACE)                                 \
+            MPI_FAIL((c), MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid on an intercommunicator"); \
+    } while (0)
+
 #define CHECK_COUNTS(c, arr, n)                                                      \
     do {                                                                             \
         if (!(arr))                                                                  \
@@ -32,7 +45,7 @@ int PMPI_Barrier(MPI_Comm comm)
     MPI_BEGIN("MPI_Barrier");
     comm_t *c = NULL;
     CHECK_COMM(c, comm);
-    MPI_CHECK_STATUS(c, coll_barrier(c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_barrier(c) : coll_barrier(c));
     MPI_END();
 }
 
@@ -46,8 +59,10 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     CHECK_COUNT(c, count);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_ROOT(c, root);
-    CHECK_BUF(c, buffer, count, dt);
-    MPI_CHECK_STATUS(c, coll_bcast(buffer, count, dt, root, c));
+    if (root != MPI_PROC_NULL)
+        CHECK_BUF(c, buffer, count, dt);
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_bcast(buffer, count, dt, root, c)
+                                         : coll_bcast(buffer, count, dt, root, c));
     MPI_END();
 }
 
@@ -60,20 +75,24 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
-    if (sendbuf == MPI_IN_PLACE && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (sendbuf != MPI_IN_PLACE) {
+    if (sendbuf == MPI_IN_PLACE && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (sendbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
         CHECK_BUF(c, sendbuf, sendcount, sdt);
     }
-    if (c->rank == root) {
+    if (AT_ROOT(c, root)) {
         CHECK_COUNT(c, recvcount);
         CHECK_DTYPE(c, rdt, recvtype);
         CHECK_BUF(c, recvbuf, recvcount, rdt);
-        CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
+        if (!comm_is_inter(c)) /* the root of an intercommunicator sends nothing */
+            CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
     }
-    MPI_CHECK_STATUS(c, coll_gather(sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_gatherv(sendbuf, sendcount, sdt, recvbuf, recvcount,
+                                                              NULL, NULL, rdt, root, c)
+                                         : coll_gather(sendbuf, sendcount, sdt, recvbuf, recvcount,
+                                                       rdt, root, c));
     MPI_END();
 }
 
@@ -87,19 +106,22 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
-    if (sendbuf == MPI_IN_PLACE && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (sendbuf != MPI_IN_PLACE) {
+    if (sendbuf == MPI_IN_PLACE && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (sendbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
         CHECK_BUF(c, sendbuf, sendcount, sdt);
     }
-    if (c->rank == root) {
+    if (AT_ROOT(c, root)) {
         CHECK_DTYPE(c, rdt, recvtype);
-        CHECK_COUNTS(c, recvcounts, c->size);
+        CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
         CHECK_ARG(c, displs, "displs is NULL");
     }
-    MPI_CHECK_STATUS(c, coll_gatherv(sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, rdt, root, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_gatherv(sendbuf, sendcount, sdt, recvbuf, 0,
+                                                              recvcounts, displs, rdt, root, c)
+                                         : coll_gatherv(sendbuf, sendcount, sdt, recvbuf, recvcounts,
+                                                        displs, rdt, root, c));
     MPI_END();
 }
 
@@ -112,20 +134,24 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
-    if (recvbuf == MPI_IN_PLACE && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (c->rank == root) {
+    if (recvbuf == MPI_IN_PLACE && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (AT_ROOT(c, root)) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
         CHECK_BUF(c, sendbuf, sendcount, sdt);
-        CHECK_ALIAS(c, sendbuf, recvbuf, sendcount);
+        if (!comm_is_inter(c)) /* the root of an intercommunicator receives nothing */
+            CHECK_ALIAS(c, sendbuf, recvbuf, sendcount);
     }
-    if (recvbuf != MPI_IN_PLACE) {
+    if (recvbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
         CHECK_COUNT(c, recvcount);
         CHECK_DTYPE(c, rdt, recvtype);
         CHECK_BUF(c, recvbuf, recvcount, rdt);
     }
-    MPI_CHECK_STATUS(c, coll_scatter(sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_scatterv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
+                                                               recvcount, rdt, root, c)
+                                         : coll_scatter(sendbuf, sendcount, sdt, recvbuf, recvcount,
+                                                        rdt, root, c));
     MPI_END();
 }
 
@@ -139,19 +165,22 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
     CHECK_ROOT(c, root);
-    if (recvbuf == MPI_IN_PLACE && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (c->rank == root) {
+    if (recvbuf == MPI_IN_PLACE && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (AT_ROOT(c, root)) {
         CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_COUNTS(c, sendcounts, c->size);
+        CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
         CHECK_ARG(c, displs, "displs is NULL");
     }
-    if (recvbuf != MPI_IN_PLACE) {
+    if (recvbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
         CHECK_COUNT(c, recvcount);
         CHECK_DTYPE(c, rdt, recvtype);
         CHECK_BUF(c, recvbuf, recvcount, rdt);
     }
-    MPI_CHECK_STATUS(c, coll_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf, recvcount, rdt, root, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_scatterv(sendbuf, 0, sendcounts, displs, sdt, recvbuf,
+                                                               recvcount, rdt, root, c)
+                                         : coll_scatterv(sendbuf, sendcounts, displs, sdt, recvbuf,
+                                                         recvcount, rdt, root, c));
     MPI_END();
 }
 
@@ -163,6 +192,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
@@ -172,7 +202,10 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     CHECK_DTYPE(c, rdt, recvtype);
     CHECK_BUF(c, recvbuf, recvcount, rdt);
     CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
-    MPI_CHECK_STATUS(c, coll_allgather(sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
+                                                                recvcount, NULL, NULL, rdt, 0, c)
+                                         : coll_allgather(sendbuf, sendcount, sdt, recvbuf, recvcount,
+                                                          rdt, c));
     MPI_END();
 }
 
@@ -184,15 +217,19 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
         CHECK_BUF(c, sendbuf, sendcount, sdt);
     }
     CHECK_DTYPE(c, rdt, recvtype);
-    CHECK_COUNTS(c, recvcounts, c->size);
+    CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
     CHECK_ARG(c, displs, "displs is NULL");
-    MPI_CHECK_STATUS(c, coll_allgatherv(sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, rdt, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
+                                                                0, recvcounts, displs, rdt, 0, c)
+                                         : coll_allgatherv(sendbuf, sendcount, sdt, recvbuf, recvcounts,
+                                                           displs, rdt, c));
     MPI_END();
 }
 
@@ -204,6 +241,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
@@ -213,7 +251,10 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     CHECK_DTYPE(c, rdt, recvtype);
     CHECK_BUF(c, recvbuf, recvcount, rdt);
     CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
-    MPI_CHECK_STATUS(c, coll_alltoall(sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
+                                                                recvcount, NULL, NULL, rdt, 1, c)
+                                         : coll_alltoall(sendbuf, sendcount, sdt, recvbuf, recvcount,
+                                                         rdt, c));
     MPI_END();
 }
 
@@ -226,16 +267,20 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_COUNTS(c, sendcounts, c->size);
+        CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
         CHECK_ARG(c, sdispls, "sdispls is NULL");
     }
     CHECK_DTYPE(c, rdt, recvtype);
-    CHECK_COUNTS(c, recvcounts, c->size);
+    CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
     CHECK_ARG(c, rdispls, "rdispls is NULL");
-    MPI_CHECK_STATUS(c, coll_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf, recvcounts,
-                                       rdispls, rdt, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, 0, sendcounts, sdispls, sdt,
+                                                                recvbuf, 0, recvcounts, rdispls, rdt,
+                                                                1, c)
+                                         : coll_alltoallv(sendbuf, sendcounts, sdispls, sdt, recvbuf,
+                                                          recvcounts, rdispls, rdt, c));
     MPI_END();
 }
 
@@ -251,15 +296,20 @@ static int coll_reduce_checks(const char *fn_name_, const void *sendbuf, void *r
     CHECK_COUNT(c, count);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_OP(c, o, op, dt);
-    if (rooted)
+    if (rooted == 2)
+        CHECK_INTRA(c); /* scans */
+    if (rooted == 1)
         CHECK_ROOT(c, root);
-    if (sendbuf == MPI_IN_PLACE && rooted && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (sendbuf != MPI_IN_PLACE)
+    else
+        CHECK_NOT_IN_PLACE(c, sendbuf);
+    if (sendbuf == MPI_IN_PLACE && rooted == 1 && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (sendbuf != MPI_IN_PLACE && (rooted != 1 || NON_ROOT(c, root) || !comm_is_inter(c)))
         CHECK_BUF(c, sendbuf, count, dt);
-    if (!rooted || c->rank == root) {
+    if (rooted != 1 || AT_ROOT(c, root)) {
         CHECK_BUF(c, recvbuf, count, dt);
-        CHECK_ALIAS(c, sendbuf, recvbuf, count);
+        if (rooted != 1 || !comm_is_inter(c))
+            CHECK_ALIAS(c, sendbuf, recvbuf, count);
     }
     *cp = c;
     *dtp = dt;
@@ -279,7 +329,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (err != MPI_SUCCESS)
         return err;
     rm_lock();
-    rm_status_t st = coll_reduce(sendbuf, recvbuf, count, dt, o, root, c);
+    rm_status_t st = comm_is_inter(c) ? coll_inter_reduce(sendbuf, recvbuf, count, dt, o, root, c)
+                                      : coll_reduce(sendbuf, recvbuf, count, dt, o, root, c);
     rm_unlock();
     return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), "MPI_Reduce", "%s", rm_status_str(st))
                   : MPI_SUCCESS;
@@ -297,7 +348,8 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     if (err != MPI_SUCCESS)
         return err;
     rm_lock();
-    rm_status_t st = coll_allreduce(sendbuf, recvbuf, count, dt, o, c);
+    rm_status_t st = comm_is_inter(c) ? coll_inter_allreduce(sendbuf, recvbuf, count, dt, o, c)
+                                      : coll_allreduce(sendbuf, recvbuf, count, dt, o, c);
     rm_unlock();
     return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), "MPI_Allreduce", "%s", rm_status_str(st))
                   : MPI_SUCCESS;
@@ -310,7 +362,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     comm_t *c = NULL;
     dtype_t *dt = NULL;
     op_t *o = NULL;
-    int err = coll_reduce_checks("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, 0, 0, &c,
+    int err = coll_reduce_checks("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, 2, 0, &c,
                                  &dt, &o);
     if (err != MPI_SUCCESS)
         return err;
@@ -328,7 +380,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     comm_t *c = NULL;
     dtype_t *dt = NULL;
     op_t *o = NULL;
-    int err = coll_reduce_checks("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, 0, 0, &c,
+    int err = coll_reduce_checks("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, 2, 0, &c,
                                  &dt, &o);
     if (err != MPI_SUCCESS)
         return err;
@@ -351,7 +403,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     if (err != MPI_SUCCESS)
         return err;
     rm_lock();
-    rm_status_t st = coll_reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, o, c);
+    rm_status_t st = comm_is_inter(c)
+                         ? coll_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, dt, o, c)
+                         : coll_reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, o, c);
     rm_unlock();
     return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), "MPI_Reduce_scatter_block", "%s",
                                   rm_status_str(st))
@@ -369,7 +423,9 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     CHECK_COMM(c, comm);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_OP(c, o, op, dt);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     CHECK_COUNTS(c, recvcounts, c->size);
-    MPI_CHECK_STATUS(c, coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, dt, o, c)
+                                         : coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));
     MPI_END();
 }

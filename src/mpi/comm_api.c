@@ -29,7 +29,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     MPI_END();
 }
 
-static group_t *comm_group_copy(const group_t *g)
+group_t *comm_group_copy(const group_t *g)
 {
     group_t *n = group_new(g->size, 0);
     if (!n)
@@ -47,12 +47,16 @@ static int comm_dup_common(const char *fn_name_, MPI_Comm comm, MPI_Comm *newcom
     comm_t *c, *n;
     CHECK_COMM(c, comm);
     CHECK_ARG(c, newcomm, "newcomm is NULL");
-    group_t *g = comm_group_copy(c->group);
-    if (!g)
-        MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
-    rm_status_t st = comm_create_from(c, g, &n);
-    if (st < 0)
-        group_release(g);
+    rm_status_t st;
+    if (comm_is_inter(c)) {
+        st = comm_inter_dup(c, &n);
+    } else {
+        group_t *g = comm_group_copy(c->group);
+        if (!g)
+            MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
+        if ((st = comm_create_from(c, g, &n)) < 0)
+            group_release(g);
+    }
     MPI_CHECK_STATUS(c, st);
     if ((c->topo && !(n->topo = topo_dup(c->topo))) || comm_hints_copy(c->hints, &n->hints) < 0) {
         comm_release(n);
@@ -95,7 +99,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     CHECK_ARG(c, newcomm, "newcomm is NULL");
     if (color < 0 && color != MPI_UNDEFINED)
         MPI_FAIL(c, MPI_ERR_ARG, "invalid color %d", color);
-    MPI_CHECK_STATUS(c, comm_split(c, color, key, &n));
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? comm_inter_split(c, color, key, &n)
+                                         : comm_split(c, color, key, &n));
     *newcomm = n ? n->handle : MPI_COMM_NULL;
     MPI_END();
 }
@@ -111,7 +116,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         MPI_FAIL(c, MPI_ERR_ARG, "unknown split_type %d", split_type);
     int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED
                                             : proto_proc.node_of[comm_world_rank(c, c->rank)];
-    MPI_CHECK_STATUS(c, comm_split(c, color, key, &n));
+    /* on an intercommunicator: local and remote processes of one host, as MPICH */
+    MPI_CHECK_STATUS(c, comm_is_inter(c) ? comm_inter_split(c, color, key, &n)
+                                         : comm_split(c, color, key, &n));
     *newcomm = n ? n->handle : MPI_COMM_NULL;
     MPI_END();
 }
@@ -134,6 +141,11 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         if (!in_parent)
             MPI_FAIL(c, MPI_ERR_GROUP, "group member %d is not in the communicator", i);
         member |= g->world[i] == me;
+    }
+    if (comm_is_inter(c)) {
+        MPI_CHECK_STATUS(c, comm_inter_create_sub(c, g, &n));
+        *newcomm = n ? n->handle : MPI_COMM_NULL;
+        goto fn_exit;
     }
     group_t *ng = member ? comm_group_copy(g) : NULL;
     if (member && !ng)
@@ -168,7 +180,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     MPI_END();
 }
 
-static int comm_group_compare(const group_t *a, const group_t *b)
+int comm_group_compare(const group_t *a, const group_t *b)
 {
     if (a->size != b->size)
         return MPI_UNEQUAL;
@@ -197,9 +209,18 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     CHECK_ARG(a, result, "result is NULL");
     if (a == b) {
         *result = MPI_IDENT;
+    } else if (comm_is_inter(a) != comm_is_inter(b)) {
+        *result = MPI_UNEQUAL;
     } else {
         int g = comm_group_compare(a->group, b->group);
-        *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+        /* intercommunicators: the local and the remote groups both count */
+        int r = comm_is_inter(a) ? comm_group_compare(a->remote_group, b->remote_group) : MPI_IDENT;
+        if (g == MPI_UNEQUAL || r == MPI_UNEQUAL)
+            *result = MPI_UNEQUAL;
+        else if (g == MPI_SIMILAR || r == MPI_SIMILAR)
+            *result = MPI_SIMILAR;
+        else
+            *result = MPI_CONGRUENT;
     }
     MPI_END();
 }
@@ -224,27 +245,6 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     CHECK_ARG(c, comm_name && resultlen, "comm_name or resultlen is NULL");
     strcpy(comm_name, c->name);
     *resultlen = (int)strlen(comm_name);
-    MPI_END();
-}
-
-RM_ALIAS(Comm_test_inter)
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
-{
-    MPI_BEGIN("MPI_Comm_test_inter");
-    comm_t *c;
-    CHECK_COMM(c, comm);
-    CHECK_ARG(c, flag, "flag is NULL");
-    *flag = 0;
-    MPI_END();
-}
-
-RM_ALIAS(Comm_remote_size)
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
-{
-    MPI_BEGIN("MPI_Comm_remote_size");
-    comm_t *c;
-    CHECK_COMM(c, comm);
-    MPI_FAIL(c, MPI_ERR_COMM, "not an intercommunicator");
     MPI_END();
 }
 

@@ -50,6 +50,10 @@ const char *mpi_err_user_string(int code);
 int mpi_err_lastused(void); /* the value of MPI_LASTUSEDCODE */
 void mpi_err_user_finalize(void);
 
+/* src/mpi/comm_api.c, shared with inter_api.c */
+group_t *comm_group_copy(const group_t *g); /* unregistered, refcount 1 */
+int comm_group_compare(const group_t *a, const group_t *b);
+
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st);
@@ -127,11 +131,13 @@ void mpi_status_empty(MPI_Status *st);
             MPI_FAIL((c), MPI_ERR_TYPE, "datatype 0x%x is not committed", (unsigned)(h)); \
     } while (0)
 
-/* Destination/root rank: 0..size-1 or MPI_PROC_NULL. */
+/* Peer rank: 0..size-1 (of the remote group on an intercommunicator) or
+ * MPI_PROC_NULL. */
 #define CHECK_RANK(c, r)                                                             \
     do {                                                                             \
-        if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= (c)->size))                   \
-            MPI_FAIL((c), MPI_ERR_RANK, "invalid rank %d (communicator size %d)", (r), (c)->size); \
+        if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c)))            \
+            MPI_FAIL((c), MPI_ERR_RANK, "invalid rank %d (%s size %d)", (r),          \
+                     comm_is_inter(c) ? "remote group" : "communicator", comm_peer_size(c)); \
     } while (0)
 
 #define CHECK_SRC_RANK(c, r)                                                         \
@@ -139,10 +145,22 @@ void mpi_status_empty(MPI_Status *st);
         if ((r) != MPI_ANY_SOURCE) CHECK_RANK(c, r);                                 \
     } while (0)
 
+/* On an intercommunicator the root is MPI_ROOT (the root itself),
+ * MPI_PROC_NULL (the rest of its group) or a rank of the remote group. */
 #define CHECK_ROOT(c, r)                                                             \
     do {                                                                             \
-        if ((r) < 0 || (r) >= (c)->size)                                             \
-            MPI_FAIL((c), MPI_ERR_ROOT, "invalid root %d (communicator size %d)", (r), (c)->size); \
+        if (comm_is_inter(c) ? (r) != MPI_ROOT && (r) != MPI_PROC_NULL &&             \
+                                   ((r) < 0 || (r) >= comm_peer_size(c))              \
+                             : (r) < 0 || (r) >= (c)->size)                           \
+            MPI_FAIL((c), MPI_ERR_ROOT, "invalid root %d (%s size %d)", (r),          \
+                     comm_is_inter(c) ? "remote group" : "communicator", comm_peer_size(c)); \
+    } while (0)
+
+/* Calls defined on intracommunicators only. */
+#define CHECK_INTRA(c)                                                               \
+    do {                                                                             \
+        if (comm_is_inter(c))                                                        \
+            MPI_FAIL((c), MPI_ERR_COMM, "an intercommunicator is not valid here");   \
     } while (0)
 
 #define CHECK_SEND_TAG(c, t)                                                         \

@@ -8,19 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Intercommunicators carry no topology. None exist yet in this library;
- * when they do, this is the one place that tells them apart. */
-static int topo_comm_is_inter(const comm_t *c)
-{
-    (void)c;
-    return 0;
-}
-
-#define CHECK_INTRA(c)                                                                \
-    do {                                                                              \
-        if (topo_comm_is_inter(c))                                                    \
-            MPI_FAIL((c), MPI_ERR_COMM, "an intercommunicator cannot have a topology"); \
-    } while (0)
+/* Intercommunicators carry no topology: CHECK_INTRA (mpiimpl.h) refuses them. */
 
 #define CHECK_TOPO(c, kind_, what)                                                    \
     do {                                                                              \

@@ -369,7 +369,7 @@ static rm_status_t proto_send_start(request_t *r)
         return RM_OK;
     }
     r->bytes = (size_t)r->count * (size_t)r->dt->size;
-    r->world_peer = comm_world_rank(r->comm, r->peer);
+    r->world_peer = comm_peer_world(r->comm, r->peer);
     rm_status_t st = proto_send_data(r);
     if (st < 0)
         return st;
@@ -413,7 +413,7 @@ static rm_status_t proto_recv_start(request_t *r)
         return RM_OK;
     }
     if (r->peer != MPI_ANY_SOURCE) {
-        rail_channel_t *ch = proto_channel(comm_world_rank(r->comm, r->peer));
+        rail_channel_t *ch = proto_channel(comm_peer_world(r->comm, r->peer));
         if (rail_channel_failure(ch))
             return rail_channel_failure(ch); /* that peer can no longer be reached */
     }
@@ -424,8 +424,8 @@ static rm_status_t proto_recv_start(request_t *r)
 
 static int proto_comm_has(comm_t *c, int world)
 {
-    for (int i = 0; i < c->size; i++)
-        if (comm_world_rank(c, i) == world)
+    for (int i = 0; i < comm_peer_size(c); i++)
+        if (comm_peer_world(c, i) == world)
             return 1;
     return 0;
 }
@@ -441,7 +441,7 @@ static void proto_fail_one(request_t *r, void *arg)
     else if (r->peer == MPI_ANY_SOURCE)
         involved = proto_comm_has(r->comm, rail_channel_peer(ch)); /* it may be waiting for that peer */
     else
-        involved = r->peer != MPI_PROC_NULL && comm_world_rank(r->comm, r->peer) == rail_channel_peer(ch);
+        involved = r->peer != MPI_PROC_NULL && comm_peer_world(r->comm, r->peer) == rail_channel_peer(ch);
     if (!involved)
         return;
     if (r->cancel_pending) {
@@ -556,7 +556,7 @@ rm_status_t proto_send(const void *buf, MPI_Count count, dtype_t *dt, int dst, i
         proto_hdr_t h;
         proto_hdr_make(&h, PF_EAGER, 0, comm->rank, tag, ctx, bytes, 0);
         /* no callback: if the frame must wait, the channel keeps a copy */
-        rm_status_t st = rail_channel_send(proto_channel(comm_world_rank(comm, dst)), &h, sizeof h,
+        rm_status_t st = rail_channel_send(proto_channel(comm_peer_world(comm, dst)), &h, sizeof h,
                                            (const char *)buf + dt->true_lb, bytes, 0, NULL, NULL);
         return st < 0 ? st : RM_OK;
     }
