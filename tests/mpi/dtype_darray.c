@@ -204,6 +204,35 @@ int main(int argc, char **argv)
     for (int i = 0; i < 12; i++)
         CHECK(ints[i] == wints[i], "contents int %d is %d, want %d", i, ints[i], wints[i]);
     CHECK(dt[0] == MPI_INT, "contents type");
+    /* element counts of partial and whole receives: 15 ints per item */
+    MPI_Type_commit(&t);
+    int src[40], dst[140]; /* two items of the 10 x 7 array */
+    for (int i = 0; i < 40; i++)
+        src[i] = i;
+    int counts[3] = {7, 15, 22}, wel[3] = {7, 15, 22}, wcnt[3] = {MPI_UNDEFINED, 1, MPI_UNDEFINED};
+    for (int k = 0; k < 3; k++) {
+        MPI_Status st;
+        MPI_Sendrecv(src, counts[k], MPI_INT, rank, 9, dst, 2, t, rank, 9, MPI_COMM_WORLD, &st);
+        int el, cnt;
+        MPI_Count elx;
+        MPI_Get_elements(&st, t, &el);
+        MPI_Get_elements_x(&st, t, &elx);
+        MPI_Get_count(&st, t, &cnt);
+        CHECK(el == wel[k] && elx == wel[k] && cnt == wcnt[k], "%d ints: elements %d %lld count %d",
+              counts[k], el, (long long)elx, cnt);
+    }
+    /* external32: the same elements, big-endian */
+    MPI_Aint xs, xpos = 0;
+    unsigned char x[60];
+    MPI_Pack_external_size("external32", 1, t, &xs);
+    CHECK(xs == 60, "external32 size %ld", (long)xs);
+    int a70[70];
+    for (int i = 0; i < 70; i++)
+        a70[i] = i;
+    MPI_Pack_external("external32", a70, 1, t, x, 60, &xpos);
+    /* rank 3 = (1, 1): rows 5..9, columns 2, 3 and 6 */
+    CHECK(xpos == 60 && x[3] == 37 && x[7] == 38 && x[11] == 41 && x[15] == 44 && x[56] == 0 &&
+              x[59] == 69, "external32 darray bytes %d %d %d %d", x[3], x[7], x[11], x[15]);
     MPI_Type_free(&t);
     MPI_Type_create_darray(4, 3, 2, gs, ds, da, ps, MPI_ORDER_FORTRAN, MPI_INT, &t);
     MPI_Type_get_true_extent_x(t, &lb, &ext);
