@@ -109,6 +109,37 @@ static void dtype_x32_be(unsigned char *dst, const unsigned char *src, int n)
 #endif
 }
 
+/* n values of w (2, 4, 8) bytes from src to dst, between native and
+ * big-endian order. */
+static void dtype_x32_swap(unsigned char *dst, const unsigned char *src, MPI_Count n, int w)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (w == 8)
+        for (MPI_Count i = 0; i < n; i++, src += 8, dst += 8) {
+            uint64_t v;
+            memcpy(&v, src, 8);
+            v = __builtin_bswap64(v);
+            memcpy(dst, &v, 8);
+        }
+    else if (w == 4)
+        for (MPI_Count i = 0; i < n; i++, src += 4, dst += 4) {
+            uint32_t v;
+            memcpy(&v, src, 4);
+            v = __builtin_bswap32(v);
+            memcpy(dst, &v, 4);
+        }
+    else
+        for (MPI_Count i = 0; i < n; i++, src += 2, dst += 2) {
+            uint16_t v;
+            memcpy(&v, src, 2);
+            v = __builtin_bswap16(v);
+            memcpy(dst, &v, 2);
+        }
+#else
+    memcpy(dst, src, (size_t)(n * w));
+#endif
+}
+
 /* A native integer of n bytes, widened. */
 static long long dtype_x32_get_int(const unsigned char *p, int n, bool sign)
 {
@@ -193,6 +224,16 @@ static rm_status_t dtype_x32_convert(const dtype_x32_t *d, MPI_Count n, unsigned
 {
     MPI_Count vals = n * d->parts;
     bool sign = d->kind == X32_INT || d->kind == X32_LOGICAL;
+    if (d->kind == X32_COPY) {
+        memcpy(pack ? ext : nat, pack ? nat : ext, (size_t)vals);
+        return RM_OK;
+    }
+    if ((d->kind == X32_FLOAT || d->kind == X32_INT || d->kind == X32_UINT) && d->nat == d->ext &&
+        (d->ext == 2 || d->ext == 4 || d->ext == 8)) {
+        /* same width: byte order only, whole slices at a time */
+        dtype_x32_swap(pack ? ext : nat, pack ? nat : ext, vals, d->ext);
+        return RM_OK;
+    }
     for (MPI_Count i = 0; i < vals; i++, nat += d->nat, ext += d->ext) {
         switch (d->kind) {
         case X32_COPY:
@@ -245,7 +286,7 @@ static rm_status_t dtype_x32_convert(const dtype_x32_t *d, MPI_Count n, unsigned
 
 /* ---- walking the type signature ----------------------------------------- */
 
-#define DTYPE_X32_SLICE 8192 /* native bytes converted per engine call */
+#define DTYPE_X32_SLICE 65536 /* native bytes converted per engine call */
 
 typedef struct dtype_x32_walk {
     char *buf;             /* the user's buffer */

@@ -195,7 +195,7 @@ int main(int argc, char **argv)
     CHECK(db == -2.5, "double unpack %g", db);
 
     /* longer than one conversion slice, two calls advancing the position */
-    enum { N = 5000 };
+    enum { N = 20000 }; /* 160 KB: more than one 64 KiB conversion slice */
     double *big = malloc(sizeof(double) * N), *big2 = malloc(sizeof(double) * N);
     unsigned char *ext = malloc(8 * N + 8);
     for (int i = 0; i < N; i++)
