@@ -41,6 +41,7 @@ static void dtype_set_basic(MPI_Datatype h, const char *name, size_t size, size_
     t->kind = DTYPE_LEAF;
     t->nruns = size ? 1 : 0;
     t->align = (int)(align ? align : 1);
+    t->xsize = dtype_ext32_leaf_size(h);
     snprintf(t->name, sizeof t->name, "%s", name);
 }
 
@@ -152,6 +153,7 @@ rm_status_t dtype_init(void)
 
 void dtype_finalize(void)
 {
+    dtype_f90_finalize();
     /* everything goes at once: children need no releasing */
     for (int i = 0; i < 5; i++)
         dtype_free_mem(&dtype_pairs[i]);
@@ -225,3 +227,65 @@ rm_status_t dtype_register(dtype_t *dt)
     return dt->handle ? RM_OK : RM_ERR_NOMEM;
 }
 
+
+/* ---- MPI_Type_create_f90_real/complex/integer ---------------------------- */
+
+/* The standard has two such types match only when their (p, r) match, and
+ * get_contents return (p, r): so one type per distinct (combiner, p, r),
+ * made once and kept, over the predefined type of the right size (MPICH
+ * does the same). They are predefined: MPI_Type_free refuses them. */
+typedef struct dtype_f90_entry {
+    int combiner, p, r;
+    dtype_t *t;
+} dtype_f90_entry_t;
+
+static dtype_f90_entry_t *dtype_f90_cache;
+static int dtype_f90_n, dtype_f90_cap;
+
+dtype_t *dtype_f90(int combiner, int p, int r, MPI_Datatype base)
+{
+    for (int i = 0; i < dtype_f90_n; i++) {
+        dtype_f90_entry_t *e = &dtype_f90_cache[i];
+        if (e->combiner == combiner && e->p == p && e->r == r)
+            return e->t;
+    }
+    if (dtype_f90_n == dtype_f90_cap) {
+        int cap = dtype_f90_cap ? 2 * dtype_f90_cap : 8;
+        dtype_f90_entry_t *nc = realloc(dtype_f90_cache, sizeof *nc * (size_t)cap);
+        if (!nc) {
+            dtype_build_set_error(RM_ERR_NOMEM);
+            return NULL;
+        }
+        dtype_f90_cache = nc;
+        dtype_f90_cap = cap;
+    }
+    dtype_t *old = dtype_get(base);
+    int one = 1, ints[2] = {p, r};
+    MPI_Aint zero = 0;
+    int ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+    if (ni == 1)
+        ints[0] = r;
+    dtype_t *t = dtype_create(combiner, 1, &one, &zero, &old, ni, ints, 0, NULL, 0, NULL);
+    if (!t)
+        return NULL;
+    t->basic = old->basic;
+    t->nbasic = old->nbasic;
+    t->builtin = 1;
+    t->committed = 1;
+    if (dtype_register(t) < 0) {
+        dtype_free_mem(t);
+        free(t);
+        dtype_build_set_error(RM_ERR_NOMEM);
+        return NULL;
+    }
+    dtype_f90_cache[dtype_f90_n++] = (dtype_f90_entry_t){combiner, p, r, t};
+    return t;
+}
+
+void dtype_f90_finalize(void)
+{
+    /* the types themselves are in the handle table, freed with it */
+    free(dtype_f90_cache);
+    dtype_f90_cache = NULL;
+    dtype_f90_n = dtype_f90_cap = 0;
+}

@@ -41,6 +41,7 @@ typedef struct dtype {
     MPI_Count nelems;     /* basic elements in one item (MPI_Get_elements: a pair counts twice) */
     unsigned lb_marked : 1, ub_marked : 1; /* bounds set by MPI_LB/MPI_UB or resized */
     int align;            /* strictest alignment of the basic types inside */
+    MPI_Count xsize;      /* bytes of one item in "external32" (MPI_Pack_external) */
     /* the description */
     dtype_kind_t kind;
     struct dtype *child;  /* VECTOR */
@@ -109,13 +110,33 @@ dtype_t *dtype_vector(int combiner, MPI_Count count, MPI_Count blen, MPI_Aint st
                       const MPI_Datatype *dts);
 dtype_t *dtype_resized(dtype_t *old, MPI_Aint lb, MPI_Aint extent);
 dtype_t *dtype_dup(dtype_t *old);
+/* MPI_Type_create_subarray / MPI_Type_create_darray, arguments already
+ * checked (docs/architecture.md): one small type per dimension, so the
+ * result is O(ndims) in memory whatever the array's size. */
+dtype_t *dtype_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
+                        int order, dtype_t *old);
+dtype_t *dtype_darray(int size, int rank, int ndims, const int *gsizes, const int *distribs,
+                      const int *dargs, const int *psizes, int order, dtype_t *old);
+/* MPI_Type_create_f90_*: the predefined-like type for (combiner, p, r) over
+ * the predefined `base`, the same handle for the same (p, r); never freed. */
+dtype_t *dtype_f90(int combiner, int p, int r, MPI_Datatype base);
 /* Why the last constructor called on this thread returned NULL: RM_ERR_NOMEM,
  * or RM_ERR_INVALID when the size or a bound does not fit 64 bits. */
 rm_status_t dtype_build_error(void);
 /* Give a derived type a handle (MPI_Type_* constructors). */
 rm_status_t dtype_register(dtype_t *dt);
 
+/* "external32" (MPI-3.1 13.5.2): count items of dt are count * dt->xsize
+ * bytes, big-endian, fixed sizes. RM_ERR_INVALID when a value does not fit
+ * its external32 size (a long beyond 32 bits) or the native one on unpack;
+ * RM_ERR_UNSUPPORTED when this platform has no conversion for a type. */
+rm_status_t dtype_ext32_pack(const void *buf, MPI_Count count, const dtype_t *dt, void *out);
+rm_status_t dtype_ext32_unpack(void *buf, MPI_Count count, const dtype_t *dt, const void *in);
+
 /* internal to src/dtype */
 void dtype_free_mem(dtype_t *t);
+void dtype_build_set_error(rm_status_t why);
+MPI_Count dtype_ext32_leaf_size(MPI_Datatype h); /* 0 for the bound markers */
+void dtype_f90_finalize(void);
 
 #endif

@@ -25,7 +25,7 @@ static MPI_Count dtype_sat_mul(MPI_Count a, MPI_Count b)
 
 /* What the entries of a new type add up to. */
 typedef struct dtype_acc {
-    MPI_Count size, nelems, nbasic, nruns;
+    MPI_Count size, nelems, nbasic, nruns, xsize;
     MPI_Aint nlb, nub, tlb, tub, mlb, mub; /* natural, true and marker bounds */
     bool have_nlb, have_nub, have_t, hlb, hub;
     bool overflow;
@@ -101,10 +101,12 @@ static void dtype_acc_data(dtype_acc_t *a, MPI_Count blocks, MPI_Count blen, con
         a->align = c->align;
     if (!c->size)
         return;
-    MPI_Count items, bytes, el, nb;
+    MPI_Count items, bytes, el, nb, xb;
     if (__builtin_mul_overflow(blocks, blen, &items) ||
         __builtin_mul_overflow(items, c->size, &bytes) ||
         __builtin_add_overflow(a->size, bytes, &a->size) ||
+        __builtin_mul_overflow(items, c->xsize, &xb) ||
+        __builtin_add_overflow(a->xsize, xb, &a->xsize) ||
         __builtin_mul_overflow(items, c->nelems, &el) ||
         __builtin_add_overflow(a->nelems, el, &a->nelems) ||
         __builtin_mul_overflow(items, c->nbasic, &nb) ||
@@ -147,6 +149,7 @@ static bool dtype_acc_finish(dtype_t *t, const dtype_acc_t *a, int combiner)
     t->refcount = 1;
     t->combiner = combiner;
     t->size = a->size;
+    t->xsize = a->xsize;
     t->nelems = a->nelems;
     t->nbasic = a->nbasic;
     t->nruns = a->nruns;
@@ -272,6 +275,11 @@ static _Thread_local rm_status_t dtype_last_error;
 rm_status_t dtype_build_error(void)
 {
     return dtype_last_error;
+}
+
+void dtype_build_set_error(rm_status_t why)
+{
+    dtype_last_error = why;
 }
 
 static dtype_t *dtype_fail(dtype_t *t, rm_status_t why)

@@ -51,6 +51,29 @@ static inline void dtype_seg_copy(dtype_seg_t *s, char *mem, MPI_Count n)
 
 static void dtype_seg_item(const dtype_t *t, char *base, MPI_Count skip, dtype_seg_t *s);
 
+/* n runs of `len` (4 or 8) bytes, `stride` apart from p. */
+static void dtype_seg_strided(dtype_seg_t *s, char *p, MPI_Aint stride, MPI_Count n, int len)
+{
+    char *io = s->io;
+    if (len == 8) {
+        if (s->pack)
+            for (MPI_Count k = 0; k < n; k++, p += stride, io += 8)
+                memcpy(io, p, 8);
+        else
+            for (MPI_Count k = 0; k < n; k++, p += stride, io += 8)
+                memcpy(p, io, 8);
+    } else {
+        if (s->pack)
+            for (MPI_Count k = 0; k < n; k++, p += stride, io += 4)
+                memcpy(io, p, 4);
+        else
+            for (MPI_Count k = 0; k < n; k++, p += stride, io += 4)
+                memcpy(p, io, 4);
+    }
+    s->io = io;
+    s->left -= n * len;
+}
+
 /* blen items of c, the first at p, from packed byte `skip` of the block. */
 static void dtype_seg_block(const dtype_t *c, MPI_Count blen, char *p, MPI_Count skip,
                             dtype_seg_t *s)
@@ -154,10 +177,23 @@ static void dtype_seg_item(const dtype_t *t, char *base, MPI_Count skip, dtype_s
         if (c->contig && (t->vblen == 1 || c->extent == (MPI_Aint)c->size)) {
             /* every block is one run: a strided copy */
             char *p = base + c->true_lb + (MPI_Aint)b * t->vstride;
-            for (; b < t->vcount && s->left; b++, p += t->vstride) {
+            if (skip && b < t->vcount && s->left) {
                 dtype_seg_copy(s, p + skip, bsz - skip);
-                skip = 0;
+                b++;
+                p += t->vstride;
             }
+            MPI_Count whole = t->vcount - b;
+            if (s->left / bsz < whole)
+                whole = s->left / bsz;
+            if (whole > 1 && (bsz == 4 || bsz == 8)) {
+                /* one element per block (a cyclic distribution, a matrix
+                 * column): fixed-size copies without a call each */
+                dtype_seg_strided(s, p, t->vstride, whole, (int)bsz);
+                b += whole;
+                p += (MPI_Aint)whole * t->vstride;
+            }
+            for (; b < t->vcount && s->left; b++, p += t->vstride)
+                dtype_seg_copy(s, p, bsz);
             return;
         }
         if (c->contig && !skip) { /* runs of one item each, items apart by the child's extent */
