@@ -6,12 +6,17 @@
  * sharing MPI_COMM_WORLD. Every round mixes nonblocking pairs completed by
  * MPI_Test, blocking receives found by MPI_Probe, MPI_Iprobe and
  * MPI_Improbe, eager and rendezvous sizes, and a receive cancelled before
- * any message could match it. Every payload and status is checked. Under
+ * any message could match it. Meanwhile a fifth thread creates
+ * communicators (the handle table grows), a sixth looks up a handle beyond
+ * the table over and over, and a seventh polls MPI_Finalized until the
+ * main thread's MPI_Finalize ends.
+ * Every payload and status is checked. Under
  * ThreadSanitizer (scripts/test.sh --tsan) any unsynchronised access
  * between these threads and the progress thread fails the run. */
 #include <dirent.h>
 #include <mpi.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +31,10 @@
 #define TAG_NEVER 999
 
 static int rank, size;
-static MPI_Comm comms[NTHREADS];
+static MPI_Comm comms[NTHREADS], mgr_comm;
 
 static double deadline;
+static _Atomic int manager_done;
 
 static int expect(int from, int id, int round, int step, int i)
 {
@@ -126,7 +132,12 @@ static void *worker(void *arg)
         verify(in, n, left, id, round, 3);
         MPI_Wait(&sr, MPI_STATUS_IGNORE);
 
-        /* step 4: a receive nothing will match, cancelled */
+        /* step 4: a handle lookup while the manager thread adds communicators */
+        MPI_Info info;
+        CHECK(MPI_Comm_get_info(comm, &info) == MPI_SUCCESS, "thread %d: MPI_Comm_get_info", id);
+        MPI_Info_free(&info);
+
+        /* step 5: a receive nothing will match, cancelled */
         if (round % 4 == id % 4) {
             int dummy;
             MPI_Irecv(&dummy, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER, comm, &rr);
@@ -139,6 +150,66 @@ static void *worker(void *arg)
     free(out);
     free(in);
     return NULL;
+}
+
+/* Communicators come and go on their own parent: one new one per round,
+ * all kept until the end, so the handle table grows while workers look
+ * theirs up. */
+static void *manager(void *arg)
+{
+    (void)arg;
+    MPI_Comm kept[ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+        CHECK(MPI_Comm_dup(mgr_comm, &kept[round]) == MPI_SUCCESS, "manager: MPI_Comm_dup");
+        int r;
+        MPI_Comm_rank(kept[round], &r);
+        CHECK(r == rank, "manager: rank %d in the duplicate", r);
+    }
+    manager_done = 1;
+    for (int round = 0; round < ROUNDS; round++)
+        MPI_Comm_free(&kept[round]);
+    return NULL;
+}
+
+/* Invalid-handle lookups in a loop while the table grows: the lookup must
+ * be as synchronised as the growth. The handle is in the MPICH ABI's range
+ * of communicators the library allocates (direct, index 2^26 - 1), so it
+ * is looked up in the table and found invalid. */
+static void *looker(void *arg)
+{
+    (void)arg;
+    const MPI_Comm beyond = (MPI_Comm)0x87ffffff;
+    while (!manager_done) {
+        MPI_Info info;
+        int e = MPI_Comm_get_info(beyond, &info);
+        CHECK(e != MPI_SUCCESS, "MPI_Comm_get_info accepted an invalid communicator");
+        CHECK(MPI_Wtime() < deadline, "the manager thread never finished");
+        sched_yield(); /* leave the lock to the threads that communicate */
+    }
+    return NULL;
+}
+
+/* MPI_Finalized from another thread while MPI_Finalize runs (thread-safe in
+ * MPICH; callable at any time). */
+static volatile int watcher_saw_finalized;
+static void *watcher(void *arg)
+{
+    (void)arg;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        int flag = 0, init = 0;
+        MPI_Initialized(&init);
+        MPI_Finalized(&flag);
+        if (flag || !init) {
+            watcher_saw_finalized = flag;
+            return NULL;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if (t.tv_sec - t0.tv_sec > 90)
+            return NULL;
+        sched_yield();
+    }
 }
 
 /* Whether the library's progress thread runs (Linux: /proc names it). */
@@ -174,17 +245,26 @@ int main(int argc, char **argv)
     CHECK(progress_thread_runs() != 0, "RAILMPI_ASYNC_PROGRESS=on started no progress thread");
     deadline = MPI_Wtime() + 80;
 
+    MPI_Comm_dup(MPI_COMM_WORLD, &mgr_comm);
     for (int i = 0; i < NTHREADS; i++) {
         if (i < 2)
             MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
         else
             comms[i] = MPI_COMM_WORLD;
     }
-    pthread_t t[NTHREADS];
+    /* the lookups of the invalid handle return their error */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    pthread_t t[NTHREADS], mgr, watch, look;
+    CHECK(pthread_create(&watch, NULL, watcher, NULL) == 0, "pthread_create");
+    CHECK(pthread_create(&look, NULL, looker, NULL) == 0, "pthread_create");
+    CHECK(pthread_create(&mgr, NULL, manager, NULL) == 0, "pthread_create");
     for (int i = 0; i < NTHREADS; i++)
         CHECK(pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i) == 0, "pthread_create");
     for (int i = 0; i < NTHREADS; i++)
         pthread_join(t[i], NULL);
+    pthread_join(mgr, NULL);
+    pthread_join(look, NULL);
+    MPI_Comm_free(&mgr_comm);
 
     /* nothing may be left over: a stray message would show here */
     int flag;
@@ -196,8 +276,13 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < 2; i++)
         MPI_Comm_free(&comms[i]);
+    MPI_Finalize();
+    pthread_join(watch, NULL);
+    if (!watcher_saw_finalized) {
+        printf("FAIL: rank %d: the watching thread never saw MPI_Finalized true\n", rank);
+        return 1;
+    }
     if (rank == 0)
         printf("OK\n");
-    MPI_Finalize();
     return 0;
 }
