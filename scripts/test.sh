@@ -30,7 +30,7 @@ case $mode in
         # test fail. history_size=4 keeps the older access's stack restorable in
         # long runs (the fault tests); second_deadlock_stack names both lock orders.
         export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 history_size=4"
-        if [ $# -gt 0 ]; then ctest_args=("$@"); fi ;;
+        ctest_args+=("$@") ;;
     "") ;;
     *) echo "usage: scripts/test.sh [--sanitize | --tsan [CTEST ARGS]]" >&2; exit 2 ;;
 esac

@@ -6,12 +6,12 @@
  * sharing MPI_COMM_WORLD. Every round mixes nonblocking pairs completed by
  * MPI_Test, blocking receives found by MPI_Probe, MPI_Iprobe and
  * MPI_Improbe, eager and rendezvous sizes, and a receive cancelled before
- * any message could match it. Meanwhile a fifth thread creates
+ * any message could match it, then a collective on the thread's own
+ * communicator or a buffered send. Meanwhile a fifth thread creates
  * communicators (the handle table grows), a sixth looks up a handle beyond
  * the table over and over, and a seventh polls MPI_Finalized until the
- * main thread's MPI_Finalize ends.
- * Every payload and status is checked. Under
- * ThreadSanitizer (scripts/test.sh --tsan) any unsynchronised access
+ * main thread's MPI_Finalize ends. Every payload and status is checked.
+ * Under ThreadSanitizer (scripts/test.sh --tsan) any unsynchronised access
  * between these threads and the progress thread fails the run. */
 #include <dirent.h>
 #include <mpi.h>
@@ -146,6 +146,20 @@ static void *worker(void *arg)
             MPI_Test_cancelled(&st, &flag);
             CHECK(flag, "thread %d round %d: the receive was not cancelled", id, round);
         }
+
+        /* step 6: a collective on a communicator of this thread's own, or a
+         * buffered send (the attached buffer is shared by all threads) */
+        if (id < 2) {
+            int sum = 0, mine = rank + round;
+            MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, comm);
+            CHECK(sum == size * (size - 1) / 2 + size * round, "thread %d round %d: allreduce %d", id, round,
+                  sum);
+        } else {
+            int v = expect(rank, id, round, 6, 0), got = -1;
+            MPI_Bsend(&v, 1, MPI_INT, right, tag + 6, comm);
+            MPI_Recv(&got, 1, MPI_INT, left, tag + 6, comm, MPI_STATUS_IGNORE);
+            CHECK(got == expect(left, id, round, 6, 0), "thread %d round %d: bsend carried %d", id, round, got);
+        }
     }
     free(out);
     free(in);
@@ -252,6 +266,8 @@ int main(int argc, char **argv)
         else
             comms[i] = MPI_COMM_WORLD;
     }
+    static char bsend_buf[64 * (sizeof(int) + MPI_BSEND_OVERHEAD)];
+    MPI_Buffer_attach(bsend_buf, (int)sizeof bsend_buf);
     /* the lookups of the invalid handle return their error */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     pthread_t t[NTHREADS], mgr, watch, look;
@@ -274,6 +290,9 @@ int main(int argc, char **argv)
         CHECK(!flag, "a message (tag %d) is left on communicator %d", st.MPI_TAG, i);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    void *detached;
+    int detached_size;
+    MPI_Buffer_detach(&detached, &detached_size);
     for (int i = 0; i < 2; i++)
         MPI_Comm_free(&comms[i]);
     MPI_Finalize();
