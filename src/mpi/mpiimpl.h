@@ -19,7 +19,9 @@
 #define RM_ALIAS(name) RM_PRAGMA(weak MPI_##name = PMPI_##name)
 
 typedef struct mpi_state {
-    volatile int initialized, finalized;
+    /* atomic: MPI_Initialized and MPI_Finalized read them without the lock,
+     * from any thread, also while another thread is in MPI_Init/Finalize */
+    _Atomic int initialized, finalized;
     int thread_level;
     pthread_t main_thread;
     int world_rank, world_size;

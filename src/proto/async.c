@@ -10,8 +10,14 @@
  * the pipe RAILMPI_CTL_FD names) and has the next progress pass carry them
  * out, as the papers' path migration module does on request.
  *
- * It runs only when the job has network paths: a job on one host keeps its
- * lock-free fast path. */
+ * By default (RAILMPI_ASYNC_PROGRESS=auto) it runs only when the job has
+ * network paths: a job on one host keeps its lock-free fast path.
+ * RAILMPI_ASYNC_PROGRESS=on starts it anyway; it then only makes progress.
+ *
+ * Threads: this thread touches the engine only while it holds rm_big_lock
+ * (try-locked, so it never waits behind the application). Without the lock
+ * it writes only rail_health_due and proto_commands_due (atomics) and the
+ * command queue (proto_ctl_lock). */
 #include "proto/engine.h"
 #include "rail/health.h"
 #include "util/clock.h"
@@ -25,6 +31,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -41,7 +48,7 @@ static struct {
     int rail, off;
 } proto_ctl_q[16];
 static int proto_ctl_n;
-volatile int proto_commands_due;
+_Atomic int proto_commands_due;
 
 /* Parse what arrived on the pipe into requests; 0 at EOF (mpiexec gone). */
 static int proto_ctl_read(void)
@@ -65,7 +72,7 @@ static int proto_ctl_read(void)
                 proto_ctl_q[proto_ctl_n].rail = rail;
                 proto_ctl_q[proto_ctl_n].off = !strcmp(dir, "off");
                 proto_ctl_n++;
-                proto_commands_due = 1;
+                atomic_store_explicit(&proto_commands_due, 1, memory_order_relaxed);
             } else {
                 rm_log_error("operator command dropped (too many at once): %s", line);
             }
@@ -89,7 +96,7 @@ void proto_async_commands(void)
     __typeof__(proto_ctl_q) q;
     memcpy(q, proto_ctl_q, sizeof q);
     proto_ctl_n = 0;
-    proto_commands_due = 0;
+    atomic_store_explicit(&proto_commands_due, 0, memory_order_relaxed);
     pthread_mutex_unlock(&proto_ctl_lock);
     for (int i = 0; i < n; i++) {
         int changed = proto_rail_migrate(q[i].rail, q[i].off);
@@ -118,9 +125,9 @@ static void *proto_async_main(void *arg)
         if (n > 0 && pfd[1].revents && !proto_ctl_read())
             pfd[1].fd = -1; /* mpiexec closed it: no more commands */
         if (rm_now() >= next) {
-            rail_health_due = 1;
+            atomic_store_explicit(&rail_health_due, 1, memory_order_relaxed);
             next = rm_now() + (uint64_t)period_ms * RM_MS;
-        } else if (!proto_commands_due) {
+        } else if (!atomic_load_explicit(&proto_commands_due, memory_order_relaxed)) {
             continue;
         }
         if (pthread_mutex_trylock(&rm_big_lock) != 0)
@@ -141,7 +148,13 @@ rm_status_t proto_async_start(void)
         proto_ctl_fd = (int)RM_CFG(ctl_fd);
         fcntl(proto_ctl_fd, F_SETFD, FD_CLOEXEC); /* not for the application's children */
     }
-    if (!rail_net_list) {
+    const char *mode = RM_CFG_STR(async_progress);
+    int forced = !strcasecmp(mode, "on");
+    if (!forced && strcasecmp(mode, "auto")) {
+        rm_log_error("RAILMPI_ASYNC_PROGRESS='%s': expected auto or on", mode);
+        return RM_ERR_INVALID;
+    }
+    if (!rail_net_list && !forced) {
         /* no network rails, nothing to migrate: mpiexec sees the pipe closed */
         if (proto_ctl_fd >= 0)
             close(proto_ctl_fd);
@@ -161,6 +174,7 @@ rm_status_t proto_async_start(void)
         proto_async_wake = -1;
         return RM_ERR_IO;
     }
+    pthread_setname_np(proto_async_thread, "railmpi-async"); /* for top -H, gdb, tests */
     proto_async_running = 1;
     return RM_OK;
 }

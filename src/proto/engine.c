@@ -410,7 +410,7 @@ int proto_progress(void)
     idle_passes = n ? 0 : idle_passes + 1;
     n += rail_flush_all(idle_passes >= PROTO_ACK_IDLE_PASSES);
     rail_health_poll(rm_now);
-    if (proto_commands_due)
+    if (atomic_load_explicit(&proto_commands_due, memory_order_relaxed))
         proto_async_commands();
     if (proto_npolls && !proto_polls_running)
         proto_polls_run();

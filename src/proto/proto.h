@@ -4,6 +4,7 @@
 #ifndef RM_PROTO_PROTO_H
 #define RM_PROTO_PROTO_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "mpi.h"
@@ -93,8 +94,10 @@ rm_status_t proto_finalize(void);
  * is up; proto_finalize stops it. */
 rm_status_t proto_async_start(void);
 void proto_async_stop(void);
-/* Set when operator commands wait; progress then calls proto_async_commands. */
-extern volatile int proto_commands_due;
+/* Set when operator commands wait; progress then calls proto_async_commands.
+ * A hint read without proto_ctl_lock (relaxed): the queue itself is read
+ * under that lock. */
+extern _Atomic int proto_commands_due;
 void proto_async_commands(void);
 /* Move traffic off a network rail (off = 1) or back onto it; the number of
  * paths changed. */

@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-volatile int rail_health_due;
+_Atomic int rail_health_due;
 static int rail_my_rank = -1;
 
 void rail_health_setup(int my_rank)
@@ -198,7 +198,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
 
 void rail_health_tick(uint64_t now)
 {
-    rail_health_due = 0;
+    atomic_store_explicit(&rail_health_due, 0, memory_order_relaxed);
     for (rail_channel_t *ch = rail_net_list; ch; ch = ch->net_next)
         rail_channel_tick(ch, now);
 }

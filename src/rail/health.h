@@ -3,12 +3,15 @@
 #ifndef RM_RAIL_HEALTH_H
 #define RM_RAIL_HEALTH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "rail/channel.h"
 
-/* Set by a timer when a tick is due; progress checks it on every pass. */
-extern volatile int rail_health_due;
+/* Set by a timer (the async thread, without the global lock) when a tick is
+ * due; progress checks it on every pass. Relaxed: it carries no data, the
+ * tick reads the clock and the channels under the lock itself. */
+extern _Atomic int rail_health_due;
 
 void rail_health_setup(int my_rank);
 /* How often the tick should run (a sixth of the path timeout). */
@@ -17,7 +20,7 @@ void rail_health_tick(uint64_t now);
 
 static inline void rail_health_poll(uint64_t (*now)(void))
 {
-    if (rail_health_due)
+    if (atomic_load_explicit(&rail_health_due, memory_order_relaxed))
         rail_health_tick(now());
 }
 

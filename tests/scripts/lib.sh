@@ -4,7 +4,7 @@
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 skip_if_sanitized() {
-    if nm -D "$1/lib/libmpi.so.12" 2>/dev/null | grep -q __asan_init; then
+    if nm -D "$1/lib/libmpi.so.12" 2>/dev/null | grep -qE '__asan_init|__tsan_init'; then
         echo "SKIP: $2"
         exit 77
     fi
