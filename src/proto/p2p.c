@@ -50,7 +50,8 @@ static void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_
     r->buf = buf;
     r->count = count;
     r->dt = dt;
-    dtype_addref(dt);
+    if (!dt->builtin)
+        dtype_addref(dt);
     r->comm = comm;
     comm->refcount++;
     r->peer = peer;

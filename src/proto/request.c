@@ -55,7 +55,7 @@ request_t *proto_request_by_id(uint64_t id)
 
 void proto_request_destroy(request_t *r)
 {
-    if (r->dt)
+    if (r->dt && !r->dt->builtin)
         dtype_release(r->dt);
     if (r->comm)
         comm_release(r->comm);
