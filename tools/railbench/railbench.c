@@ -3,7 +3,8 @@
  * operations, warm-up, iterations), with a per-iteration mode that prints
  * one timestamped line per iteration for plotting bandwidth over time, and
  * a message-rate mode in which ranks pair up (0-1, 2-3, ...) and every pair
- * streams windows of small messages at once (messages per second, summed).
+ * streams windows of small messages at once (all pairs' messages per second
+ * of the slowest pair's time).
  *
  * Two levels run the same loop and print the same lines:
  *   -L mpi        MPI point-to-point through the library (per rail: run it
@@ -27,8 +28,9 @@ static void usage(void)
             "usage: mpiexec -n 2 railbench [options]\n"
             "  -L mpi|transport level: MPI point-to-point (default), or plain TCP sockets\n"
             "                   between the two hosts, one connection per shared rail\n"
-            "  -t lat|bw|bibw|rate  test (default bw); rate: messages per second, summed over\n"
-            "                   the pairs 0-1, 2-3, ... (MPI level; an odd last rank sits out)\n"
+            "  -t lat|bw|bibw|rate  test (default bw); rate: pairs 0-1, 2-3, ... stream at once,\n"
+            "                   all messages per second of the slowest pair's time (MPI level;\n"
+            "                   an odd last rank sits out)\n"
             "  -m MIN:MAX       message sizes in bytes, doubling (default 1:4194304)\n"
             "  -w N             window of outstanding messages for bw/bibw/rate (default 64)\n"
             "  -i N             iterations per size (default 100; latency 10000)\n"
@@ -174,12 +176,16 @@ static int rb_mpi_more(void *ctx, int more)
     return more;
 }
 
-static double rb_mpi_sum(void *ctx, double v)
+/* Pairs that did not run at the same time (one descheduled while the other
+ * ran) must not count twice: all messages over the slowest pair's time. */
+static double rb_mpi_rate(void *ctx, double msgs, double secs)
 {
     rb_mpi_t *m = ctx;
-    double sum = 0;
-    MPI_Reduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, m->pairs);
-    return sum;
+    double slowest = 0;
+    int npaired;
+    MPI_Comm_size(m->pairs, &npaired);
+    MPI_Reduce(&secs, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, m->pairs);
+    return msgs * (npaired / 2) / slowest; /* every pair sends as many */
 }
 
 static void rb_mpi_fini(void *ctx)
@@ -241,8 +247,7 @@ static void rb_run(const rb_opts_t *o, int rank, const rb_level_t *lv, const cha
             break; /* both ranks leave the loop together */
         double t = MPI_Wtime() - t0;
         if (test == RB_RATE) {
-            /* each pair's own rate (its sender's clock), summed */
-            double rate = lv->sum(lv->ctx, !(rank & 1) ? (double)o->window * (double)done / t : 0);
+            double rate = lv->rate(lv->ctx, (double)o->window * (double)done, t);
             if (!rank) {
                 printf("%ld %.0f\n", n, rate);
                 fflush(stdout);
@@ -385,7 +390,7 @@ int main(int argc, char **argv)
                 memcpy(sbuf + (size_t)w * (size_t)o.max, m.ref, (size_t)o.max);
         }
         lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
-                          .fini = rb_mpi_fini, .sum = rb_mpi_sum, .ctx = &m};
+                          .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
     }
     if (!rc) {
         rb_run(&o, rank, &lv, transport ? "transport" : "MPI");

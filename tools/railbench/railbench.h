@@ -28,8 +28,8 @@ typedef struct rb_level {
      * follows, returned on both ranks */
     int (*more)(void *ctx, int more);
     void (*fini)(void *ctx);
-    /* RB_RATE: the sum of every pair's figure, on rank 0 (NULL: one pair) */
-    double (*sum)(void *ctx, double v);
+    /* RB_RATE: every pair's messages over the slowest pair's seconds, on rank 0 */
+    double (*rate)(void *ctx, double msgs, double secs);
     void *ctx;
 } rb_level_t;
 
