@@ -113,7 +113,7 @@ void mpi_status_empty(MPI_Status *st);
 
 #define CHECK_COMM(c, h)                                                             \
     do {                                                                             \
-        if (!((c) = comm_get(h)))                                                    \
+        if (!((c) = (h) == MPI_COMM_WORLD ? comm_world : comm_get(h)))               \
             MPI_FAIL(NULL, MPI_ERR_COMM, "invalid communicator 0x%x", (unsigned)(h)); \
         err_comm_ = (c);                                                             \
     } while (0)

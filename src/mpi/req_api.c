@@ -255,7 +255,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     if ((err = req_check_array(fn_name_, count, array_of_requests, rs)) != MPI_SUCCESS)
         goto out;
     for (int i = 0; i < count; i++)
-        if (!req_inactive(rs[i]))
+        if (!req_inactive(rs[i]) && !rs[i]->done)
             req_wait(rs[i]);
     comm_t *ec = NULL;
     int rc = req_finish_all(count, array_of_requests, rs, array_of_statuses, NULL, NULL, &ec);

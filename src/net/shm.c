@@ -284,12 +284,36 @@ static inline shm_cell_t *shm_at(unsigned char *cells, size_t ring, uint64_t pos
     return (shm_cell_t *)(cells + (pos & (ring - 1)));
 }
 
+/* Small copies inline: a message of a few bytes must not pay a libc call
+ * for its header and another for its payload. */
+static inline void shm_copy(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    if (n > 16) {
+        memcpy(dst, src, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
 static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
                             const struct iovec *iov, int iovcnt)
 {
-    net_iface_t *ifc = p->ifc;
-    size_t ring = ifc->ring_size;
-    if (hdr->len > ifc->frame_max || hdr->hlen > NET_UPPER_MAX)
+    size_t ring = p->ifc->ring_size;
+    if (hdr->len > p->ifc->frame_max || hdr->hlen > NET_UPPER_MAX)
         return RM_ERR_INVALID;
     uint64_t pos = p->tx_pos;
     size_t need = shm_frame_bytes(hdr->len), off = (size_t)(pos & (ring - 1));
@@ -312,11 +336,18 @@ static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     c->len = hdr->len;
     c->flags = hdr->flags;
     c->hlen = hdr->hlen;
-    memcpy(c->upper, upper, hdr->hlen);
-    unsigned char *dst = c->payload;
-    for (int i = 0; i < iovcnt; i++) {
-        memcpy(dst, iov[i].iov_base, iov[i].iov_len);
-        dst += iov[i].iov_len;
+    if (hdr->hlen == NET_UPPER_MAX)
+        memcpy(c->upper, upper, NET_UPPER_MAX);
+    else
+        memcpy(c->upper, upper, hdr->hlen);
+    if (iovcnt == 1) {
+        shm_copy(c->payload, iov[0].iov_base, iov[0].iov_len);
+    } else {
+        unsigned char *dst = c->payload;
+        for (int i = 0; i < iovcnt; i++) {
+            memcpy(dst, iov[i].iov_base, iov[i].iov_len);
+            dst += iov[i].iov_len;
+        }
     }
     atomic_store_explicit(&shm_at(p->tx_cells, ring, pos + need)->flag, 0, memory_order_relaxed);
     atomic_store_explicit(&c->flag, pos + 1, memory_order_release);
@@ -324,14 +355,21 @@ static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     return RM_OK;
 }
 
+/* Frames taken from one sender per pass: enough that a window of small
+ * messages is handed up in one go, few enough that other senders get
+ * their turn. The consumed position is published once per batch: the
+ * sender reads it only when its ring looks full. */
+#define SHM_BATCH 64
+
 static int shm_progress(net_iface_t *ifc)
 {
     int n = 0;
     size_t ring = ifc->ring_size;
+    void (*recv)(void *, int, const net_frame_hdr_t *, const void *, const void *) = ifc->env.up.recv;
     for (int i = 0; i < ifc->nactive; i++) {
         net_path_t *p = ifc->active[i];
-        for (int k = 0; k < 16; k++) {
-            uint64_t pos = p->rx_pos;
+        uint64_t pos = p->rx_pos;
+        for (int k = 0; k < SHM_BATCH; k++) {
             shm_cell_t *c = shm_at(p->rx_cells, ring, pos);
             if (atomic_load_explicit(&c->flag, memory_order_acquire) != pos + 1)
                 break;
@@ -339,10 +377,12 @@ static int shm_progress(net_iface_t *ifc)
                 pos += ring - (size_t)(pos & (ring - 1));
             } else {
                 net_frame_hdr_t h = {.seq = c->seq, .ack = 0, .len = c->len, .flags = c->flags, .hlen = c->hlen};
-                ifc->env.up.recv(p->owner, 0, &h, c->upper, c->payload);
+                recv(p->owner, 0, &h, c->upper, c->payload);
                 pos += shm_frame_bytes(h.len);
                 n++;
             }
+        }
+        if (pos != p->rx_pos) {
             p->rx_pos = pos;
             atomic_store_explicit(&p->rx_ctl->head, pos, memory_order_release);
         }

@@ -54,11 +54,9 @@ static mq_bucket_t *mq_get(mq_bucket_t **tab, unsigned h, uint32_t ctx, int src,
     return b;
 }
 
-static void mq_drop_if_empty(mq_bucket_t **tab, unsigned h, mq_bucket_t *b)
+static void mq_unlink(match_state_t *m, mq_bucket_t **tab, mq_bucket_t *b)
 {
-    if (b->head)
-        return;
-    for (mq_bucket_t **pp = &tab[h]; *pp; pp = &(*pp)->chain) {
+    for (mq_bucket_t **pp = &tab[mq_hash(m, b->ctx, b->src, b->tag)]; *pp; pp = &(*pp)->chain) {
         if (*pp == b) {
             *pp = b->chain;
             if (mq_nspare < MQ_SPARE_MAX) {
@@ -71,6 +69,20 @@ static void mq_drop_if_empty(mq_bucket_t **tab, unsigned h, mq_bucket_t *b)
             return;
         }
     }
+}
+
+/* The bucket that emptied last stays in its table: the next receive or
+ * message with the same envelope (a ping-pong, a stream of windows) finds
+ * it there instead of linking a spare in again. Only one empty bucket per
+ * table lingers; the one before goes when another empties. */
+static void mq_drop_if_empty(match_state_t *m, mq_bucket_t **tab, mq_bucket_t **idle, mq_bucket_t *b)
+{
+    if (b->head || *idle == b)
+        return;
+    mq_bucket_t *old = *idle;
+    *idle = b;
+    if (old && !old->head)
+        mq_unlink(m, tab, old);
 }
 
 rm_status_t match_init(match_state_t *m, unsigned nbuckets)
@@ -179,7 +191,7 @@ static void match_unlink_bucket(match_state_t *m, request_t *r)
     else
         b->tail = r->prev;
     r->next = r->prev = NULL;
-    mq_drop_if_empty(m->posted_tab, h, b);
+    mq_drop_if_empty(m, m->posted_tab, &m->posted_idle, b);
 }
 
 request_t *match_take_posted(match_state_t *m, uint32_t ctx, int src, int tag)
@@ -208,7 +220,7 @@ request_t *match_take_posted(match_state_t *m, uint32_t ctx, int src, int tag)
         else
             b->tail = NULL;
         best->next = NULL;
-        mq_drop_if_empty(m->posted_tab, h, b);
+        mq_drop_if_empty(m, m->posted_tab, &m->posted_idle, b);
         m->nposted--;
     }
     return best;
@@ -279,7 +291,7 @@ void match_remove_unexp(match_state_t *m, unexp_t *u)
         u->bnext->bprev = u->bprev;
     else
         b->tail = u->bprev;
-    mq_drop_if_empty(m->unexp_tab, h, b);
+    mq_drop_if_empty(m, m->unexp_tab, &m->unexp_idle, b);
     if (u->aprev)
         u->aprev->anext = u->anext;
     else

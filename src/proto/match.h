@@ -27,6 +27,7 @@ typedef struct mq_bucket mq_bucket_t;
 typedef struct match_state {
     mq_bucket_t **posted_tab;
     mq_bucket_t **unexp_tab;
+    mq_bucket_t *posted_idle, *unexp_idle; /* an emptied bucket left in place */
     unsigned nbuckets;
     request_t *wild_head, *wild_tail; /* posted receives with a wildcard */
     unexp_t *arr_head, *arr_tail;     /* unexpected, in arrival order */

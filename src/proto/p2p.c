@@ -50,7 +50,8 @@ static void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_
     r->buf = buf;
     r->count = count;
     r->dt = dt;
-    dtype_addref(dt);
+    if (!dt->builtin)
+        dtype_addref(dt);
     r->comm = comm;
     comm->refcount++;
     r->peer = peer;
@@ -492,6 +493,30 @@ rm_status_t proto_start(request_t *r)
     return st;
 }
 
+/* The eager path of a nonblocking standard or ready send, without the
+ * general start: the frame goes to the channel at once and the request is
+ * complete unless the channel still references the data (it then completes
+ * from proto_eager_sent, like proto_send_start's). */
+static rm_status_t proto_isend_eager(request_t *r, size_t bytes)
+{
+    rail_channel_t *ch = proto_channel(r->world_peer);
+    proto_hdr_t h;
+    proto_hdr_make(&h, PF_EAGER, 0, r->comm->rank, r->tag, r->ctx, bytes, r->id);
+    r->bytes = bytes;
+    r->sdata = (const char *)r->buf + r->dt->true_lb;
+    r->active = 1;
+    r->refs++; /* in flight */
+    rm_status_t st = rail_channel_send(ch, &h, sizeof h, r->sdata, bytes, 0,
+                                       rail_channel_keeps(ch) ? NULL : proto_eager_sent, r);
+    if (st == RM_INPROGRESS)
+        return RM_OK;
+    if (st < 0)
+        r->err = st;
+    r->done = 1;
+    r->refs--;
+    return st < 0 ? st : RM_OK;
+}
+
 rm_status_t proto_isend(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
                         comm_t *comm, uint32_t ctx, int mode, request_t **out)
 {
@@ -501,9 +526,14 @@ rm_status_t proto_isend(const void *buf, MPI_Count count, dtype_t *dt, int dst, 
         return RM_ERR_NOMEM;
     proto_request_setup(r, (void *)buf, count, dt, dst, tag, comm, ctx);
     r->mode = (uint8_t)mode;
-    rm_status_t st = proto_start(r);
     *out = r;
-    return st;
+    size_t bytes = (size_t)count * (size_t)dt->size;
+    if ((mode == PROTO_STD || mode == PROTO_READY) && dst != MPI_PROC_NULL &&
+        bytes <= proto_eng.eager_max && dtype_is_contig(dt, count)) {
+        r->world_peer = comm_peer_world(comm, dst);
+        return proto_isend_eager(r, bytes);
+    }
+    return proto_start(r);
 }
 
 rm_status_t proto_irecv(void *buf, MPI_Count count, dtype_t *dt, int src, int tag, comm_t *comm,
@@ -514,9 +544,23 @@ rm_status_t proto_irecv(void *buf, MPI_Count count, dtype_t *dt, int src, int ta
     if (!r)
         return RM_ERR_NOMEM;
     proto_request_setup(r, buf, count, dt, src, tag, comm, ctx);
-    rm_status_t st = proto_start(r);
     *out = r;
-    return st;
+    /* the common case without proto_start: nothing unexpected waits, so the
+     * receive is posted (a fresh request needs none of its resets) */
+    if (src >= 0 && proto_eng.mq.nunexp == 0) {
+        rail_channel_t *ch = proto_channel(comm_peer_world(comm, src));
+        if (!rail_channel_failure(ch)) {
+            r->refs++; /* in flight */
+            r->active = 1;
+            rm_status_t st = match_post(&proto_eng.mq, r);
+            if (st < 0) {
+                r->err = st;
+                proto_request_complete(r);
+            }
+            return st;
+        }
+    }
+    return proto_start(r);
 }
 
 rm_status_t proto_send_init(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,

@@ -159,7 +159,13 @@ request_t *proto_request_alloc(int kind);
 request_t *proto_request_get(MPI_Request h); /* NULL if invalid */
 request_t *proto_request_by_id(uint64_t id);  /* wire id -> live request or NULL */
 void proto_request_cleanup(void);
-void proto_request_release(request_t *r);      /* drop the caller's reference */
+void proto_request_destroy(request_t *r);      /* the last reference went */
+/* Drop the caller's reference (inline: every completion call does it). */
+static inline void proto_request_release(request_t *r)
+{
+    if (--r->refs == 0)
+        proto_request_destroy(r);
+}
 /* Call fn on every live request (failing those that wait on a lost peer). */
 void proto_request_foreach(void (*fn)(request_t *r, void *arg), void *arg);
 /* Complete a request (used by generalized requests and the engine). */

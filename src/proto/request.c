@@ -53,9 +53,9 @@ request_t *proto_request_by_id(uint64_t id)
     return r && r->kind && r->id == id ? r : NULL;
 }
 
-static void proto_request_destroy(request_t *r)
+void proto_request_destroy(request_t *r)
 {
-    if (r->dt)
+    if (r->dt && !r->dt->builtin)
         dtype_release(r->dt);
     if (r->comm)
         comm_release(r->comm);
@@ -68,12 +68,6 @@ static void proto_request_destroy(request_t *r)
     r->id = 0;
     r->next = proto_req_free;
     proto_req_free = r;
-}
-
-void proto_request_release(request_t *r)
-{
-    if (--r->refs == 0)
-        proto_request_destroy(r);
 }
 
 void proto_request_complete(request_t *r)

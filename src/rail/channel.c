@@ -101,21 +101,47 @@ static rail_frame_t *rail_q_pop(rail_frame_q_t *q)
     return f;
 }
 
+/* Frames come from a pool: a small message kept until acknowledged (a lossy
+ * rail) or queued behind a full ring must not cost a malloc and a free.
+ * Frames with a copy of up to RAIL_FRAME_POOLED bytes (or none) share one
+ * size; at most RAIL_FRAME_POOL_MAX of them wait for reuse. */
+#define RAIL_FRAME_POOLED 256
+#define RAIL_FRAME_POOL_MAX 4096
+static rail_frame_t *rail_frame_pool;
+static int rail_frame_npool;
+
 static void rail_frame_free(rail_frame_t *f)
 {
+    if (f->pooled && rail_frame_npool < RAIL_FRAME_POOL_MAX) {
+        f->next = rail_frame_pool;
+        rail_frame_pool = f;
+        rail_frame_npool++;
+        return;
+    }
     free(f);
 }
 
-/* A frame the channel keeps: a copy of the payload (in the same allocation:
- * one malloc per small frame), or a reference the sender keeps alive until
- * `sent` runs. NULL when out of memory. */
+/* A frame the channel keeps: a copy of the payload (in the same allocation),
+ * or a reference the sender keeps alive until `sent` runs. NULL when out of
+ * memory. */
 static rail_frame_t *rail_frame_new(const net_frame_hdr_t *hdr, const void *upper,
                                     const void *payload, int copy, rail_sent_fn sent, void *arg)
 {
     size_t extra = copy ? hdr->len : 0;
-    rail_frame_t *f = malloc(sizeof *f + extra);
-    if (!f)
-        return NULL;
+    rail_frame_t *f;
+    if (extra <= RAIL_FRAME_POOLED) {
+        if ((f = rail_frame_pool)) {
+            rail_frame_pool = f->next;
+            rail_frame_npool--;
+        } else if (!(f = malloc(sizeof *f + RAIL_FRAME_POOLED))) {
+            return NULL;
+        }
+        f->pooled = 1;
+    } else {
+        if (!(f = malloc(sizeof *f + extra)))
+            return NULL;
+        f->pooled = 0;
+    }
     f->hdr = *hdr;
     memcpy(f->upper, upper, hdr->hlen);
     f->copied = copy && hdr->len;
@@ -167,6 +193,12 @@ void rail_channel_destroy(rail_channel_t *ch)
     ch->on_flush_list = 0;
     ch->lossy = 0;
     ch->npaths = 0;
+    /* the last channel to go leaves no pooled frame behind */
+    while ((f = rail_frame_pool)) {
+        rail_frame_pool = f->next;
+        free(f);
+    }
+    rail_frame_npool = 0;
 }
 
 rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_iface_t *ifc,
@@ -641,6 +673,15 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
                        const void *payload)
 {
     rail_channel_t *ch = owner;
+    /* the common case on a reliable path (shm): the next frame in order,
+     * nothing waiting out of order, no ack to take, none to owe */
+    if (hdr->seq == ch->recv_next && !hdr->ack && !ch->lossy && !ch->ooo.head && !ch->failed &&
+        !(hdr->flags & NET_F_UNORDERED)) {
+        ch->recv_next++;
+        rail_deliver(ch, upper, payload, hdr->len);
+        return;
+    }
+    /* counted for MPI_T: only lossy (network) paths are rails */
     rail_path_t *rp = rail_path_of(ch, rail);
     if (rp) {
         rp->rx_frames++;

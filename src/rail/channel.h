@@ -81,6 +81,7 @@ typedef struct rail_frame {
     int copied;            /* payload is `copy`, allocated with the frame */
     int delivered;         /* ooo: an unordered frame already handed up */
     int path;              /* unacked: the path it went out on, -1 = to be sent again */
+    int pooled;            /* allocated at the pool's size (channel.c) */
     rail_sent_fn sent;
     void *arg;
     unsigned char copy[];  /* the payload's copy, when the frame keeps one */

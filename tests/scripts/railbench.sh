@@ -23,6 +23,17 @@ for level in mpi "transport -r lo"; do
     [ "$n" -gt 5 ] || fail "$level per-iteration mode printed $n lines"
     [ "$n" = "$(echo "$out" | wc -l)" ] || fail "$level per-iteration mode printed other lines: $out"
 done
+# message rate: one figure per size, from one pair and from two (4 ranks:
+# 0-1 and 2-3; the sum is more than either pair could show alone only on an
+# idle machine, so only well-formedness is checked); a third rank sits out
+b4="$build/bin/mpiexec -n 4 --timeout 60 $build/bin/railbench"
+b3="$build/bin/mpiexec -n 3 --timeout 60 $build/bin/railbench"
+for run in "$b" "$b4" "$b3"; do
+    out=$($run -t rate -m 1:4096 -i 20 -w 16) || fail "rate run ($run)"
+    [ "$(lines "$out")" = 13 ] || fail "rate: expected 13 sizes: $out"
+    positive "$out" || fail "rate: a zero figure: $out"
+    echo "$out" | grep -q '^# railbench message rate, MPI level, window 16' || fail "rate: no header: $out"
+done
 # the transport level names its rail and level, and 1-byte latency over
 # loopback is sane (well under 10 ms even on a loaded machine)
 out=$($b -L transport -r 127.0.0.0/8 -R 0 -t lat -m 1:1 -i 500)
@@ -56,4 +67,6 @@ refused "neither a CIDR subnet" -L transport -r 198.18.0.0/99
 refused "share no rail" -L transport -r 198.18.254.0/24
 refused "at the transport level" -R 0
 refused "unexpected argument" -t lat extra
+refused "at the MPI level, without -T" -t rate -T 1
+refused "at the MPI level, without -T" -L transport -r lo -t rate
 [ $fails = 0 ] && echo "OK: railbench" || exit 1

@@ -91,6 +91,30 @@ int main(void)
     if (match_find_unexp(&m, 0, 1, 8, 1) != u2) FAIL("take u2");
     if (m.nunexp != 0) FAIL("%zu unexpected left", m.nunexp);
 
+    /* an emptied bucket lingers in its table (the next receive with the same
+     * envelope reuses it): it matches nothing, is reused, and goes away
+     * when another key empties, on both queues */
+    for (int round = 0; round < 3; round++) {
+        request_t *p1 = mkreq(6, 1, 1), *p2 = mkreq(6, 1, 1), *q1 = mkreq(6, 2, 1);
+        match_post(&m, p1);
+        if (match_take_posted(&m, 6, 1, 1) != p1) FAIL("idle: first take");
+        if (match_take_posted(&m, 6, 1, 1) != NULL) FAIL("idle: emptied key still matches");
+        if (match_remove_posted(&m, p1)) FAIL("idle: removed from an emptied key");
+        match_post(&m, p2);
+        match_post(&m, q1);
+        if (match_take_posted(&m, 6, 2, 1) != q1) FAIL("idle: other key");
+        if (match_take_posted(&m, 6, 1, 1) != p2) FAIL("idle: reused key");
+        unexp_t *e1 = mkunexp(6, 1, 1, 10), *e2 = mkunexp(6, 2, 1, 11), *e3 = mkunexp(6, 1, 1, 12);
+        match_add_unexp(&m, e1);
+        if (match_find_unexp(&m, 6, 1, 1, 1) != e1) FAIL("idle: unexpected take");
+        if (match_find_unexp(&m, 6, 1, 1, 0) != NULL) FAIL("idle: emptied unexpected key");
+        match_add_unexp(&m, e2);
+        match_add_unexp(&m, e3);
+        if (match_find_unexp(&m, 6, 2, 1, 1) != e2) FAIL("idle: unexpected other key");
+        if (match_find_unexp(&m, 6, MPI_ANY_SOURCE, 1, 1) != e3) FAIL("idle: unexpected reused key");
+        if (m.nposted != 0 || m.nunexp != 0) FAIL("idle: %zu posted, %zu unexpected left", m.nposted, m.nunexp);
+    }
+
     match_destroy(&m);
     for (int i = 0; i < nallocs; i++)
         free(allocs[i]);

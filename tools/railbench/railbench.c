@@ -1,7 +1,10 @@
 /* railbench: latency, bandwidth and bidirectional bandwidth between ranks 0
  * and 1, as the papers' tests measure them (window of non-blocking
  * operations, warm-up, iterations), with a per-iteration mode that prints
- * one timestamped line per iteration for plotting bandwidth over time.
+ * one timestamped line per iteration for plotting bandwidth over time, and
+ * a message-rate mode in which ranks pair up (0-1, 2-3, ...) and every pair
+ * streams windows of small messages at once (all pairs' messages per second
+ * of the slowest pair's time).
  *
  * Two levels run the same loop and print the same lines:
  *   -L mpi        MPI point-to-point through the library (per rail: run it
@@ -25,9 +28,11 @@ static void usage(void)
             "usage: mpiexec -n 2 railbench [options]\n"
             "  -L mpi|transport level: MPI point-to-point (default), or plain TCP sockets\n"
             "                   between the two hosts, one connection per shared rail\n"
-            "  -t lat|bw|bibw   test (default bw)\n"
+            "  -t lat|bw|bibw|rate  test (default bw); rate: pairs 0-1, 2-3, ... stream at once,\n"
+            "                   all messages per second of the slowest pair's time (MPI level;\n"
+            "                   an odd last rank sits out)\n"
             "  -m MIN:MAX       message sizes in bytes, doubling (default 1:4194304)\n"
-            "  -w N             window of outstanding messages for bw/bibw (default 64)\n"
+            "  -w N             window of outstanding messages for bw/bibw/rate (default 64)\n"
             "  -i N             iterations per size (default 100; latency 10000)\n"
             "  -x N             warm-up iterations (default 10)\n"
             "  -T SECONDS       per-iteration mode: run the largest size for this long and print\n"
@@ -99,6 +104,8 @@ static int verify(const unsigned char *msg, const unsigned char *ref, size_t n, 
 typedef struct rb_mpi {
     const rb_opts_t *o;
     int rank, peer;
+    int sender;     /* bw, rate: this rank sends the window (even ranks) */
+    MPI_Comm pairs; /* rate: the ranks that have a partner */
     char *sbuf, *rbuf;
     MPI_Request *req;
     /* verified mode */
@@ -121,7 +128,7 @@ static void rb_mpi_iter(void *ctx, long n)
         return;
     }
     int k = 0;
-    int sends = m->o->test == RB_BIBW || !m->rank, recvs = m->o->test == RB_BIBW || m->rank;
+    int sends = m->o->test == RB_BIBW || m->sender, recvs = m->o->test == RB_BIBW || !m->sender;
     long it = m->it++;
     if (m->ref && sends)
         for (int w = 0; w < m->o->window; w++)
@@ -141,7 +148,7 @@ static void rb_mpi_iter(void *ctx, long n)
                 fprintf(stderr, "railbench: rank %d: iteration %ld message %d corrupt\n", m->rank, it, w);
         }
     char ack = 0;
-    if (!m->rank)
+    if (m->sender)
         MPI_Recv(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     else
         MPI_Send(&ack, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
@@ -150,6 +157,10 @@ static void rb_mpi_iter(void *ctx, long n)
 static void rb_mpi_sync(void *ctx)
 {
     rb_mpi_t *m = ctx;
+    if (m->o->test == RB_RATE) { /* every pair starts together */
+        MPI_Barrier(m->pairs);
+        return;
+    }
     char z = 0;
     MPI_Sendrecv(&z, 1, MPI_CHAR, m->peer, 5, &z, 1, MPI_CHAR, m->peer, 5, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
@@ -163,6 +174,18 @@ static int rb_mpi_more(void *ctx, int more)
     else
         MPI_Recv(&more, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     return more;
+}
+
+/* Pairs that did not run at the same time (one descheduled while the other
+ * ran) must not count twice: all messages over the slowest pair's time. */
+static double rb_mpi_rate(void *ctx, double msgs, double secs)
+{
+    rb_mpi_t *m = ctx;
+    double slowest = 0;
+    int npaired;
+    MPI_Comm_size(m->pairs, &npaired);
+    MPI_Reduce(&secs, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, m->pairs);
+    return msgs * (npaired / 2) / slowest; /* every pair sends as many */
 }
 
 static void rb_mpi_fini(void *ctx)
@@ -190,8 +213,10 @@ static void rb_run(const rb_opts_t *o, int rank, const rb_level_t *lv, const cha
     rb_test_t test = o->test;
     if (!rank && !o->timeline)
         printf("# railbench %s, %s level, window %d, %d iterations, %d warm-up\n# size %s\n",
-               test == RB_LAT ? "latency" : test == RB_BW ? "bandwidth" : "bidirectional bandwidth",
-               level, o->window, o->iters, o->warm, test == RB_LAT ? "usec" : "MB/s");
+               test == RB_LAT ? "latency" : test == RB_BW ? "bandwidth" : test == RB_RATE ? "message rate"
+                                                            : "bidirectional bandwidth",
+               level, o->window, o->iters, o->warm,
+               test == RB_LAT ? "usec" : test == RB_RATE ? "messages/s (all pairs)" : "MB/s");
     for (long n = o->timeline ? o->max : o->min; n <= o->max; n = n ? n * 2 : 1) {
         double t0 = 0, start = MPI_Wtime(), wall0 = wall_now() - start;
         long done = 0;
@@ -221,6 +246,14 @@ static void rb_run(const rb_opts_t *o, int rank, const rb_level_t *lv, const cha
         if (o->timeline)
             break; /* both ranks leave the loop together */
         double t = MPI_Wtime() - t0;
+        if (test == RB_RATE) {
+            double rate = lv->rate(lv->ctx, (double)o->window * (double)done, t);
+            if (!rank) {
+                printf("%ld %.0f\n", n, rate);
+                fflush(stdout);
+            }
+            continue;
+        }
         if (!rank) {
             if (test == RB_LAT)
                 printf("%ld %.3f\n", n, t / (double)done / 2 * 1e6);
@@ -251,9 +284,13 @@ int main(int argc, char **argv)
             transport = !strcmp(optarg, "transport");
             break;
         case 't':
-            if (strcmp(optarg, "lat") && strcmp(optarg, "bw") && strcmp(optarg, "bibw"))
+            if (strcmp(optarg, "lat") && strcmp(optarg, "bw") && strcmp(optarg, "bibw") &&
+                strcmp(optarg, "rate"))
                 goto bad;
-            o.test = !strcmp(optarg, "lat") ? RB_LAT : !strcmp(optarg, "bibw") ? RB_BIBW : RB_BW;
+            o.test = !strcmp(optarg, "lat")    ? RB_LAT
+                     : !strcmp(optarg, "bibw") ? RB_BIBW
+                     : !strcmp(optarg, "rate") ? RB_RATE
+                                               : RB_BW;
             break;
         case 'm':
             if (sscanf(optarg, "%ld:%ld", &o.min, &o.max) != 2 || o.min < 0 || o.max < o.min ||
@@ -315,9 +352,21 @@ int main(int argc, char **argv)
         rc = 2;
         goto out;
     }
+    if (o.test == RB_RATE && (transport || o.timeline)) {
+        if (!rank)
+            fprintf(stderr, "railbench: -t rate runs at the MPI level, without -T\n");
+        rc = 2;
+        goto out;
+    }
     if (o.iters < 0)
-        o.iters = o.test == RB_LAT ? 10000 : 100;
-    if (rank > 1) /* extra ranks only keep the final barrier company */
+        o.iters = o.test == RB_LAT ? 10000 : o.test == RB_RATE ? 1000 : 100;
+    /* rate: ranks pair up; otherwise ranks 0 and 1 measure and the others
+     * only keep the final barrier company */
+    int paired = o.test == RB_RATE ? rank < size / 2 * 2 : rank < 2;
+    MPI_Comm pairs = MPI_COMM_NULL;
+    if (o.test == RB_RATE)
+        MPI_Comm_split(MPI_COMM_WORLD, paired ? 0 : MPI_UNDEFINED, rank, &pairs);
+    if (!paired)
         goto out;
     size_t bufsize = (size_t)(o.max ? o.max : 1) * (size_t)o.window;
     char *sbuf = malloc(bufsize), *rbuf = malloc(bufsize);
@@ -328,7 +377,8 @@ int main(int argc, char **argv)
     memset(sbuf, 1, bufsize);
     memset(rbuf, 0, bufsize);
     rb_level_t lv;
-    rb_mpi_t m = {.o = &o, .rank = rank, .peer = !rank, .sbuf = sbuf, .rbuf = rbuf};
+    rb_mpi_t m = {.o = &o, .rank = rank, .peer = rank ^ 1, .sender = !(rank & 1), .pairs = pairs,
+                  .sbuf = sbuf, .rbuf = rbuf};
     if (transport) {
         rc = rb_transport_open(&o, rank, sbuf, rbuf, &lv);
     } else {
@@ -340,7 +390,7 @@ int main(int argc, char **argv)
                 memcpy(sbuf + (size_t)w * (size_t)o.max, m.ref, (size_t)o.max);
         }
         lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
-                          .fini = rb_mpi_fini, .ctx = &m};
+                          .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
     }
     if (!rc) {
         rb_run(&o, rank, &lv, transport ? "transport" : "MPI");
@@ -350,6 +400,8 @@ int main(int argc, char **argv)
     }
     free(sbuf);
     free(rbuf);
+    if (pairs != MPI_COMM_NULL)
+        MPI_Comm_free(&pairs);
 out:
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();

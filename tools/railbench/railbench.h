@@ -4,7 +4,7 @@
 #ifndef RAILBENCH_H
 #define RAILBENCH_H
 
-typedef enum { RB_LAT, RB_BW, RB_BIBW } rb_test_t;
+typedef enum { RB_LAT, RB_BW, RB_BIBW, RB_RATE } rb_test_t;
 
 typedef struct rb_opts {
     rb_test_t test;
@@ -19,7 +19,8 @@ typedef struct rb_opts {
 
 typedef struct rb_level {
     /* one ping-pong (RB_LAT), or one window of messages and the receiver's
-     * 1-byte answer (RB_BW, RB_BIBW), of n bytes each, between ranks 0 and 1 */
+     * 1-byte answer (RB_BW, RB_BIBW), of n bytes each, between ranks 0 and 1;
+     * RB_RATE: the same window from every even rank to the next odd one */
     void (*iter)(void *ctx, long n);
     /* after warm-up: both ranks start the clock together */
     void (*sync)(void *ctx);
@@ -27,6 +28,8 @@ typedef struct rb_level {
      * follows, returned on both ranks */
     int (*more)(void *ctx, int more);
     void (*fini)(void *ctx);
+    /* RB_RATE: every pair's messages over the slowest pair's seconds, on rank 0 */
+    double (*rate)(void *ctx, double msgs, double secs);
     void *ctx;
 } rb_level_t;
 
