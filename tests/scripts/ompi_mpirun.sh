@@ -14,11 +14,12 @@ unset RAILMPI_JOB_SECRET RAILMPI_HOST_ID RAILMPI_LAUNCH_ADDR RAILMPI_CTL_FD PMI_
     PMI_SIZE PMI_JOBID MPI_LOCALNRANKS PMIX_NAMESPACE PMIX_RANK
 for v in $(compgen -e | grep '^PMIX_SERVER_URI'); do unset "$v"; done
 
+sanitized_pmix_ranks "$build" "$tmp"
 run() { # run N PROGRAM...: output in $out; mpirun's own timeout ends a hung job
     local n=$1 rc
     shift
     out=$(timeout 60 "$mpirun" --allow-run-as-root --oversubscribe --timeout 50 -n "$n" -x RAILMPI_VERBOSE=2 \
-        "$@" 2>&1)
+        -x ASAN_OPTIONS -x LSAN_OPTIONS "$@" 2>&1)
     rc=$?
     echo "mpirun -n $n ${1##*/}: exit $rc"
     return $rc

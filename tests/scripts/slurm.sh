@@ -275,6 +275,7 @@ if ! timeout 10 "${sl[@]}" srun --mpi=list 2>&1 | grep -qw pmix; then
     echo "SKIP (pmix part): this Slurm has no pmix plugin (srun --mpi=list); Debian's slurm-wlm ships mpi_pmix"
 else
     mpi=pmix
+    sanitized_pmix_ranks "$build" "$tmp"
     suite PMIx
     # railmpi's mpiexec as a task of a PMIx step: its ranks inherit the
     # step's PMIX_* variables, but mpiexec is their launcher
