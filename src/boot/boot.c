@@ -19,7 +19,6 @@ static int boot_pmix_env(void)
     const char *ns = getenv("PMIX_NAMESPACE"), *rank = getenv("PMIX_RANK");
     if (!ns || !*ns || !rank || !*rank)
         return 0;
-    extern char **environ;
     for (char **e = environ; *e; e++)
         if (!strncmp(*e, "PMIX_SERVER_URI", 15))
             return 1;
@@ -31,6 +30,7 @@ static int boot_pmix_env(void)
  * without PMI_JOBID) that was itself started by a PMIx server, as when
  * Slurm's MpiDefault is pmix and the launcher's proxies are srun tasks: its
  * ranks inherit the proxy's PMIX_* variables, but it is their launcher.
+ * Next to Slurm's PMI-2 variables (from an enclosing step) PMIx wins.
  * Slurm's pmi2 plugin (srun --mpi=pmi2) sets PMI_JOBID next to PMI_FD; Hydra
  * and railmpi's mpiexec set PMI_FD or PMI_PORT without it and speak PMI-1.
  * Slurm's plugin would answer PMI-1 too, but PMI-2 is what it is built for.

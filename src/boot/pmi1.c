@@ -104,7 +104,6 @@ static rm_status_t pmi1_fence(void)
 
 static rm_status_t pmi1_get(int rank, const char *key, char *val, size_t cap)
 {
-    (void)rank;
     char line[PMI1_LINE_MAX], reply[PMI1_LINE_MAX];
     snprintf(line, sizeof line, "cmd=get kvsname=%s key=%s\n", boot_conn.kvsname, key);
     rm_status_t st = pmi1_call(line, "get_result", reply, sizeof reply);

@@ -193,7 +193,6 @@ static rm_status_t pmi2_fence(void)
 
 static rm_status_t pmi2_get(int rank, const char *key, char *val, size_t cap)
 {
-    (void)rank;
     char cmd[PMI2_CMD_MAX], found[8];
     snprintf(cmd, sizeof cmd, "cmd=kvs-get;jobid=%s;srcid=-1;key=%s;", boot_conn.kvsname, key);
     rm_status_t st = pmi2_call(cmd, "kvs-get-response");

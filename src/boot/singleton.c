@@ -46,7 +46,6 @@ static rm_status_t singleton_fence(void)
 
 static rm_status_t singleton_get(int rank, const char *key, char *val, size_t cap)
 {
-    (void)rank;
     for (int i = 0; i < boot_single.nkv; i++) {
         if (!strcmp(boot_single.kv[i].key, key)) {
             snprintf(val, cap, "%s", boot_single.kv[i].val);
