@@ -11,19 +11,42 @@
 
 static const boot_ops_t *boot_ops; /* NULL until boot_init */
 
-/* Slurm's pmi2 plugin (srun --mpi=pmi2) sets PMI_JOBID next to PMI_FD;
- * Hydra and railmpi's mpiexec set PMI_FD or PMI_PORT without it and speak
- * PMI-1. Slurm's plugin would answer PMI-1 too, but PMI-2 is what it is
- * built for. Hydra always gets PMI-1, recognized by the MPI_LOCALNRANKS it
- * sets, even when a PMI_JOBID reaches its ranks from an enclosing srun step:
- * its PMI-2 kvs-fence returns at once instead of waiting for every rank, and
- * start-up relies on fences being barriers. */
-static const boot_ops_t *boot_select(void)
+/* A PMIx server (Slurm's `srun --mpi=pmix`, prterun, Open MPI's mpirun)
+ * sets PMIX_NAMESPACE and PMIX_RANK, and the URI of its socket in one or
+ * more PMIX_SERVER_URI* variables (one per protocol version it serves). */
+static int boot_pmix_env(void)
+{
+    const char *ns = getenv("PMIX_NAMESPACE"), *rank = getenv("PMIX_RANK");
+    if (!ns || !*ns || !rank || !*rank)
+        return 0;
+    for (char **e = environ; *e; e++)
+        if (!strncmp(*e, "PMIX_SERVER_URI", 15))
+            return 1;
+    return 0;
+}
+
+/* PMIx comes first, with one exception: a PMI-1 launcher (Hydra, recognized
+ * by the MPI_LOCALNRANKS it sets, or railmpi's mpiexec, which sets PMI_FD
+ * without PMI_JOBID) that was itself started by a PMIx server, as when
+ * Slurm's MpiDefault is pmix and the launcher's proxies are srun tasks: its
+ * ranks inherit the proxy's PMIX_* variables, but it is their launcher.
+ * Next to Slurm's PMI-2 variables (from an enclosing step) PMIx wins.
+ * Slurm's pmi2 plugin (srun --mpi=pmi2) sets PMI_JOBID next to PMI_FD; Hydra
+ * and railmpi's mpiexec set PMI_FD or PMI_PORT without it and speak PMI-1.
+ * Slurm's plugin would answer PMI-1 too, but PMI-2 is what it is built for.
+ * Hydra always gets PMI-1, even when a PMI_JOBID reaches its ranks from an
+ * enclosing srun step: its PMI-2 kvs-fence returns at once instead of
+ * waiting for every rank, and start-up relies on fences being barriers. */
+const boot_ops_t *boot_select(void)
 {
     const char *fd = getenv("PMI_FD"), *port = getenv("PMI_PORT"), *jobid = getenv("PMI_JOBID");
-    if (fd && *fd && jobid && *jobid && !getenv("MPI_LOCALNRANKS"))
+    int pmi = (fd && *fd) || (port && *port), slurm_pmi2 = fd && *fd && jobid && *jobid;
+    int pmi1_launcher = pmi && (getenv("MPI_LOCALNRANKS") || !slurm_pmi2);
+    if (boot_pmix_env() && !pmi1_launcher)
+        return &boot_pmix_ops;
+    if (slurm_pmi2 && !getenv("MPI_LOCALNRANKS"))
         return &boot_pmi2_ops;
-    if ((fd && *fd) || (port && *port))
+    if (pmi)
         return &boot_pmi1_ops;
     return &boot_singleton_ops;
 }
@@ -31,6 +54,7 @@ static const boot_ops_t *boot_select(void)
 rm_status_t boot_init(boot_info_t *out)
 {
     memset(out, 0, sizeof *out);
+    out->local_rank = out->local_size = out->node = -1;
     boot_conn.fd = -1;
     boot_conn.keylen_max = 64;
     boot_conn.vallen_max = 1024;
@@ -42,8 +66,12 @@ rm_status_t boot_init(boot_info_t *out)
         return st;
     }
     snprintf(out->kvsname, sizeof out->kvsname, "%s", boot_conn.kvsname);
-    rm_log_debug("boot: %s, rank %d of %d, job %s", boot_ops->name, out->rank, out->size,
-                 out->kvsname);
+    char where[64] = "";
+    if (out->local_rank >= 0 && out->local_size > 0)
+        snprintf(where, sizeof where, ", local rank %d of %d on node %d", out->local_rank, out->local_size,
+                 out->node);
+    rm_log_debug("boot: %s, rank %d of %d, job %s%s", boot_ops->name, out->rank, out->size, out->kvsname,
+                 where);
     return RM_OK;
 }
 
@@ -74,12 +102,22 @@ rm_status_t boot_fence(void)
 
 rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen)
 {
-    (void)rank_hint;
     if (!boot_ops)
         return RM_ERR_INTERNAL;
     if (vallen <= 0)
         return RM_ERR_INVALID;
-    return boot_ops->get(key, val, (size_t)vallen);
+    return boot_ops->get(rank_hint, key, val, (size_t)vallen);
+}
+
+rm_status_t boot_host(int rank, char *host, int hostlen)
+{
+    if (!boot_ops)
+        return RM_ERR_INTERNAL;
+    if (hostlen <= 0)
+        return RM_ERR_INVALID;
+    if (!boot_ops->host)
+        return RM_ERR_UNSUPPORTED;
+    return boot_ops->host(rank, host, (size_t)hostlen);
 }
 
 void boot_abort(int code, const char *msg)

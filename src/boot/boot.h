@@ -1,5 +1,6 @@
 /* Boot: how a rank learns who it is and exchanges addresses with its peers
- * (PMI wire protocols of the launchers, or a one-rank singleton job). */
+ * (PMIx, the PMI-1 and PMI-2 wire protocols of the launchers, or a one-rank
+ * singleton job). */
 #ifndef RM_BOOT_BOOT_H
 #define RM_BOOT_BOOT_H
 
@@ -9,12 +10,21 @@ typedef struct boot_info {
     int rank, size, appnum;
     int singleton;
     char kvsname[256];
+    /* where the launcher placed this rank, -1 when it does not say (only
+     * PMIx does): its index among the job's ranks on its host, their
+     * number, and the host's index in the job */
+    int local_rank, local_size, node;
 } boot_info_t;
 
 rm_status_t boot_init(boot_info_t *out);
 rm_status_t boot_put(const char *key, const char *val);
 rm_status_t boot_fence(void);
+/* rank_hint: the rank that published the key (PMIx looks it up there;
+ * -1 when not known) */
 rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen);
+/* The host the launcher placed `rank` on (PMIx: PMIX_HOSTNAME), without a
+ * fence; RM_ERR_UNSUPPORTED when the launcher does not tell (PMI-1, PMI-2). */
+rm_status_t boot_host(int rank, char *host, int hostlen);
 void boot_abort(int code, const char *msg) __attribute__((noreturn));
 rm_status_t boot_finalize(void);
 

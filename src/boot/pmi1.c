@@ -102,7 +102,7 @@ static rm_status_t pmi1_fence(void)
     return pmi1_call("cmd=barrier_in\n", "barrier_out", reply, sizeof reply);
 }
 
-static rm_status_t pmi1_get(const char *key, char *val, size_t cap)
+static rm_status_t pmi1_get(int rank, const char *key, char *val, size_t cap)
 {
     char line[PMI1_LINE_MAX], reply[PMI1_LINE_MAX];
     snprintf(line, sizeof line, "cmd=get kvsname=%s key=%s\n", boot_conn.kvsname, key);

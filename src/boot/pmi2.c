@@ -191,7 +191,7 @@ static rm_status_t pmi2_fence(void)
     return pmi2_call("cmd=kvs-fence;", "kvs-fence-response");
 }
 
-static rm_status_t pmi2_get(const char *key, char *val, size_t cap)
+static rm_status_t pmi2_get(int rank, const char *key, char *val, size_t cap)
 {
     char cmd[PMI2_CMD_MAX], found[8];
     snprintf(cmd, sizeof cmd, "cmd=kvs-get;jobid=%s;srcid=-1;key=%s;", boot_conn.kvsname, key);

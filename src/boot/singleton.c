@@ -44,7 +44,7 @@ static rm_status_t singleton_fence(void)
     return RM_OK;
 }
 
-static rm_status_t singleton_get(const char *key, char *val, size_t cap)
+static rm_status_t singleton_get(int rank, const char *key, char *val, size_t cap)
 {
     for (int i = 0; i < boot_single.nkv; i++) {
         if (!strcmp(boot_single.kv[i].key, key)) {

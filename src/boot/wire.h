@@ -1,5 +1,5 @@
-/* Inside the boot layer: the back ends that boot.c chooses between (PMI-1,
- * PMI-2, singleton) and the wire helpers they share. Not for other layers:
+/* Inside the boot layer: the back ends that boot.c chooses between (PMIx,
+ * PMI-1, PMI-2, singleton) and the wire helpers they share. Not for other layers:
  * they use boot.h. */
 #ifndef RM_BOOT_WIRE_H
 #define RM_BOOT_WIRE_H
@@ -12,20 +12,31 @@
  * characters the wire cannot carry before calling put, so back ends never
  * see a key or value they would have to cut or mangle. */
 typedef struct boot_ops {
-    const char *name;     /* for messages: "PMI-1", "PMI-2", "singleton" */
+    const char *name;     /* for messages: "PMIx", "PMI-1", "PMI-2", "singleton" */
     const char *bad_key;  /* characters a key must not contain */
     const char *bad_val;  /* characters a value must not contain */
     rm_status_t (*init)(boot_info_t *out);
     rm_status_t (*put)(const char *key, const char *val);
     rm_status_t (*fence)(void);
-    /* RM_ERR_NOT_FOUND when the key is not there */
-    rm_status_t (*get)(const char *key, char *val, size_t cap);
+    /* RM_ERR_NOT_FOUND when the key is not there; `rank` published it
+     * (-1: not known), which only PMIx needs */
+    rm_status_t (*get)(int rank, const char *key, char *val, size_t cap);
+    /* the host the launcher placed `rank` on; NULL when it does not say */
+    rm_status_t (*host)(int rank, char *host, size_t cap);
     /* tell the launcher; the caller exits */
     void (*abort)(int code, const char *msg);
     rm_status_t (*finalize)(void);
 } boot_ops_t;
 
-extern const boot_ops_t boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;
+extern const boot_ops_t boot_pmix_ops, boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;
+
+/* The back end for the launcher that started this process, from its
+ * environment (boot.c; the unit tests call it too). */
+const boot_ops_t *boot_select(void);
+
+/* PMIx keeps values of any length; railmpi's longest is a business card of
+ * a few hundred bytes. */
+#define BOOT_PMIX_VALLEN_MAX (64 * 1024)
 
 /* State shared by the back ends: one connection to one launcher. */
 typedef struct boot_conn {

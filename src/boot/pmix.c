@@ -1,0 +1,271 @@
+/* PMIx client, for a rank a PMIx server started (Slurm's `srun --mpi=pmix`,
+ * prterun, Open MPI's mpirun): the server's environment (PMIX_NAMESPACE,
+ * PMIX_RANK, PMIX_SERVER_URI*) tells boot.c to choose this back end.
+ *
+ * libpmix is loaded with dlopen here, once PMIx has been detected, and never
+ * linked: it starts its own event library and progress thread and changes
+ * signal handling, which a rank started by any other launcher must not get.
+ * Only its headers are used at build time (Debian's libpmix-dev), for the
+ * types and constants; no header macro that calls into the library is used.
+ *
+ * Rank and namespace come from PMIx_Init; size, application number and the
+ * host layout (PMIX_LOCAL_RANK, PMIX_LOCAL_SIZE, PMIX_NODEID, and
+ * PMIX_HOSTNAME of any rank) from the job data the server hands every
+ * client at start-up. Puts are PMIx_Put with global scope, committed before
+ * every fence; a fence is PMIx_Fence over the whole namespace with
+ * PMIX_COLLECT_DATA, so that after it every rank's data is in the local
+ * store and a get (PMIx_Get with PMIX_OPTIONAL) never waits on the server:
+ * a key nobody published is "not found" at once, as under PMI-1 and PMI-2. */
+#include "boot/wire.h"
+#include "util/log.h"
+
+#include <dlfcn.h>
+#include <pmix_common.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PMIX "PMIx"
+/* the soname of Debian's libpmix2 (PMIx 4.x); earlier sonames speak an
+ * incompatible ABI */
+#define PMIX_SONAME "libpmix.so.2"
+
+static struct {
+    int tried, ok;
+    pmix_status_t (*init)(pmix_proc_t *, pmix_info_t[], size_t);
+    pmix_status_t (*finalize)(const pmix_info_t[], size_t);
+    pmix_status_t (*abort)(int, const char[], pmix_proc_t[], size_t);
+    pmix_status_t (*put)(pmix_scope_t, const char[], pmix_value_t *);
+    pmix_status_t (*commit)(void);
+    pmix_status_t (*fence)(const pmix_proc_t[], size_t, const pmix_info_t[], size_t);
+    pmix_status_t (*get)(const pmix_proc_t *, const char[], const pmix_info_t[], size_t, pmix_value_t **);
+    const char *(*error_string)(pmix_status_t);
+    void (*value_destruct)(pmix_value_t *);
+} pmix_lib;
+
+static pmix_proc_t pmix_me; /* this rank: namespace and rank */
+static int pmix_up;         /* PMIx_Init succeeded, PMIx_Finalize not yet called */
+
+static int pmix_load(void)
+{
+    if (pmix_lib.tried)
+        return pmix_lib.ok;
+    pmix_lib.tried = 1;
+    void *h = dlopen(PMIX_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        rm_log_error(PMIX ": started by a PMIx server (PMIX_NAMESPACE is set), but libpmix cannot be "
+                     "loaded: %s (Debian: libpmix2)", dlerror());
+        return 0;
+    }
+    *(void **)&pmix_lib.init = dlsym(h, "PMIx_Init");
+    *(void **)&pmix_lib.finalize = dlsym(h, "PMIx_Finalize");
+    *(void **)&pmix_lib.abort = dlsym(h, "PMIx_Abort");
+    *(void **)&pmix_lib.put = dlsym(h, "PMIx_Put");
+    *(void **)&pmix_lib.commit = dlsym(h, "PMIx_Commit");
+    *(void **)&pmix_lib.fence = dlsym(h, "PMIx_Fence");
+    *(void **)&pmix_lib.get = dlsym(h, "PMIx_Get");
+    *(void **)&pmix_lib.error_string = dlsym(h, "PMIx_Error_string");
+    *(void **)&pmix_lib.value_destruct = dlsym(h, "PMIx_Value_destruct");
+    pmix_lib.ok = pmix_lib.init && pmix_lib.finalize && pmix_lib.abort && pmix_lib.put && pmix_lib.commit &&
+                  pmix_lib.fence && pmix_lib.get && pmix_lib.error_string && pmix_lib.value_destruct;
+    /* never dlclose: the library's progress thread may outlive finalize */
+    if (!pmix_lib.ok)
+        rm_log_error(PMIX ": %s lacks the entry points railmpi needs (PMIx 4 or later)", PMIX_SONAME);
+    return pmix_lib.ok;
+}
+
+static void pmix_info_bool(pmix_info_t *info, const char *key)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->key, sizeof info->key, "%s", key);
+    info->value.type = PMIX_BOOL;
+    info->value.data.flag = true;
+}
+
+static void pmix_value_release(pmix_value_t *v)
+{
+    if (v) {
+        pmix_lib.value_destruct(v);
+        free(v);
+    }
+}
+
+/* A value the server published about `rank` (PMIX_RANK_WILDCARD: the job).
+ * `local`: look only in the local store, which holds the job data and,
+ * after a fence, every rank's puts. */
+static pmix_status_t pmix_fetch(pmix_rank_t rank, const char *key, int local, pmix_value_t **out)
+{
+    pmix_proc_t p = pmix_me;
+    p.rank = rank;
+    pmix_info_t opt;
+    pmix_info_bool(&opt, PMIX_OPTIONAL);
+    *out = NULL;
+    return pmix_lib.get(&p, key, local ? &opt : NULL, local ? 1 : 0, out);
+}
+
+/* An unsigned integer of the job data, whatever integer type the server chose. */
+static int pmix_fetch_uint(pmix_rank_t rank, const char *key, long *out)
+{
+    pmix_value_t *v;
+    if (pmix_fetch(rank, key, 1, &v) != PMIX_SUCCESS || !v) {
+        pmix_value_release(v);
+        return 0;
+    }
+    int ok = 1;
+    switch (v->type) {
+    case PMIX_UINT8: *out = v->data.uint8; break;
+    case PMIX_UINT16: *out = v->data.uint16; break;
+    case PMIX_UINT32: *out = (long)v->data.uint32; break;
+    case PMIX_INT: *out = v->data.integer; break;
+    case PMIX_INT32: *out = v->data.int32; break;
+    case PMIX_UINT: *out = (long)v->data.uint; break;
+    case PMIX_SIZE: *out = (long)v->data.size; break;
+    default: ok = 0;
+    }
+    pmix_value_release(v);
+    return ok && *out >= 0 && *out <= 1 << 30;
+}
+
+static rm_status_t pmix_init(boot_info_t *out)
+{
+    if (!pmix_load())
+        return RM_ERR_UNSUPPORTED;
+    pmix_status_t rc = pmix_lib.init(&pmix_me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        rm_log_error(PMIX ": PMIx_Init failed: %s", pmix_lib.error_string(rc));
+        return RM_ERR_IO;
+    }
+    pmix_up = 1;
+    long size, v;
+    if (!pmix_fetch_uint(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &size) || size < 1 || pmix_me.rank >= (pmix_rank_t)size) {
+        rm_log_error(PMIX ": the server gives no valid job size for rank %u of namespace %s", pmix_me.rank,
+                     pmix_me.nspace);
+        return RM_ERR_IO;
+    }
+    out->rank = (int)pmix_me.rank;
+    out->size = (int)size;
+    /* Slurm numbers no applications; one application is number 0 */
+    out->appnum = pmix_fetch_uint(pmix_me.rank, PMIX_APPNUM, &v) ? (int)v : 0;
+    if (pmix_fetch_uint(pmix_me.rank, PMIX_LOCAL_RANK, &v))
+        out->local_rank = (int)v;
+    if (pmix_fetch_uint(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, &v))
+        out->local_size = (int)v;
+    if (pmix_fetch_uint(pmix_me.rank, PMIX_NODEID, &v))
+        out->node = (int)v;
+    snprintf(boot_conn.kvsname, sizeof boot_conn.kvsname, "%s", pmix_me.nspace);
+    boot_conn.keylen_max = PMIX_MAX_KEYLEN + 1;
+    boot_conn.vallen_max = BOOT_PMIX_VALLEN_MAX;
+    return RM_OK;
+}
+
+static rm_status_t pmix_put(const char *key, const char *val)
+{
+    pmix_value_t v;
+    memset(&v, 0, sizeof v);
+    v.type = PMIX_STRING;
+    v.data.string = (char *)val; /* PMIx_Put copies it */
+    pmix_status_t rc = pmix_lib.put(PMIX_GLOBAL, key, &v);
+    if (rc != PMIX_SUCCESS) {
+        rm_log_error(PMIX ": PMIx_Put of '%s' failed: %s", key, pmix_lib.error_string(rc));
+        return RM_ERR_IO;
+    }
+    return RM_OK;
+}
+
+static rm_status_t pmix_fence(void)
+{
+    pmix_status_t rc = pmix_lib.commit();
+    if (rc != PMIX_SUCCESS) {
+        rm_log_error(PMIX ": PMIx_Commit failed: %s", pmix_lib.error_string(rc));
+        return RM_ERR_IO;
+    }
+    /* no process list: every rank of our namespace */
+    pmix_info_t collect;
+    pmix_info_bool(&collect, PMIX_COLLECT_DATA);
+    rc = pmix_lib.fence(NULL, 0, &collect, 1);
+    if (rc != PMIX_SUCCESS) {
+        rm_log_error(PMIX ": PMIx_Fence failed: %s", pmix_lib.error_string(rc));
+        return RM_ERR_IO;
+    }
+    return RM_OK;
+}
+
+static rm_status_t pmix_copy_string(const char *key, pmix_value_t *v, char *val, size_t cap)
+{
+    if (v->type != PMIX_STRING || !v->data.string) {
+        rm_log_error(PMIX ": the value of '%s' is not a string (type %d)", key, (int)v->type);
+        return RM_ERR_IO;
+    }
+    if (strlen(v->data.string) >= cap) {
+        rm_log_error(PMIX ": the value of '%s' does not fit in %zu bytes", key, cap);
+        return RM_ERR_TRUNCATE;
+    }
+    strcpy(val, v->data.string);
+    return RM_OK;
+}
+
+static rm_status_t pmix_get(int rank, const char *key, char *val, size_t cap)
+{
+    pmix_value_t *v;
+    pmix_status_t rc = pmix_fetch(rank < 0 ? PMIX_RANK_UNDEF : (pmix_rank_t)rank, key, 1, &v);
+    if (rc == PMIX_ERR_NOT_FOUND || (rc == PMIX_SUCCESS && !v)) {
+        pmix_value_release(v);
+        return RM_ERR_NOT_FOUND;
+    }
+    if (rc != PMIX_SUCCESS) {
+        rm_log_error(PMIX ": PMIx_Get of '%s' from rank %d failed: %s", key, rank, pmix_lib.error_string(rc));
+        return RM_ERR_IO;
+    }
+    rm_status_t st = pmix_copy_string(key, v, val, cap);
+    pmix_value_release(v);
+    return st;
+}
+
+static rm_status_t pmix_host(int rank, char *host, size_t cap)
+{
+    pmix_value_t *v;
+    pmix_status_t rc = pmix_fetch((pmix_rank_t)rank, PMIX_HOSTNAME, 1, &v);
+    if (rc != PMIX_SUCCESS || !v) {
+        pmix_value_release(v);
+        return RM_ERR_NOT_FOUND;
+    }
+    rm_status_t st = pmix_copy_string(PMIX_HOSTNAME, v, host, cap);
+    pmix_value_release(v);
+    return st;
+}
+
+static void pmix_abort(int code, const char *msg)
+{
+    if (!pmix_up)
+        return;
+    /* no process list: the whole namespace; returns once the server has it */
+    pmix_lib.abort(code, msg, NULL, 0);
+}
+
+static rm_status_t pmix_finalize(void)
+{
+    if (!pmix_up)
+        return RM_OK;
+    pmix_up = 0;
+    pmix_status_t rc = pmix_lib.finalize(NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        rm_log_error(PMIX ": PMIx_Finalize failed: %s", pmix_lib.error_string(rc));
+        return RM_ERR_IO;
+    }
+    return RM_OK;
+}
+
+const boot_ops_t boot_pmix_ops = {
+    .name = PMIX,
+    /* PMIx carries any string; keys and values are NUL-ended strings */
+    .bad_key = "",
+    .bad_val = "",
+    .init = pmix_init,
+    .put = pmix_put,
+    .fence = pmix_fence,
+    .get = pmix_get,
+    .host = pmix_host,
+    .abort = pmix_abort,
+    .finalize = pmix_finalize,
+};
