@@ -6,7 +6,10 @@
  * contiguous and single copy is allowed, its address; on a match the
  * receiver reads it straight into the user buffer (process_vm_readv) and
  * answers FIN. Otherwise the receiver answers CTS and the sender streams
- * DATA chunks that are placed by offset. */
+ * DATA chunks that are placed by offset; over network rails the first
+ * bytes (the window) go right behind the RTS as RDATA, without waiting for
+ * the CTS (proto/flow.c). What is sent ahead of the receive costs credit
+ * with the receiver (flow.c); without credit a message goes by rendezvous. */
 #include "proto/engine.h"
 #include "util/log.h"
 
@@ -94,6 +97,8 @@ void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len)
 {
     proto_hdr_t h;
     memcpy(&h, upper, sizeof h);
+    if (h.type == PF_RDATA)
+        return proto_early_locate(rail_channel_peer(ch), &h, len);
     if (h.type != PF_DATA)
         return NULL;
     request_t *r = proto_request_by_id(h.id);
@@ -113,6 +118,16 @@ static void proto_recv_finish(request_t *r, size_t msg_bytes)
     if (msg_bytes > cap)
         r->err = RM_ERR_TRUNCATE;
     proto_request_complete(r);
+}
+
+/* A pipelined rendezvous receive has all of its bytes. Its sender completes
+ * on the ack of the last chunk, and the receiving rank's next moves (reading
+ * the data, the next receive) would hold a piggybacked ack back: it goes
+ * out at once. */
+void proto_recv_done(request_t *r)
+{
+    proto_recv_finish(r, r->bytes);
+    rail_channel_ack_soon(proto_channel(r->world_peer));
 }
 
 /* ---- rendezvous, receiver side ---------------------------------------- */
@@ -136,7 +151,8 @@ static rm_status_t proto_cma_read(request_t *r, rail_path_t *p, uint64_t addr, s
     return st;
 }
 
-static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr)
+static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr,
+                               size_t win)
 {
     r->bytes = size;
     r->world_peer = world_src;
@@ -164,6 +180,10 @@ static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t
         proto_eng.cma = 0;
     }
     r->done_bytes = 0;
+    if (win && proto_early_attach(world_src, sid, win, r) >= size)
+        return; /* the window was the whole message, and it is here */
+    if (win >= size)
+        return; /* the window is the whole message: no CTS, it completes the receive */
     rm_status_t st = proto_ctl_send(world_src, PF_CTS, sid, r->id);
     if (st < 0) {
         r->err = st;
@@ -180,9 +200,10 @@ static void proto_recv_matched(request_t *r, unexp_t *u)
         proto_place(r, 0, u->data, u->size);
         if (u->flags & PFF_SYNC)
             proto_ctl_send(u->world_src, PF_SYNC_ACK, u->sid, 0);
+        proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
         proto_recv_finish(r, u->size);
     } else {
-        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr);
+        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win);
     }
     free(u->data);
     free(u);
@@ -205,6 +226,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     u->size = (size_t)h->size;
     u->sid = h->id;
     u->addr = 0;
+    u->win = 0;
     u->data = NULL;
     if (h->type == PF_EAGER) {
         if (len && !(u->data = malloc(len))) {
@@ -217,6 +239,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
         proto_rts_t rts;
         memcpy(&rts, payload, sizeof rts);
         u->addr = rts.addr;
+        u->win = (size_t)rts.win;
     }
     if (match_add_unexp(&proto_eng.mq, u) == RM_OK)
         return;
@@ -244,6 +267,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         proto_place(r, 0, payload, len);
         if (h.flags & PFF_SYNC)
             proto_ctl_send(rail_channel_peer(ch), PF_SYNC_ACK, h.id, 0);
+        proto_credit_consumed(rail_channel_peer(ch), proto_credit_cost(len));
         proto_recv_finish(r, len);
         return;
     case PF_RTS:
@@ -257,7 +281,8 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         {
             proto_rts_t rts;
             memcpy(&rts, payload, sizeof rts);
-            proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr);
+            proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr,
+                               (size_t)rts.win);
         }
         return;
     case PF_CTS:
@@ -271,8 +296,14 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
             proto_place(r, (size_t)h.size, payload, len);
             r->done_bytes += len;
             if (r->done_bytes >= r->bytes)
-                proto_recv_finish(r, r->bytes);
+                proto_recv_done(r);
         }
+        return;
+    case PF_RDATA:
+        proto_early_deliver(rail_channel_peer(ch), &h, payload, len);
+        return;
+    case PF_CREDIT:
+        proto_credit_granted(rail_channel_peer(ch), h.id);
         return;
     case PF_FIN:
     case PF_SYNC_ACK:
@@ -282,6 +313,10 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
     case PF_CANCEL_REQ: {
         unexp_t *u = match_take_unexp_by_sender(&proto_eng.mq, rail_channel_peer(ch), h.id);
         if (u) {
+            if (u->type == PF_EAGER)
+                proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
+            else if (u->win)
+                proto_early_drop(u->world_src, u->sid);
             free(u->data);
             free(u);
         }
@@ -325,9 +360,11 @@ static void proto_last_chunk_sent(void *arg, rm_status_t st)
     proto_request_complete(r);
 }
 
-/* Sender side of the pipelined rendezvous: queue every chunk at once; the
- * channel hands them to the rails as room appears. */
-static void proto_rndv_stream(request_t *s)
+/* Queue the chunks of bytes [from, to) of a rendezvous send at once; the
+ * channel hands them to the rails as room appears. DATA chunks (after the
+ * CTS) name the receive, RDATA chunks (the window, before it) the send.
+ * The chunk that ends the message completes the send once acknowledged. */
+static void proto_rndv_range(request_t *s, int type, size_t from, size_t to)
 {
     rail_channel_t *ch = proto_channel(s->world_peer);
     int net = rail_channel_local_path(ch) == NULL;
@@ -335,11 +372,14 @@ static void proto_rndv_stream(request_t *s)
     /* below the striping threshold a message travels whole, in order, on one rail */
     uint16_t fl = !net || s->bytes >= proto_eng.stripe_min ? NET_F_UNORDERED : 0;
     const char *data = s->sdata;
-    for (size_t off = 0; off < s->bytes; off += chunk) {
-        size_t n = s->bytes - off < chunk ? s->bytes - off : chunk;
+    for (size_t off = from; off < to; off += chunk) {
+        size_t n = to - off < chunk ? to - off : chunk;
         int last = off + n >= s->bytes;
         proto_hdr_t h;
-        proto_hdr_make(&h, PF_DATA, 0, 0, 0, 0, off, s->peer_id);
+        if (type == PF_RDATA)
+            proto_hdr_make(&h, PF_RDATA, 0, 0, 0, (uint32_t)to, off, s->id);
+        else
+            proto_hdr_make(&h, PF_DATA, 0, 0, 0, 0, off, s->peer_id);
         rm_status_t st = rail_channel_send(ch, &h, sizeof h, data + off, n, fl,
                                            last ? proto_last_chunk_sent : proto_chunk_sent, s);
         if (st == RM_OK && last)
@@ -350,6 +390,32 @@ static void proto_rndv_stream(request_t *s)
             return;
         }
     }
+}
+
+/* The CTS came: the rest of the message, past its window. */
+static void proto_rndv_stream(request_t *s)
+{
+    proto_rndv_range(s, PF_DATA, s->done_bytes, s->bytes);
+}
+
+/* Bytes of a rendezvous to send with its RTS: over network rails, up to the
+ * window and within the receiver's credit (not worth it below a chunk). */
+static size_t proto_rndv_window(request_t *r, rail_channel_t *ch)
+{
+    if (!proto_eng.rndv_window || rail_channel_local_path(ch))
+        return 0;
+    size_t win = r->bytes < proto_eng.rndv_window ? r->bytes : proto_eng.rndv_window;
+    size_t avail = proto_credit_avail(r->world_peer);
+    if (avail < proto_credit_cost(win)) {
+        size_t chunk = proto_eng.net_chunk;
+        if (avail < proto_credit_cost(chunk))
+            return 0;
+        win = (avail - PROTO_CREDIT_OVERHEAD) / chunk * chunk;
+    }
+    /* a synchronous send completes on the CTS's data, after the match */
+    if (r->mode == PROTO_SYNC && win >= r->bytes)
+        win = r->bytes - 1;
+    return proto_credit_take(r->world_peer, proto_credit_cost(win)) ? win : 0;
 }
 
 /* Prepare the contiguous bytes a send transmits (packing if needed). */
@@ -384,7 +450,8 @@ static rm_status_t proto_send_start(request_t *r)
         return st;
     rail_channel_t *ch = proto_channel(r->world_peer);
     proto_hdr_t h;
-    if (r->bytes <= proto_eng.eager_max) {
+    if (r->bytes <= proto_eng.eager_max &&
+        proto_credit_take(r->world_peer, proto_credit_cost(r->bytes))) {
         proto_hdr_make(&h, PF_EAGER, r->mode == PROTO_SYNC ? PFF_SYNC : 0, r->comm->rank, r->tag,
                        r->ctx, r->bytes, r->id);
         /* over a channel that keeps frames for retransmission an eager
@@ -398,8 +465,12 @@ static rm_status_t proto_send_start(request_t *r)
     proto_rts_t rts = {0};
     if (proto_eng.cma && rail_channel_local_path(ch))
         rts.addr = (uint64_t)(uintptr_t)r->sdata;
+    rts.win = proto_rndv_window(r, ch);
+    r->done_bytes = rts.win;
     proto_hdr_make(&h, PF_RTS, 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
     st = rail_channel_send(ch, &h, sizeof h, &rts, sizeof rts, 0, NULL, NULL);
+    if (st >= 0 && rts.win)
+        proto_rndv_range(r, PF_RDATA, 0, rts.win);
     return st < 0 ? st : RM_OK;
 }
 
@@ -466,6 +537,7 @@ void proto_peer_failed(rail_channel_t *ch, rm_status_t why)
 {
     (void)why;
     proto_request_foreach(proto_fail_one, ch);
+    proto_early_drop_all(rail_channel_peer(ch));
 }
 
 rm_status_t proto_start(request_t *r)
@@ -554,12 +626,15 @@ rm_status_t proto_send(const void *buf, MPI_Count count, dtype_t *dt, int dst, i
         return RM_OK;
     size_t bytes = (size_t)count * (size_t)dt->size;
     if (mode != PROTO_SYNC && bytes <= proto_eng.eager_max && dtype_is_contig(dt, count)) {
-        proto_hdr_t h;
-        proto_hdr_make(&h, PF_EAGER, 0, comm->rank, tag, ctx, bytes, 0);
-        /* no callback: if the frame must wait, the channel keeps a copy */
-        rm_status_t st = rail_channel_send(proto_channel(comm_world_rank(comm, dst)), &h, sizeof h,
-                                           (const char *)buf + dt->true_lb, bytes, 0, NULL, NULL);
-        return st < 0 ? st : RM_OK;
+        int world = comm_world_rank(comm, dst);
+        if (proto_credit_take(world, proto_credit_cost(bytes))) {
+            proto_hdr_t h;
+            proto_hdr_make(&h, PF_EAGER, 0, comm->rank, tag, ctx, bytes, 0);
+            /* no callback: if the frame must wait, the channel keeps a copy */
+            rm_status_t st = rail_channel_send(proto_channel(world), &h, sizeof h,
+                                               (const char *)buf + dt->true_lb, bytes, 0, NULL, NULL);
+            return st < 0 ? st : RM_OK;
+        }
     }
     request_t *r;
     rm_status_t st = proto_isend(buf, count, dt, dst, tag, comm, ctx, mode, &r);
