@@ -229,6 +229,8 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     proto_eng.stripe_min = (size_t)RM_CFG(striping_threshold);
     proto_eng.peer_buffer = (size_t)RM_CFG(peer_buffer);
     proto_eng.rndv_window = (size_t)RM_CFG(rndv_window);
+    if (proto_eng.rndv_window > (size_t)1 << 30)
+        proto_eng.rndv_window = (size_t)1 << 30; /* RDATA carries it in 32 bits */
     if (RM_CFG(path_timeout_ms) < 10 || RM_CFG(recovery_max_ms) < 1 || RM_CFG(partition_timeout_s) < 0) {
         rm_log_error("RAILMPI_PATH_TIMEOUT_MS must be at least 10, RAILMPI_RECOVERY_MAX_MS at least "
                      "1 and RAILMPI_PARTITION_TIMEOUT_S not negative");

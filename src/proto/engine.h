@@ -36,6 +36,7 @@ typedef struct proto_peer {
     uint64_t granted;  /* as sender: credit the peer reported consumed */
     uint64_t consumed; /* as receiver: credit consumed, cumulative */
     uint64_t reported; /* as receiver: what we last told the peer */
+    size_t tail_out;   /* as sender: bytes of copied message ends not yet acknowledged */
     proto_early_t *early;
 } proto_peer_t;
 
