@@ -61,6 +61,19 @@ typedef struct proto_engine {
 
 extern proto_engine_t proto_eng;
 
+static inline void proto_hdr_make(proto_hdr_t *h, int type, int flags, int src, int tag,
+                                  uint32_t ctx, uint64_t size, uint64_t id)
+{
+    h->type = (uint8_t)type;
+    h->flags = (uint8_t)flags;
+    h->rsvd = 0;
+    h->src = src;
+    h->tag = tag;
+    h->ctx = ctx;
+    h->size = size;
+    h->id = id;
+}
+
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
 void proto_peer_failed(rail_channel_t *ch, rm_status_t why);
 void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len);
@@ -92,6 +105,14 @@ size_t proto_early_attach(int world, uint64_t sid, size_t win, request_t *r);
 /* Drop a message's window (its send was withdrawn, or the peer is lost). */
 void proto_early_drop(int world, uint64_t sid);
 void proto_early_drop_all(int world);
+/* Sender side of the pipelined rendezvous (flow.c): queue bytes [from, to)
+ * as DATA (after the CTS) or RDATA (the window) chunks, those from copy_at on
+ * from a copy; the window to send with an RTS; where a send's copied end
+ * begins; the rest of a message once its CTS came. */
+void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t copy_at);
+size_t proto_rndv_window(request_t *r, rail_channel_t *ch);
+size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch);
+void proto_rndv_stream(request_t *s);
 /* A receive got all of its bytes (proto/p2p.c). */
 void proto_recv_done(request_t *r);
 

@@ -1,5 +1,5 @@
-/* Flow control between two ranks, and the receiving end of rendezvous
- * windows.
+/* Flow control between two ranks, and the pipelined rendezvous over
+ * network rails: its windows (both ends) and the sender's chunks.
  *
  * Credit. Whatever a sender sends before the receiver has a receive for it
  * (an eager message, the window of a rendezvous) may have to be held by the
@@ -244,4 +244,163 @@ void proto_early_drop_all(int world)
 {
     while (proto_eng.peer[world].early)
         proto_early_free(world, proto_eng.peer[world].early);
+}
+
+/* ---- rendezvous, sender side ----------------------------------------- */
+
+static void proto_chunk_sent(void *arg, rm_status_t st)
+{
+    /* user memory stays with the request until the last chunk */
+    if (st < 0)
+        ((request_t *)arg)->err = st;
+}
+
+static void proto_last_chunk_sent(void *arg, rm_status_t st)
+{
+    request_t *r = arg;
+    if (st < 0)
+        r->err = st;
+    proto_request_complete(r);
+}
+
+/* The end of a rendezvous send, copied so that the send completes without
+ * waiting for its acknowledgement (proto_rndv_copy_at). Freed when the last
+ * chunk sent from it is acknowledged. */
+typedef struct proto_tail {
+    int refs;
+    int world;
+    size_t bytes;
+    unsigned char data[];
+} proto_tail_t;
+
+static void proto_tail_sent(void *arg, rm_status_t st)
+{
+    (void)st; /* the send has completed; a failure shows on the channel */
+    proto_tail_t *t = arg;
+    if (--t->refs)
+        return;
+    proto_eng.peer[t->world].tail_out -= t->bytes;
+    free(t);
+}
+
+/* Queue the chunks of bytes [from, to) of a rendezvous send at once; the
+ * channel hands them to the rails as room appears. DATA chunks (after the
+ * CTS) name the receive, RDATA chunks (the window, before it) the send.
+ * Bytes from `copy_at` on go from a copy: the send completes once the
+ * chunks before them are acknowledged, or at once when there are none. */
+void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t copy_at)
+{
+    rail_channel_t *ch = &proto_eng.ch[s->world_peer];
+    int net = rail_channel_local_path(ch) == NULL;
+    size_t chunk = net ? proto_eng.net_chunk : proto_eng.chunk;
+    /* below the striping threshold a message travels whole, in order, on one rail */
+    uint16_t fl = !net || s->bytes >= proto_eng.stripe_min ? NET_F_UNORDERED : 0;
+    proto_tail_t *t = NULL;
+    if (copy_at < to) {
+        if (copy_at < from)
+            copy_at = from;
+        t = malloc(sizeof *t + (to - copy_at));
+        if (t) {
+            t->refs = 1; /* ours until every chunk is queued */
+            t->world = s->world_peer;
+            t->bytes = to - copy_at;
+            memcpy(t->data, (const char *)s->sdata + copy_at, to - copy_at);
+            proto_eng.peer[t->world].tail_out += t->bytes;
+        } else {
+            copy_at = to;
+        }
+    }
+    int done = 0; /* the send completed */
+    for (size_t off = from; off < to;) {
+        size_t end = off < copy_at ? copy_at : to;
+        size_t n = end - off < chunk ? end - off : chunk;
+        int last = off + n >= (t ? copy_at : s->bytes) && !done && off < copy_at;
+        proto_hdr_t h;
+        if (type == PF_RDATA)
+            proto_hdr_make(&h, PF_RDATA, 0, 0, 0, (uint32_t)to, off, s->id);
+        else
+            proto_hdr_make(&h, PF_DATA, 0, 0, 0, 0, off, s->peer_id);
+        rm_status_t st;
+        if (off >= copy_at) {
+            t->refs++;
+            st = rail_channel_send(ch, &h, sizeof h, t->data + (off - copy_at), n, fl, proto_tail_sent, t);
+            if (st == RM_OK)
+                t->refs--;
+        } else {
+            st = rail_channel_send(ch, &h, sizeof h, (const char *)s->sdata + off, n, fl,
+                                   last ? proto_last_chunk_sent : proto_chunk_sent, s);
+            if (st == RM_OK && last)
+                done = 1;
+        }
+        if (st < 0) {
+            if (off >= copy_at)
+                t->refs--;
+            s->err = st;
+            if (!done && !s->done)
+                proto_request_complete(s);
+            done = 1;
+            break;
+        }
+        if (last && st == RM_INPROGRESS)
+            done = 1; /* completes on its ack */
+        else if (last)
+            proto_request_complete(s);
+        off += n;
+    }
+    if (t) {
+        if (!done && !s->done)
+            proto_request_complete(s); /* all of it copied */
+        proto_tail_sent(t, RM_OK);
+    }
+}
+
+/* Where a rendezvous send's copied end begins (its length is at most the
+ * window, within RAILMPI_PEER_BUFFER of copies per peer): over a channel
+ * that keeps frames until acknowledged, a send that waited for the ack of
+ * its last byte would leave the rails idle for a round trip before the next
+ * message; one whose end is copied returns while that end is still on the
+ * wire. Not for a synchronous send, which completes only after the match
+ * (the CTS, or the last chunk of a window that spans the message). */
+size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch)
+{
+    if (s->mode == PROTO_SYNC || !proto_eng.rndv_window || !rail_channel_keeps(ch) ||
+        rail_channel_local_path(ch))
+        return s->bytes;
+    size_t t = s->bytes < proto_eng.rndv_window ? s->bytes : proto_eng.rndv_window;
+    size_t budget = proto_eng.peer_buffer ? proto_eng.peer_buffer : SIZE_MAX;
+    if (proto_eng.peer[s->world_peer].tail_out + t > budget)
+        return s->bytes;
+    return s->bytes - t;
+}
+
+/* The CTS came: the rest of the message, past its window. */
+void proto_rndv_stream(request_t *s)
+{
+    size_t from = s->done_bytes, copy_at = proto_rndv_copy_at(s, &proto_eng.ch[s->world_peer]);
+    if (from && copy_at <= from) {
+        /* the window's chunks reference the send buffer and complete nothing:
+         * one chunk of this part must, on its ack, which covers theirs */
+        copy_at = s->bytes - from > proto_eng.net_chunk ? from + proto_eng.net_chunk : s->bytes;
+    }
+    proto_rndv_range(s, PF_DATA, from, s->bytes, copy_at);
+}
+
+/* Bytes of a rendezvous to send with its RTS: over network rails, up to the
+ * window and within the receiver's credit (not worth it below a chunk). */
+size_t proto_rndv_window(request_t *r, rail_channel_t *ch)
+{
+    if (!proto_eng.rndv_window || rail_channel_local_path(ch))
+        return 0;
+    size_t win = r->bytes < proto_eng.rndv_window ? r->bytes : proto_eng.rndv_window;
+    size_t avail = proto_credit_avail(r->world_peer);
+    if (avail < proto_credit_cost(win)) {
+        size_t chunk = proto_eng.net_chunk;
+        if (avail < proto_credit_cost(chunk))
+            return 0;
+        win = (avail - PROTO_CREDIT_OVERHEAD) / chunk * chunk;
+    }
+    /* a synchronous send completes on the CTS's data, after the match */
+    if (r->mode == PROTO_SYNC && win >= r->bytes)
+        win = r->bytes - 1;
+    return proto_credit_take(r->world_peer, proto_credit_cost(win)) ? win : 0;
 }
