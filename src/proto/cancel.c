@@ -72,6 +72,12 @@ void proto_cancel_req_recv(rail_channel_t *ch, const proto_hdr_t *h)
     unexp_t *u = match_take_unexp_by_sender(&proto_eng.mq, peer, h->id);
     int withdrawn = u != NULL;
     if (u) {
+        /* what the message held of the sender's credit, or of its window,
+         * is given back */
+        if (u->type == PF_EAGER)
+            proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
+        else if (u->win)
+            proto_early_drop(u->world_src, u->sid);
         free(u->data);
         free(u);
     }

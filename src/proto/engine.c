@@ -265,6 +265,10 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         w = *end == ',' ? end + 1 : end;
     }
     proto_eng.stripe_min = (size_t)RM_CFG(striping_threshold);
+    proto_eng.peer_buffer = (size_t)RM_CFG(peer_buffer);
+    proto_eng.rndv_window = (size_t)RM_CFG(rndv_window);
+    if (proto_eng.rndv_window > (size_t)1 << 30)
+        proto_eng.rndv_window = (size_t)1 << 30; /* RDATA carries it in 32 bits */
     if (RM_CFG(path_timeout_ms) < 10 || RM_CFG(recovery_max_ms) < 1 || RM_CFG(partition_timeout_s) < 0) {
         rm_log_error("RAILMPI_PATH_TIMEOUT_MS must be at least 10, RAILMPI_RECOVERY_MAX_MS at least "
                      "1 and RAILMPI_PARTITION_TIMEOUT_S not negative");
@@ -287,6 +291,8 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         return RM_ERR_NOMEM;
     for (int r = 0; r < size; r++)
         rail_channel_init(&proto_eng.ch[r], r);
+    if ((st = proto_flow_init(size)) < 0)
+        return st;
 
     net_env_t env = {
         .world_rank = rank,
@@ -532,6 +538,7 @@ rm_status_t proto_finalize(void)
     proto_eng.nifaces = 0;
     proto_eng.nrails = 0;
     match_destroy(&proto_eng.mq);
+    proto_flow_destroy();
     free(proto_eng.ch);
     proto_eng.ch = NULL;
     free(proto_proc.node_of);

@@ -16,6 +16,30 @@ typedef struct proto_iface {
     const int *work; /* transport's work hint, NULL: always poll */
 } proto_iface_t;
 
+/* A rendezvous window being received (src/proto/flow.c): the PF_RDATA
+ * chunks of one message, by the sender's request id. Staged while no
+ * receive has been matched to the message (or once staging began), else
+ * placed straight into the receive. */
+typedef struct proto_early {
+    struct proto_early *next;
+    uint64_t sid;
+    size_t win, got;
+    unsigned char *stage;
+    request_t *r; /* the matched receive, NULL while the message is unexpected */
+} proto_early_t;
+
+/* Flow control with one peer (src/proto/flow.c). What a sender sends ahead
+ * of the receiver's receives (eager messages, rendezvous windows) costs
+ * credit; the receiver reports what it consumed, cumulatively. */
+typedef struct proto_peer {
+    uint64_t sent;     /* as sender: credit spent, cumulative */
+    uint64_t granted;  /* as sender: credit the peer reported consumed */
+    uint64_t consumed; /* as receiver: credit consumed, cumulative */
+    uint64_t reported; /* as receiver: what we last told the peer */
+    size_t tail_out;   /* as sender: bytes of copied message ends not yet acknowledged */
+    proto_early_t *early;
+} proto_peer_t;
+
 typedef struct proto_engine {
     match_state_t mq;
     rail_channel_t *ch; /* one per world rank */
@@ -26,6 +50,9 @@ typedef struct proto_engine {
     size_t chunk;       /* rendezvous pipeline chunk (shared memory) */
     size_t net_chunk;   /* rendezvous chunk over network rails */
     size_t stripe_min;  /* messages from this size on are striped over rails */
+    size_t peer_buffer; /* credit per peer (RAILMPI_PEER_BUFFER), 0: unlimited */
+    size_t rndv_window; /* bytes of a network rendezvous sent with its RTS */
+    proto_peer_t *peer; /* one per world rank */
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
     int spin_count;
@@ -34,6 +61,19 @@ typedef struct proto_engine {
 } proto_engine_t;
 
 extern proto_engine_t proto_eng;
+
+static inline void proto_hdr_make(proto_hdr_t *h, int type, int flags, int src, int tag,
+                                  uint32_t ctx, uint64_t size, uint64_t id)
+{
+    h->type = (uint8_t)type;
+    h->flags = (uint8_t)flags;
+    h->rsvd = 0;
+    h->src = src;
+    h->tag = tag;
+    h->ctx = ctx;
+    h->size = size;
+    h->id = id;
+}
 
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
 void proto_peer_failed(rail_channel_t *ch, rm_status_t why);
@@ -45,5 +85,43 @@ void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 void proto_cancel_req_recv(rail_channel_t *ch, const proto_hdr_t *h);
 void proto_cancel_ack_recv(const proto_hdr_t *h);
 void proto_cancel_settle(request_t *r, int withdrawn, rm_status_t err);
+
+/* ---- flow control and rendezvous windows (flow.c) ---- */
+/* What a message of `len` bytes held by the receiver costs: its bytes and
+ * the bookkeeping around them. */
+#define PROTO_CREDIT_OVERHEAD 256
+static inline size_t proto_credit_cost(size_t len)
+{
+    return len + PROTO_CREDIT_OVERHEAD;
+}
+rm_status_t proto_flow_init(int world_size);
+void proto_flow_destroy(void);
+/* Credit the sender may still spend on `world` (SIZE_MAX: no limit). */
+size_t proto_credit_avail(int world);
+/* Spend `cost` if available: 1, else 0 (the message then goes by rendezvous
+ * and waits for the receive). */
+int proto_credit_take(int world, size_t cost);
+/* The receiver consumed `cost` of what `world` sent ahead. */
+void proto_credit_consumed(int world, size_t cost);
+void proto_credit_granted(int world, uint64_t consumed);
+/* Receiver side of PF_RDATA: where a chunk lands, and its arrival. */
+void *proto_early_locate(int world, const proto_hdr_t *h, size_t len);
+void proto_early_deliver(int world, const proto_hdr_t *h, const void *payload, size_t len);
+/* A receive matched a message whose first `win` bytes come as PF_RDATA:
+ * takes what has arrived; returns the bytes placed in r so far. */
+size_t proto_early_attach(int world, uint64_t sid, size_t win, request_t *r);
+/* Drop a message's window (its send was withdrawn, or the peer is lost). */
+void proto_early_drop(int world, uint64_t sid);
+void proto_early_drop_all(int world);
+/* Sender side of the pipelined rendezvous (flow.c): queue bytes [from, to)
+ * as DATA (after the CTS) or RDATA (the window) chunks, those from copy_at on
+ * from a copy; the window to send with an RTS; where a send's copied end
+ * begins; the rest of a message once its CTS came. */
+void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t copy_at);
+size_t proto_rndv_window(request_t *r, rail_channel_t *ch);
+size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch);
+void proto_rndv_stream(request_t *s);
+/* A receive got all of its bytes (proto/p2p.c). */
+void proto_recv_done(request_t *r);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct unexp {
     size_t size;               /* message bytes */
     uint64_t sid;              /* sender's request id */
     uint64_t addr;             /* RTS: sender's data for single copy */
+    size_t win;                /* RTS: bytes sent ahead as PF_RDATA (proto/flow.c) */
     unsigned char *data;       /* EAGER: the payload */
 } unexp_t;
 

@@ -6,7 +6,10 @@
  * contiguous and single copy is allowed, its address; on a match the
  * receiver reads it straight into the user buffer (process_vm_readv) and
  * answers FIN. Otherwise the receiver answers CTS and the sender streams
- * DATA chunks that are placed by offset. */
+ * DATA chunks that are placed by offset; over network rails the first
+ * bytes (the window) go right behind the RTS as RDATA, without waiting for
+ * the CTS (proto/flow.c). What is sent ahead of the receive costs credit
+ * with the receiver (flow.c); without credit a message goes by rendezvous. */
 #include "proto/engine.h"
 #include "util/log.h"
 
@@ -15,24 +18,10 @@
 
 proto_engine_t proto_eng;
 
-static void proto_rndv_stream(request_t *s);
 
 static inline rail_channel_t *proto_channel(int world)
 {
     return &proto_eng.ch[world];
-}
-
-static void proto_hdr_make(proto_hdr_t *h, int type, int flags, int src, int tag, uint32_t ctx,
-                           uint64_t size, uint64_t id)
-{
-    h->type = (uint8_t)type;
-    h->flags = (uint8_t)flags;
-    h->rsvd = 0;
-    h->src = src;
-    h->tag = tag;
-    h->ctx = ctx;
-    h->size = size;
-    h->id = id;
 }
 
 /* A control frame with no payload. */
@@ -95,6 +84,8 @@ void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len)
 {
     proto_hdr_t h;
     memcpy(&h, upper, sizeof h);
+    if (h.type == PF_RDATA)
+        return proto_early_locate(rail_channel_peer(ch), &h, len);
     if (h.type != PF_DATA)
         return NULL;
     request_t *r = proto_request_by_id(h.id);
@@ -114,6 +105,16 @@ static void proto_recv_finish(request_t *r, size_t msg_bytes)
     if (msg_bytes > cap)
         r->err = RM_ERR_TRUNCATE;
     proto_request_complete(r);
+}
+
+/* A pipelined rendezvous receive has all of its bytes. Its sender completes
+ * on the ack of the last chunk, and the receiving rank's next moves (reading
+ * the data, the next receive) would hold a piggybacked ack back: it goes
+ * out at once. */
+void proto_recv_done(request_t *r)
+{
+    proto_recv_finish(r, r->bytes);
+    rail_channel_ack_soon(proto_channel(r->world_peer));
 }
 
 /* ---- rendezvous, receiver side ---------------------------------------- */
@@ -137,7 +138,8 @@ static rm_status_t proto_cma_read(request_t *r, rail_path_t *p, uint64_t addr, s
     return st;
 }
 
-static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr)
+static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr,
+                               size_t win)
 {
     r->bytes = size;
     r->world_peer = world_src;
@@ -165,6 +167,10 @@ static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t
         proto_eng.cma = 0;
     }
     r->done_bytes = 0;
+    if (win && proto_early_attach(world_src, sid, win, r) >= size)
+        return; /* the window was the whole message, and it is here */
+    if (win >= size)
+        return; /* the window is the whole message: no CTS, it completes the receive */
     rm_status_t st = proto_ctl_send(world_src, PF_CTS, sid, r->id);
     if (st < 0) {
         r->err = st;
@@ -181,9 +187,10 @@ static void proto_recv_matched(request_t *r, unexp_t *u)
         proto_place(r, 0, u->data, u->size);
         if (u->flags & PFF_SYNC)
             proto_ctl_send(u->world_src, PF_SYNC_ACK, u->sid, 0);
+        proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
         proto_recv_finish(r, u->size);
     } else {
-        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr);
+        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win);
     }
     free(u->data);
     free(u);
@@ -206,6 +213,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     u->size = (size_t)h->size;
     u->sid = h->id;
     u->addr = 0;
+    u->win = 0;
     u->data = NULL;
     if (h->type == PF_EAGER) {
         if (len && !(u->data = malloc(len))) {
@@ -218,6 +226,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
         proto_rts_t rts;
         memcpy(&rts, payload, sizeof rts);
         u->addr = rts.addr;
+        u->win = (size_t)rts.win;
     }
     if (match_add_unexp(&proto_eng.mq, u) == RM_OK)
         return;
@@ -245,6 +254,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         proto_place(r, 0, payload, len);
         if (h.flags & PFF_SYNC)
             proto_ctl_send(rail_channel_peer(ch), PF_SYNC_ACK, h.id, 0);
+        proto_credit_consumed(rail_channel_peer(ch), proto_credit_cost(len));
         proto_recv_finish(r, len);
         return;
     case PF_RTS:
@@ -258,7 +268,8 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         {
             proto_rts_t rts;
             memcpy(&rts, payload, sizeof rts);
-            proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr);
+            proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr,
+                               (size_t)rts.win);
         }
         return;
     case PF_CTS:
@@ -272,8 +283,14 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
             proto_place(r, (size_t)h.size, payload, len);
             r->done_bytes += len;
             if (r->done_bytes >= r->bytes)
-                proto_recv_finish(r, r->bytes);
+                proto_recv_done(r);
         }
+        return;
+    case PF_RDATA:
+        proto_early_deliver(rail_channel_peer(ch), &h, payload, len);
+        return;
+    case PF_CREDIT:
+        proto_credit_granted(rail_channel_peer(ch), h.id);
         return;
     case PF_FIN:
     case PF_SYNC_ACK:
@@ -300,48 +317,6 @@ static void proto_eager_sent(void *arg, rm_status_t st)
         r->err = st;
     if (r->mode != PROTO_SYNC || st < 0)
         proto_request_complete(r);
-}
-
-static void proto_chunk_sent(void *arg, rm_status_t st)
-{
-    /* user memory stays with the request until the last chunk */
-    if (st < 0)
-        ((request_t *)arg)->err = st;
-}
-
-static void proto_last_chunk_sent(void *arg, rm_status_t st)
-{
-    request_t *r = arg;
-    if (st < 0)
-        r->err = st;
-    proto_request_complete(r);
-}
-
-/* Sender side of the pipelined rendezvous: queue every chunk at once; the
- * channel hands them to the rails as room appears. */
-static void proto_rndv_stream(request_t *s)
-{
-    rail_channel_t *ch = proto_channel(s->world_peer);
-    int net = rail_channel_local_path(ch) == NULL;
-    size_t chunk = net ? proto_eng.net_chunk : proto_eng.chunk;
-    /* below the striping threshold a message travels whole, in order, on one rail */
-    uint16_t fl = !net || s->bytes >= proto_eng.stripe_min ? NET_F_UNORDERED : 0;
-    const char *data = s->sdata;
-    for (size_t off = 0; off < s->bytes; off += chunk) {
-        size_t n = s->bytes - off < chunk ? s->bytes - off : chunk;
-        int last = off + n >= s->bytes;
-        proto_hdr_t h;
-        proto_hdr_make(&h, PF_DATA, 0, 0, 0, 0, off, s->peer_id);
-        rm_status_t st = rail_channel_send(ch, &h, sizeof h, data + off, n, fl,
-                                           last ? proto_last_chunk_sent : proto_chunk_sent, s);
-        if (st == RM_OK && last)
-            proto_request_complete(s);
-        if (st < 0) {
-            s->err = st;
-            proto_request_complete(s);
-            return;
-        }
-    }
 }
 
 /* Prepare the contiguous bytes a send transmits (packing if needed). */
@@ -376,7 +351,8 @@ static rm_status_t proto_send_start(request_t *r)
         return st;
     rail_channel_t *ch = proto_channel(r->world_peer);
     proto_hdr_t h;
-    if (r->bytes <= proto_eng.eager_max) {
+    if (r->bytes <= proto_eng.eager_max &&
+        proto_credit_take(r->world_peer, proto_credit_cost(r->bytes))) {
         proto_hdr_make(&h, PF_EAGER, r->mode == PROTO_SYNC ? PFF_SYNC : 0, r->comm->rank, r->tag,
                        r->ctx, r->bytes, r->id);
         /* over a channel that keeps frames for retransmission an eager
@@ -390,8 +366,13 @@ static rm_status_t proto_send_start(request_t *r)
     proto_rts_t rts = {0};
     if (proto_eng.cma && rail_channel_local_path(ch))
         rts.addr = (uint64_t)(uintptr_t)r->sdata;
+    rts.win = proto_rndv_window(r, ch);
+    r->done_bytes = rts.win;
     proto_hdr_make(&h, PF_RTS, 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
     st = rail_channel_send(ch, &h, sizeof h, &rts, sizeof rts, 0, NULL, NULL);
+    if (st >= 0 && rts.win)
+        proto_rndv_range(r, PF_RDATA, 0, rts.win,
+                         rts.win == r->bytes ? proto_rndv_copy_at(r, ch) : rts.win);
     return st < 0 ? st : RM_OK;
 }
 
@@ -462,6 +443,7 @@ void proto_peer_failed(rail_channel_t *ch, rm_status_t why)
 {
     (void)why;
     proto_request_foreach(proto_fail_one, ch);
+    proto_early_drop_all(rail_channel_peer(ch));
 }
 
 rm_status_t proto_start(request_t *r)
@@ -530,8 +512,12 @@ rm_status_t proto_isend(const void *buf, MPI_Count count, dtype_t *dt, int dst, 
     size_t bytes = (size_t)count * (size_t)dt->size;
     if ((mode == PROTO_STD || mode == PROTO_READY) && dst != MPI_PROC_NULL &&
         bytes <= proto_eng.eager_max && dtype_is_contig(dt, count)) {
-        r->world_peer = comm_peer_world(comm, dst);
-        return proto_isend_eager(r, bytes);
+        /* without credit the message goes by rendezvous (proto_start) */
+        int world = comm_peer_world(comm, dst);
+        if (proto_credit_take(world, proto_credit_cost(bytes))) {
+            r->world_peer = world;
+            return proto_isend_eager(r, bytes);
+        }
     }
     return proto_start(r);
 }
@@ -597,12 +583,15 @@ rm_status_t proto_send(const void *buf, MPI_Count count, dtype_t *dt, int dst, i
         return RM_OK;
     size_t bytes = (size_t)count * (size_t)dt->size;
     if (mode != PROTO_SYNC && bytes <= proto_eng.eager_max && dtype_is_contig(dt, count)) {
-        proto_hdr_t h;
-        proto_hdr_make(&h, PF_EAGER, 0, comm->rank, tag, ctx, bytes, 0);
-        /* no callback: if the frame must wait, the channel keeps a copy */
-        rm_status_t st = rail_channel_send(proto_channel(comm_peer_world(comm, dst)), &h, sizeof h,
-                                           (const char *)buf + dt->true_lb, bytes, 0, NULL, NULL);
-        return st < 0 ? st : RM_OK;
+        int world = comm_peer_world(comm, dst);
+        if (proto_credit_take(world, proto_credit_cost(bytes))) {
+            proto_hdr_t h;
+            proto_hdr_make(&h, PF_EAGER, 0, comm->rank, tag, ctx, bytes, 0);
+            /* no callback: if the frame must wait, the channel keeps a copy */
+            rm_status_t st = rail_channel_send(proto_channel(world), &h, sizeof h,
+                                               (const char *)buf + dt->true_lb, bytes, 0, NULL, NULL);
+            return st < 0 ? st : RM_OK;
+        }
     }
     request_t *r;
     rm_status_t st = proto_isend(buf, count, dt, dst, tag, comm, ctx, mode, &r);

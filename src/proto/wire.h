@@ -13,6 +13,9 @@ enum proto_frame_type {
     PF_SYNC_ACK,   /* a synchronous eager send was matched; id = sender request */
     PF_CANCEL_REQ, /* id = sender request to withdraw, aux = request to answer */
     PF_CANCEL_ACK, /* id = the request to answer, aux = 1 if withdrawn */
+    PF_RDATA,      /* rendezvous chunk sent with the RTS, before any CTS; id = sender
+                      request, aux = byte offset, ctx = the window's bytes */
+    PF_CREDIT,     /* id = credit the receiver has consumed so far (cumulative) */
 };
 
 enum proto_frame_flags {
@@ -34,6 +37,7 @@ _Static_assert(sizeof(proto_hdr_t) == 32, "proto_hdr_t must stay 32 bytes");
 
 typedef struct proto_rts {
     uint64_t addr; /* sender's contiguous data, 0 if it cannot be read directly */
+    uint64_t win;  /* bytes [0, win) follow as PF_RDATA without waiting for a CTS */
 } proto_rts_t;
 
 #endif

@@ -493,8 +493,11 @@ int rail_channel_flush(rail_channel_t *ch, int acks)
         return n;
     }
     /* whatever reverse traffic there was has carried the ack by now */
-    if (acks && ch->ack_owed && !ch->pending.head)
+    if ((acks || (ch->ack_urgent && ch->recv_next > ch->ack_urgent)) && ch->ack_owed &&
+        !ch->pending.head) {
+        ch->ack_urgent = 0;
         rail_channel_send_ack(ch);
+    }
     return n;
 }
 
@@ -712,6 +715,7 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         ch->dups_dropped++;
         return;
     }
+    ch->rx_seq = hdr->seq;
     if (hdr->seq > ch->recv_next) {
         if (rail_ooo_insert(ch, hdr, upper, payload) && (hdr->flags & NET_F_UNORDERED))
             rail_deliver(ch, upper, payload, hdr->len);
@@ -723,6 +727,7 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         rail_frame_t *f = rail_q_pop(&ch->ooo);
         if (f->hdr.seq == ch->recv_next) {
             ch->recv_next++;
+            ch->rx_seq = f->hdr.seq;
             if (!f->delivered)
                 rail_deliver(ch, f->upper, f->payload, f->hdr.len);
         } else {
@@ -732,8 +737,11 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
     }
     if (ch->lossy) {
         ch->ack_owed = 1;
-        if (ch->recv_next - 1 - ch->ack_sent >= RAIL_ACK_EVERY)
+        if (ch->recv_next - 1 - ch->ack_sent >= RAIL_ACK_EVERY ||
+            (ch->ack_urgent && ch->recv_next > ch->ack_urgent)) {
+            ch->ack_urgent = 0;
             rail_channel_send_ack(ch);
+        }
         else
             rail_channel_want_flush(ch);
     }

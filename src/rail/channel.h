@@ -108,6 +108,8 @@ typedef struct rail_channel {
     int lossy;             /* some path may lose frames: acks and health checks run */
     int keep;              /* lossy and fault tolerant: frames are kept until acked */
     int ack_owed;          /* delivered frames not yet acknowledged to the peer */
+    uint64_t rx_seq;       /* the sequenced frame being handed up */
+    uint64_t ack_urgent;   /* acknowledge alone once everything up to this has arrived */
     int resend;            /* some unacked frame waits to be sent again */
     int on_flush_list;
     struct rail_channel *flush_next;
@@ -196,6 +198,16 @@ int rail_flush_pending(int acks);
 static inline int rail_flush_all(int acks)
 {
     return rail_flush_list ? rail_flush_pending(acks) : 0;
+}
+
+/* Acknowledge what has arrived at once, not with the next frame back: the
+ * layer above completed something the peer waits on (it is acked as soon as
+ * every frame before it has arrived too). */
+static inline void rail_channel_ack_soon(rail_channel_t *ch)
+{
+    uint64_t upto = ch->rx_seq > ch->recv_next - 1 ? ch->rx_seq : ch->recv_next - 1;
+    if (ch->lossy && upto > ch->ack_urgent)
+        ch->ack_urgent = upto;
 }
 
 /* Frames on this channel are kept until the peer acknowledges them: a

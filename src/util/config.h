@@ -38,6 +38,12 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Messages from this size on are cut into chunks spread over the rails")                    \
     X(NET_CHUNK, net_chunk, RM_CFG_SIZE, "262144",                                                \
       "Chunk size of large messages over network rails")                                         \
+    X(RNDV_WINDOW, rndv_window, RM_CFG_SIZE, "1m",                                                \
+      "Bytes of a large message over network rails sent with its request, before the receiver "   \
+      "answers (within RAILMPI_PEER_BUFFER; 0: none)")                                            \
+    X(PEER_BUFFER, peer_buffer, RM_CFG_SIZE, "4m",                                                \
+      "Bytes of message data a rank holds for each peer ahead of its receives (eager messages, "  \
+      "rendezvous windows); past it the peer's sends wait for the receive (0: no limit)")        \
     X(ZCOPY_RECV, zcopy_recv, RM_CFG_BOOL, "1",                                                   \
       "Receive large network payloads straight into the receive buffer where the transport can "  \
       "(0: through a staging buffer)")                                                            \
