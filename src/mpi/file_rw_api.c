@@ -65,8 +65,9 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
         FILE_FAIL(MPI_ERR_TYPE, "datatype 0x%x is not a committed datatype", (unsigned)datatype);
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
         FILE_FAIL(MPI_ERR_BUFFER, "NULL buffer with count %d", count);
-    if (dt->size % f->etype->size)
-        FILE_FAIL(MPI_ERR_TYPE, "the datatype is not made of whole etypes");
+    if ((MPI_Count)count * dt->size % f->etype->size)
+        FILE_FAIL(MPI_ERR_TYPE, "%lld bytes are not a whole number of etypes",
+                  (long long)((MPI_Count)count * dt->size));
     if (!write && (f->amode & MPI_MODE_WRONLY))
         FILE_FAIL(MPI_ERR_ACCESS, "file opened write-only");
     if (write && (f->amode & MPI_MODE_RDONLY))
