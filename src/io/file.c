@@ -145,26 +145,33 @@ void io_file_hint_set(io_file_t *f, const char *key, const char *val)
     }
 }
 
-/* Distinct host names among the processes: the default of cb_nodes. */
-static int io_count_hosts(comm_t *c)
+/* Which host each process is on (the aggregators are picked per host) and
+ * how many hosts: the default of cb_nodes. */
+static int io_find_hosts(io_file_t *f)
 {
+    comm_t *c = f->comm;
     char me[64] = {0};
     gethostname(me, sizeof me - 1);
     char *all = calloc((size_t)c->size, sizeof me);
-    if (!all)
-        return c->size;
-    int hosts = c->size;
-    if (coll_allgather(me, sizeof me, dtype_get(MPI_CHAR), all, sizeof me, dtype_get(MPI_CHAR), c) >= 0) {
-        hosts = 0;
-        for (int i = 0; i < c->size; i++) {
-            int seen = 0;
-            for (int j = 0; j < i && !seen; j++)
-                seen = !memcmp(all + (size_t)i * sizeof me, all + (size_t)j * sizeof me, sizeof me);
-            hosts += !seen;
-        }
+    f->hostof = calloc((size_t)c->size, sizeof *f->hostof);
+    if (!all || !f->hostof) {
+        free(all);
+        return -ENOMEM;
+    }
+    if (coll_allgather(me, sizeof me, dtype_get(MPI_CHAR), all, sizeof me, dtype_get(MPI_CHAR), c) < 0) {
+        free(all);
+        return -EIO;
+    }
+    f->nhosts = 0;
+    for (int i = 0; i < c->size; i++) {
+        int h = -1;
+        for (int j = 0; j < i && h < 0; j++)
+            if (!memcmp(all + (size_t)i * sizeof me, all + (size_t)j * sizeof me, sizeof me))
+                h = f->hostof[j];
+        f->hostof[i] = h >= 0 ? h : f->nhosts++;
     }
     free(all);
-    return hosts;
+    return 0;
 }
 
 static void io_file_free(io_file_t *f)
@@ -176,6 +183,7 @@ static void io_file_free(io_file_t *f)
     free(f->path);
     free(f->runs);
     free(f->rsum);
+    free(f->hostof);
     if (f->etype)
         dtype_release(f->etype);
     if (f->ftype)
@@ -203,21 +211,35 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
     f->amode = amode;
     name = io_strip_prefix(name);
     int rc = (f->path = strdup(name)) ? io_table_add(f) : -ENOMEM;
-    int flags = amode & MPI_MODE_RDONLY ? O_RDONLY : amode & MPI_MODE_WRONLY ? O_WRONLY : O_RDWR;
+    /* write-only files are opened for reading too where permissions allow:
+     * collective buffering reads the holes of a domain before writing it */
+    int flags = amode & MPI_MODE_RDONLY ? O_RDONLY : O_RDWR;
+    f->can_read = !(amode & MPI_MODE_WRONLY);
     /* one process creates, the others open what it made: no O_CREAT race
      * between hosts on NFS, and EXCL means "nobody had it" */
     if (rc == 0 && comm->rank == 0) {
         int cflags = flags;
         if (amode & MPI_MODE_CREATE)
             cflags |= O_CREAT | (amode & MPI_MODE_EXCL ? O_EXCL : 0);
-        if ((f->fd = open(f->path, cflags | O_CLOEXEC, 0666)) < 0)
+        if ((f->fd = open(f->path, cflags | O_CLOEXEC, 0666)) < 0 && errno == EACCES &&
+            (amode & MPI_MODE_WRONLY))
+            f->fd = open(f->path, (cflags & ~O_RDWR) | O_WRONLY | O_CLOEXEC, 0666);
+        else if (f->fd >= 0 && (amode & MPI_MODE_WRONLY))
+            f->can_read = 1;
+        if (f->fd < 0)
             rc = -errno;
     }
     int rc0 = -rc;
     if (coll_bcast(&rc0, 1, dtype_get(MPI_INT), 0, comm) < 0)
         rc0 = EIO;
-    if (rc0 == 0 && rc == 0 && comm->rank != 0 && (f->fd = open(f->path, flags | O_CLOEXEC)) < 0)
-        rc = -errno;
+    if (rc0 == 0 && rc == 0 && comm->rank != 0) {
+        if ((f->fd = open(f->path, flags | O_CLOEXEC)) < 0 && errno == EACCES && (amode & MPI_MODE_WRONLY))
+            f->fd = open(f->path, O_WRONLY | O_CLOEXEC);
+        else if (f->fd >= 0 && (amode & MPI_MODE_WRONLY))
+            f->can_read = 1;
+        if (f->fd < 0)
+            rc = -errno;
+    }
     if (rc0)
         rc = -rc0;
     rc = io_agree(f, rc);
@@ -248,7 +270,10 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
         f->rsum[0] = 0;
         f->rsum[1] = 1;
     }
-    io_hints_default(f, io_count_hosts(comm));
+    int rh = io_find_hosts(f); /* collective: whatever rc says */
+    if (rc == 0)
+        rc = rh;
+    io_hints_default(f, f->nhosts);
     MPI_Offset size = 0;
     if (rc == 0 && (amode & MPI_MODE_APPEND)) {
         rc = io_file_get_size(f, &size);

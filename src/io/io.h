@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mpi.h"
 #include "comm/comm.h"
@@ -39,6 +40,7 @@ typedef struct io_file {
     int fd;
     char *path;
     int amode;
+    int can_read;        /* fd open for reading (also for a WRONLY file when allowed) */
     int atomic;
     errhandler_t *errh;
     /* the view */
@@ -55,6 +57,8 @@ typedef struct io_file {
     char *shfp_path;
     int shfp_fd;
     char *hints[IO_NHINTS];
+    int *hostof;         /* host index of each rank of comm (0..nhosts-1) */
+    int nhosts;
     /* split collective in progress (MPI_File_*_begin) */
     int split;
     MPI_Count split_bytes;
@@ -94,8 +98,38 @@ int io_read(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *d
             MPI_Count *bytes);
 int io_write(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
              MPI_Count *bytes);
+/* The packed (file representation) bytes of count items of (buf, dt):
+ * *out is buf itself when nothing needs converting (*owned 0), else a
+ * buffer to free. */
+int io_mem_pack(io_file_t *f, const void *buf, MPI_Count count, dtype_t *dt, char **out,
+                int *owned);
+/* A buffer for `count * dt->size` packed bytes to read into (buf itself
+ * when possible), and the conversion of `done` of them into (buf, dt). */
+int io_mem_buffer(io_file_t *f, void *buf, MPI_Count count, dtype_t *dt, char **out, int *owned);
+int io_mem_unpack(io_file_t *f, void *buf, MPI_Count count, dtype_t *dt, const char *in,
+                  MPI_Count done);
+/* One contiguous piece of an access: file bytes [off, off + len) hold
+ * packed bytes [pos, pos + len). */
+typedef struct io_piece {
+    MPI_Offset off, len, pos;
+} io_piece_t;
+/* The pieces of packed bytes [d, d + n) of the view, in order (file offsets
+ * increase: filetypes are monotonic). */
+int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **out, MPI_Count *np);
+/* pread/pwrite of the whole length: bytes moved (short only at the end of
+ * file on a read) or -errno. */
+ssize_t io_pio(int fd, int write, char *p, size_t len, MPI_Offset off);
 /* Data bytes in the file of count items of dt under the view's representation. */
 int io_file_extent(io_file_t *f, dtype_t *dt, MPI_Aint *extent);
+
+/* ---- collective buffering (src/io/twophase.c) ---- */
+/* The _all forms: collective over the file's communicator. Two-phase
+ * aggregation when romio_cb_read/write say so ("automatic": the processes'
+ * byte ranges interleave), each process's own access otherwise. */
+int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
+                 MPI_Count *bytes);
+int io_read_all(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *dt,
+                MPI_Count *bytes);
 
 /* ---- representations (src/io/datarep.c) ---- */
 /* 0 with *rep (and *u for a registered one), -ENOENT for an unknown name. */

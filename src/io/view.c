@@ -170,7 +170,7 @@ MPI_Offset io_view_offset(const io_file_t *f, MPI_Offset byte)
     return (data + esize - 1) / esize;
 }
 
-static ssize_t io_pio(int fd, int write, char *p, size_t len, MPI_Offset off)
+ssize_t io_pio(int fd, int write, char *p, size_t len, MPI_Offset off)
 {
     size_t done = 0;
     while (done < len) {
@@ -218,12 +218,93 @@ static ssize_t io_sieve_read(int fd, io_sieve_t *s, char *p, size_t len, MPI_Off
     return (ssize_t)have;
 }
 
+/* Walks the file pieces of packed bytes [d, d + n) of the view, runs that
+ * meet in the file merged into one piece. */
+typedef struct io_walk {
+    const io_file_t *f;
+    MPI_Offset item, poff, plen;
+    MPI_Count r, j, left;
+    int have;
+} io_walk_t;
+
+static void io_walk_init(io_walk_t *w, const io_file_t *f, MPI_Offset d, MPI_Count n)
+{
+    MPI_Count fsize = f->ftype->size;
+    *w = (io_walk_t){.f = f, .item = d / fsize, .r = d % fsize, .left = n};
+    w->j = io_run_find(f, w->r);
+}
+
+static int io_walk_seg(io_walk_t *w, MPI_Offset *off, MPI_Offset *len)
+{
+    const io_file_t *f = w->f;
+    if (w->left == 0)
+        return 0;
+    *off = f->disp + w->item * f->ftype->extent + f->runs[w->j].off + (w->r - f->rsum[w->j]);
+    *len = f->rsum[w->j + 1] - w->r;
+    if (*len > w->left)
+        *len = w->left;
+    w->left -= *len;
+    w->r += *len;
+    if (w->r == f->rsum[w->j + 1] && ++w->j == f->nruns) {
+        w->j = 0;
+        w->r = 0;
+        w->item++;
+    }
+    return 1;
+}
+
+static int io_walk_next(io_walk_t *w, MPI_Offset *off, MPI_Offset *len)
+{
+    if (!w->have && !io_walk_seg(w, &w->poff, &w->plen))
+        return 0;
+    *off = w->poff;
+    *len = w->plen;
+    w->have = 0;
+    MPI_Offset o, l;
+    while (io_walk_seg(w, &o, &l)) {
+        if (o != *off + *len) {
+            w->poff = o;
+            w->plen = l;
+            w->have = 1;
+            break;
+        }
+        *len += l;
+    }
+    return 1;
+}
+
+int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **out, MPI_Count *np)
+{
+    *out = NULL;
+    *np = 0;
+    if (n == 0 || f->ftype->size == 0)
+        return 0;
+    io_walk_t w;
+    io_walk_init(&w, f, d, n);
+    MPI_Count cap = 0, pos = 0;
+    MPI_Offset off, len;
+    while (io_walk_next(&w, &off, &len)) {
+        if (*np == cap) {
+            cap = cap ? 2 * cap : 16;
+            io_piece_t *p = realloc(*out, sizeof *p * (size_t)cap);
+            if (!p) {
+                free(*out);
+                *out = NULL;
+                return -ENOMEM;
+            }
+            *out = p;
+        }
+        (*out)[(*np)++] = (io_piece_t){off, len, pos};
+        pos += len;
+    }
+    return 0;
+}
+
 /* Move n packed bytes at view data byte d. */
 static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n, MPI_Count *done)
 {
     *done = 0;
-    MPI_Count fsize = f->ftype->size;
-    if (fsize == 0)
+    if (f->ftype->size == 0)
         return 0;
     MPI_Offset lo = io_data_byte(f, d), hi = io_data_byte(f, d + n - 1) + 1;
     int rc = 0;
@@ -234,45 +315,20 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
         s.size = (size_t)strtoll(f->hints[IO_HINT_IND_RD_BUFFER_SIZE], NULL, 10);
         s.win = malloc(s.size);
     }
-    MPI_Offset item = d / fsize;
-    MPI_Count r = d % fsize, j = io_run_find(f, r), left = n;
-    MPI_Offset poff = -1, plen = 0; /* pending piece */
-    char *pp = p;
-    while (rc == 0) {
-        MPI_Offset foff = 0, len = 0;
-        if (left > 0) {
-            foff = f->disp + item * f->ftype->extent + f->runs[j].off + (r - f->rsum[j]);
-            len = f->rsum[j + 1] - r;
-            if (len > left)
-                len = left;
-        }
-        if (plen && (left == 0 || poff + plen != foff)) {
-            ssize_t m = write ? io_pio(f->fd, 1, pp, (size_t)plen, poff)
-                              : io_sieve_read(f->fd, &s, pp, (size_t)plen, poff);
-            if (m < 0) {
-                rc = (int)m;
-                break;
-            }
-            *done += m;
-            pp += m;
-            if (m < plen)
-                break; /* end of file */
-            plen = 0;
-        }
-        if (left == 0)
+    io_walk_t w;
+    io_walk_init(&w, f, d, n);
+    MPI_Offset off, len;
+    while (io_walk_next(&w, &off, &len)) {
+        ssize_t m = write ? io_pio(f->fd, 1, p, (size_t)len, off)
+                          : io_sieve_read(f->fd, &s, p, (size_t)len, off);
+        if (m < 0) {
+            rc = (int)m;
             break;
-        if (!plen)
-            poff = foff;
-        plen += len;
-        left -= len;
-        r += len;
-        if (r == f->rsum[j + 1]) {
-            if (++j == f->nruns) {
-                j = 0;
-                r = 0;
-                item++;
-            }
         }
+        *done += m;
+        p += m;
+        if (m < len)
+            break; /* end of file */
     }
     free(s.win);
     if (f->atomic)
@@ -280,71 +336,106 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
     return rc;
 }
 
+int io_mem_pack(io_file_t *f, const void *buf, MPI_Count count, dtype_t *dt, char **out,
+                int *owned)
+{
+    MPI_Count n = count * dt->size;
+    *owned = 0;
+    if (f->rep == IO_REP_NATIVE && dtype_is_contig(dt, count)) {
+        *out = (char *)buf + dt->true_lb;
+        return 0;
+    }
+    if (f->rep == IO_REP_EXTERNAL32 && dt->xsize != dt->size)
+        return -ENOTSUP;
+    char *tmp = malloc(n ? (size_t)n : 1);
+    if (!tmp)
+        return -ENOMEM;
+    int rc = 0;
+    if (f->rep == IO_REP_EXTERNAL32) {
+        if (dtype_ext32_pack(buf, count, dt, tmp) < 0)
+            rc = -EILSEQ;
+    } else if (f->rep == IO_REP_USER && f->urep->wr) {
+        if (count > INT32_MAX ||
+            f->urep->wr((void *)buf, dt->handle, (int)count, tmp, 0, f->urep->state) != MPI_SUCCESS)
+            rc = -EILSEQ;
+    } else
+        dtype_pack(buf, count, dt, 0, tmp, (size_t)n);
+    if (rc < 0) {
+        free(tmp);
+        return rc;
+    }
+    *out = tmp;
+    *owned = 1;
+    return 0;
+}
+
+int io_mem_buffer(io_file_t *f, void *buf, MPI_Count count, dtype_t *dt, char **out, int *owned)
+{
+    *owned = 0;
+    if (f->rep == IO_REP_EXTERNAL32 && dt->xsize != dt->size)
+        return -ENOTSUP;
+    if (f->rep == IO_REP_NATIVE && dtype_is_contig(dt, count)) {
+        *out = (char *)buf + dt->true_lb;
+        return 0;
+    }
+    MPI_Count n = count * dt->size;
+    if (!(*out = malloc(n ? (size_t)n : 1)))
+        return -ENOMEM;
+    *owned = 1;
+    return 0;
+}
+
+int io_mem_unpack(io_file_t *f, void *buf, MPI_Count count, dtype_t *dt, const char *in,
+                  MPI_Count done)
+{
+    if (done <= 0 || !dt->size)
+        return 0;
+    MPI_Count items = done / dt->size;
+    if (f->rep == IO_REP_EXTERNAL32) {
+        if (items && dtype_ext32_unpack(buf, items, dt, in) < 0)
+            return -EILSEQ;
+    } else if (f->rep == IO_REP_USER && f->urep->rd) {
+        if (items > INT32_MAX ||
+            (items && f->urep->rd(buf, dt->handle, (int)items, (void *)in, 0, f->urep->state) !=
+                          MPI_SUCCESS))
+            return -EILSEQ;
+    } else
+        dtype_unpack(buf, count, dt, 0, in, (size_t)done);
+    return 0;
+}
+
 int io_write(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
              MPI_Count *bytes)
 {
-    MPI_Count n = count * dt->size;
     *bytes = 0;
-    if (n == 0)
+    if (count * dt->size == 0)
         return 0;
-    char *tmp = NULL, *src;
-    int rc = 0;
-    if (f->rep == IO_REP_NATIVE && dtype_is_contig(dt, count))
-        src = (char *)buf + dt->true_lb;
-    else {
-        if (f->rep == IO_REP_EXTERNAL32 && dt->xsize != dt->size)
-            return -ENOTSUP;
-        if (!(tmp = malloc((size_t)n)))
-            return -ENOMEM;
-        src = tmp;
-        if (f->rep == IO_REP_EXTERNAL32) {
-            if (dtype_ext32_pack(buf, count, dt, tmp) < 0)
-                rc = -EILSEQ;
-        } else if (f->rep == IO_REP_USER && f->urep->wr) {
-            if (count > INT32_MAX ||
-                f->urep->wr((void *)buf, dt->handle, (int)count, tmp, 0, f->urep->state) != MPI_SUCCESS)
-                rc = -EILSEQ;
-        } else
-            dtype_pack(buf, count, dt, 0, tmp, (size_t)n);
-    }
-    MPI_Count done = 0;
+    char *src;
+    int owned;
+    int rc = io_mem_pack(f, buf, count, dt, &src, &owned);
     if (rc == 0)
-        rc = io_access(f, 1, off * f->etype->size, src, n, &done);
-    free(tmp);
-    *bytes = done;
+        rc = io_access(f, 1, off * f->etype->size, src, count * dt->size, bytes);
+    if (owned)
+        free(src);
     return rc;
 }
 
 int io_read(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *dt,
             MPI_Count *bytes)
 {
-    MPI_Count n = count * dt->size;
     *bytes = 0;
-    if (n == 0)
+    if (count * dt->size == 0)
         return 0;
-    int direct = f->rep == IO_REP_NATIVE && dtype_is_contig(dt, count);
-    if (f->rep == IO_REP_EXTERNAL32 && dt->xsize != dt->size)
-        return -ENOTSUP;
-    char *tmp = direct ? (char *)buf + dt->true_lb : malloc((size_t)n);
-    if (!tmp)
-        return -ENOMEM;
-    MPI_Count done = 0;
-    int rc = io_access(f, 0, off * f->etype->size, tmp, n, &done);
-    if (rc == 0 && !direct && done > 0) {
-        MPI_Count items = done / dt->size;
-        if (f->rep == IO_REP_EXTERNAL32) {
-            if (items && dtype_ext32_unpack(buf, items, dt, tmp) < 0)
-                rc = -EILSEQ;
-        } else if (f->rep == IO_REP_USER && f->urep->rd) {
-            if (items > INT32_MAX ||
-                (items && f->urep->rd(buf, dt->handle, (int)items, tmp, 0, f->urep->state) != MPI_SUCCESS))
-                rc = -EILSEQ;
-        } else
-            dtype_unpack(buf, count, dt, 0, tmp, (size_t)done);
-    }
-    if (!direct)
+    char *tmp;
+    int owned;
+    int rc = io_mem_buffer(f, buf, count, dt, &tmp, &owned);
+    if (rc < 0)
+        return rc;
+    rc = io_access(f, 0, off * f->etype->size, tmp, count * dt->size, bytes);
+    if (rc == 0 && owned)
+        rc = io_mem_unpack(f, buf, count, dt, tmp, *bytes);
+    if (owned)
         free(tmp);
-    *bytes = done;
     return rc;
 }
 
