@@ -300,6 +300,81 @@ int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **o
     return 0;
 }
 
+/* Write sieving: small pieces close together are gathered into a window of
+ * ind_wr_buffer_size bytes, which is read, overlaid and written back as one
+ * range under a write lock (the holes may belong to other writers). */
+typedef struct io_wsieve {
+    char *win;
+    size_t size;
+    MPI_Offset lo, hi;  /* the window spans [lo, hi) */
+    io_piece_t *pc;     /* pieces in it: pos is an offset into the caller's buffer */
+    MPI_Count np, cap;
+    int locked;         /* the caller holds a lock over everything (atomic mode) */
+} io_wsieve_t;
+
+static int io_wsieve_flush(int fd, io_wsieve_t *w, const char *p)
+{
+    if (w->np == 0)
+        return 0;
+    MPI_Count np = w->np;
+    w->np = 0;
+    size_t span = (size_t)(w->hi - w->lo);
+    MPI_Offset covered = 0;
+    for (MPI_Count i = 0; i < np; i++)
+        covered += w->pc[i].len;
+    int rc = 0;
+    if (np > 1 && covered < (MPI_Offset)span) {
+        if (!w->locked && io_lock(fd, F_WRLCK, w->lo, (MPI_Offset)span) < 0)
+            goto one_by_one; /* no locks here (an NFS without lockd): no sieving */
+        ssize_t m = io_pio(fd, 0, w->win, span, w->lo);
+        if (m >= 0) {
+            memset(w->win + m, 0, span - (size_t)m);
+            for (MPI_Count i = 0; i < np; i++)
+                memcpy(w->win + (w->pc[i].off - w->lo), p + w->pc[i].pos, (size_t)w->pc[i].len);
+            m = io_pio(fd, 1, w->win, span, w->lo);
+        }
+        if (!w->locked)
+            io_lock(fd, F_UNLCK, w->lo, (MPI_Offset)span);
+        return m < 0 ? (int)m : 0;
+    }
+one_by_one:
+    for (MPI_Count i = 0; i < np && rc == 0; i++) {
+        ssize_t m = io_pio(fd, 1, (char *)p + w->pc[i].pos, (size_t)w->pc[i].len, w->pc[i].off);
+        rc = m < 0 ? (int)m : 0;
+    }
+    return rc;
+}
+
+static int io_wsieve_add(int fd, io_wsieve_t *w, const char *p, MPI_Offset off, MPI_Offset len,
+                         MPI_Offset pos)
+{
+    int rc = 0;
+    if (w->np && off + len - w->lo > (MPI_Offset)w->size)
+        rc = io_wsieve_flush(fd, w, p);
+    if (rc < 0)
+        return rc;
+    if (len >= (MPI_Offset)w->size / 2) {
+        ssize_t m = io_pio(fd, 1, (char *)p + pos, (size_t)len, off);
+        return m < 0 ? (int)m : 0;
+    }
+    if (w->np == w->cap) {
+        MPI_Count cap = w->cap ? 2 * w->cap : 64;
+        io_piece_t *pc = realloc(w->pc, sizeof *pc * (size_t)cap);
+        if (!pc) {
+            rc = io_wsieve_flush(fd, w, p);
+            ssize_t m = rc < 0 ? rc : io_pio(fd, 1, (char *)p + pos, (size_t)len, off);
+            return m < 0 ? (int)m : 0;
+        }
+        w->pc = pc;
+        w->cap = cap;
+    }
+    if (w->np == 0)
+        w->lo = off;
+    w->pc[w->np++] = (io_piece_t){off, len, pos};
+    w->hi = off + len;
+    return 0;
+}
+
 /* Move n packed bytes at view data byte d. */
 static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n, MPI_Count *done)
 {
@@ -311,26 +386,41 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
     if (f->atomic && (rc = io_lock(f->fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) < 0)
         return rc;
     io_sieve_t s = {.end = hi};
+    io_wsieve_t ws = {.locked = f->atomic};
     if (!write && f->nruns > 1 && strcmp(f->hints[IO_HINT_ROMIO_DS_READ], "disable")) {
         s.size = (size_t)strtoll(f->hints[IO_HINT_IND_RD_BUFFER_SIZE], NULL, 10);
         s.win = malloc(s.size);
     }
+    if (write && f->nruns > 1 && f->can_read && strcmp(f->hints[IO_HINT_ROMIO_DS_WRITE], "disable")) {
+        ws.size = (size_t)strtoll(f->hints[IO_HINT_IND_WR_BUFFER_SIZE], NULL, 10);
+        ws.win = malloc(ws.size);
+    }
     io_walk_t w;
     io_walk_init(&w, f, d, n);
-    MPI_Offset off, len;
+    MPI_Offset off, len, pos = 0;
     while (io_walk_next(&w, &off, &len)) {
-        ssize_t m = write ? io_pio(f->fd, 1, p, (size_t)len, off)
-                          : io_sieve_read(f->fd, &s, p, (size_t)len, off);
+        if (write && ws.win) {
+            if ((rc = io_wsieve_add(f->fd, &ws, p, off, len, pos)) < 0)
+                break;
+            pos += len;
+            continue;
+        }
+        ssize_t m = write ? io_pio(f->fd, 1, p + pos, (size_t)len, off)
+                          : io_sieve_read(f->fd, &s, p + pos, (size_t)len, off);
         if (m < 0) {
             rc = (int)m;
             break;
         }
-        *done += m;
-        p += m;
+        pos += m;
         if (m < len)
             break; /* end of file */
     }
+    if (rc == 0 && ws.win)
+        rc = io_wsieve_flush(f->fd, &ws, p);
+    *done = rc == 0 || !write ? pos : 0;
     free(s.win);
+    free(ws.win);
+    free(ws.pc);
     if (f->atomic)
         io_lock(f->fd, F_UNLCK, lo, hi - lo);
     return rc;
