@@ -279,8 +279,9 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
         rc = io_file_get_size(f, &size);
         f->fp = size;
     }
+    int rs = io_shfp_create(f, size); /* collective: whatever rc says */
     if (rc == 0)
-        rc = io_shfp_create(f, size);
+        rc = rs;
     rc = io_agree(f, rc);
     if (rc < 0) {
         io_file_free(f);

@@ -336,12 +336,14 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
         FILE_FAIL(MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
     int rc = io_view_set(f_, disp, et, ft, datarep, u, rep);
+    int arc = io_agree(f_, rc); /* nobody goes on alone */
     if (rc == -EINVAL)
         FILE_FAIL(MPI_ERR_TYPE, "the filetype is not made of etypes, or its displacements are "
                                 "negative or decreasing");
     if (rc == -ENOTSUP)
         FILE_FAIL(MPI_ERR_UNSUPPORTED_DATAREP, "\"%.64s\" changes the size of these types", datarep);
     FILE_CHECK_RC(rc, "set_view");
+    FILE_CHECK_RC(arc, "set_view on another process");
     file_apply_info(f_, info);
     /* collective: the shared file pointer starts again at 0 */
     if (f_->comm->rank == 0 && f_->shfp_fd >= 0)
