@@ -337,9 +337,9 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
         FILE_FAIL(MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
     int rc = io_view_set(f_, disp, et, ft, datarep, u, rep);
     int arc = io_agree(f_, rc); /* nobody goes on alone */
-    if (rc == -EINVAL)
-        FILE_FAIL(MPI_ERR_TYPE, "the filetype is not made of etypes, or its displacements are "
-                                "negative or decreasing");
+    if (rc == -EINVAL) /* MPI_ERR_ARG as MPICH gives */
+        FILE_FAIL(MPI_ERR_ARG, "the filetype is not made of etypes, or its displacements are "
+                               "negative or decreasing");
     if (rc == -ENOTSUP)
         FILE_FAIL(MPI_ERR_UNSUPPORTED_DATAREP, "\"%.64s\" changes the size of these types", datarep);
     FILE_CHECK_RC(rc, "set_view");

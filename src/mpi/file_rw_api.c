@@ -63,7 +63,7 @@ static int file_rw_check(io_file_t *f, int write, enum file_pos pos, MPI_Offset 
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
         BAD(MPI_ERR_BUFFER, "NULL buffer with count %d", count);
     if ((MPI_Count)count * dt->size % f->etype->size)
-        BAD(MPI_ERR_TYPE, "%lld bytes are not a whole number of etypes",
+        BAD(MPI_ERR_IO, "%lld bytes are not a whole number of etypes (MPICH's class)",
             (long long)((MPI_Count)count * dt->size));
     if (!write && (f->amode & MPI_MODE_WRONLY))
         BAD(MPI_ERR_ACCESS, "file opened write-only");
