@@ -55,7 +55,8 @@ typedef struct io_file {
     MPI_Offset fp;       /* individual file pointer, in etypes */
     /* the shared file pointer lives in a locked file next to the data */
     char *shfp_path;
-    int shfp_fd;
+    int shfp_fd;         /* -1 until a call needs the file */
+    MPI_Offset shfp_init; /* the pointer while its file is missing or empty */
     char *hints[IO_NHINTS];
     int *hostof;         /* host index of each rank of comm (0..nhosts-1) */
     int nhosts;
@@ -143,5 +144,7 @@ int io_shfp_create(io_file_t *f, MPI_Offset initial);   /* collective, at open *
 void io_shfp_destroy(io_file_t *f);                      /* collective, at close */
 int io_shfp_fetch_add(io_file_t *f, MPI_Offset add, MPI_Offset *old); /* etypes */
 int io_shfp_set(io_file_t *f, MPI_Offset val);
+/* Back to 0 (set_view): collective, after everybody's earlier accesses. */
+int io_shfp_reset(io_file_t *f);
 
 #endif

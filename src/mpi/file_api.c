@@ -346,8 +346,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     FILE_CHECK_RC(arc, "set_view on another process");
     file_apply_info(f_, info);
     /* collective: the shared file pointer starts again at 0 */
-    if (f_->comm->rank == 0 && f_->shfp_fd >= 0)
-        rc = io_shfp_set(f_, 0);
+    rc = io_shfp_reset(f_);
     FILE_CHECK_RC(io_agree(f_, rc), "set_view");
     FILE_END();
 }

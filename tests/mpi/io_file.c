@@ -87,6 +87,9 @@ int main(int argc, char **argv)
                         MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_EXCL, info, &fh);
     CHECK(err == MPI_SUCCESS, "create: %d", err);
     MPI_Info_free(&info);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(io_dir_entries() == 1, "open made %d files (the shared pointer's comes when used)",
+          io_dir_entries());
     MPI_Info used;
     MPI_File_get_info(fh, &used);
     check_hint(used, "cb_buffer_size", "1048576");
