@@ -131,6 +131,16 @@ int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count,
                  MPI_Count *bytes);
 int io_read_all(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *dt,
                 MPI_Count *bytes);
+/* The plan, as pure functions (tests/unit/test_io.c): aggregators are the
+ * first process of each host, then the second of each, ... until `want`
+ * (comm ranks into aggr, their number returned); [gmin, gmax) is cut into
+ * naggr domains of fd_size bytes from base, aligned to su when su > 0;
+ * domain a is [lo, hi) (empty when lo == hi). */
+int io_tp_pick(const int *hostof, int size, int nhosts, int want, int *aggr);
+void io_tp_split(MPI_Offset gmin, MPI_Offset gmax, int naggr, MPI_Offset su, MPI_Offset *base,
+                 MPI_Offset *fd_size);
+void io_tp_domain_of(MPI_Offset base, MPI_Offset fd_size, MPI_Offset gmin, MPI_Offset gmax, int a,
+                     MPI_Offset *lo, MPI_Offset *hi);
 
 /* ---- representations (src/io/datarep.c) ---- */
 /* 0 with *rep (and *u for a registered one), -ENOENT for an unknown name. */

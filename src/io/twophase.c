@@ -39,44 +39,70 @@ static MPI_Offset io_hint_num(io_file_t *f, int h, MPI_Offset dflt)
     return v > 0 ? v : dflt;
 }
 
-/* Aggregators: the first process of each host, then the second, ... until
- * there are cb_nodes of them. */
-static int io_tp_aggregators(io_tp_t *t)
+int io_tp_pick(const int *hostof, int size, int nhosts, int want, int *aggr)
 {
-    io_file_t *f = t->f;
-    int want = (int)io_hint_num(f, IO_HINT_CB_NODES, f->nhosts);
-    if (want > t->size)
-        want = t->size;
-    if (!(t->aggr = malloc(sizeof *t->aggr * (size_t)t->size)))
-        return -ENOMEM;
-    int *seen = calloc((size_t)f->nhosts, sizeof *seen), *level = malloc(sizeof *level * (size_t)t->size);
+    if (want > size)
+        want = size;
+    if (want < 1)
+        want = 1;
+    int *seen = calloc((size_t)nhosts, sizeof *seen), *level = malloc(sizeof *level * (size_t)size);
     if (!seen || !level) {
         free(seen);
         free(level);
         return -ENOMEM;
     }
-    for (int r = 0; r < t->size; r++)
-        level[r] = seen[f->hostof[r]]++;
-    t->naggr = 0;
-    for (int l = 0; t->naggr < want; l++)
-        for (int r = 0; r < t->size && t->naggr < want; r++)
+    for (int r = 0; r < size; r++)
+        level[r] = seen[hostof[r]]++;
+    int n = 0;
+    for (int l = 0; n < want; l++)
+        for (int r = 0; r < size && n < want; r++)
             if (level[r] == l)
-                t->aggr[t->naggr++] = r;
+                aggr[n++] = r;
     free(seen);
     free(level);
-    return 0;
+    return n;
+}
+
+void io_tp_split(MPI_Offset gmin, MPI_Offset gmax, int naggr, MPI_Offset su, MPI_Offset *base,
+                 MPI_Offset *fd_size)
+{
+    *base = gmin;
+    *fd_size = (gmax - gmin + naggr - 1) / naggr;
+    if (su > 0) {
+        *base = gmin - gmin % su;
+        *fd_size = (gmax - *base + naggr - 1) / naggr;
+        *fd_size = (*fd_size + su - 1) / su * su;
+    }
+    if (*fd_size < 1)
+        *fd_size = 1;
+}
+
+void io_tp_domain_of(MPI_Offset base, MPI_Offset fd_size, MPI_Offset gmin, MPI_Offset gmax, int a,
+                     MPI_Offset *lo, MPI_Offset *hi)
+{
+    *lo = base + a * fd_size;
+    *hi = *lo + fd_size;
+    if (*lo < gmin)
+        *lo = gmin;
+    if (*hi > gmax)
+        *hi = gmax;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+static int io_tp_aggregators(io_tp_t *t)
+{
+    io_file_t *f = t->f;
+    int want = (int)io_hint_num(f, IO_HINT_CB_NODES, f->nhosts);
+    if (!(t->aggr = malloc(sizeof *t->aggr * (size_t)t->size)))
+        return -ENOMEM;
+    t->naggr = io_tp_pick(f->hostof, t->size, f->nhosts, want, t->aggr);
+    return t->naggr < 0 ? t->naggr : 0;
 }
 
 static void io_tp_domain(const io_tp_t *t, int a, MPI_Offset *lo, MPI_Offset *hi)
 {
-    *lo = t->base + a * t->fd_size;
-    *hi = *lo + t->fd_size;
-    if (*lo < t->gmin)
-        *lo = t->gmin;
-    if (*hi > t->gmax)
-        *hi = t->gmax;
-    if (*lo > *hi)
-        *lo = *hi;
+    io_tp_domain_of(t->base, t->fd_size, t->gmin, t->gmax, a, lo, hi);
 }
 
 /* First of my pieces that ends after `off`. */
@@ -344,15 +370,8 @@ static int io_tp_plan(io_tp_t *t, int write)
     int rc = io_tp_aggregators(t);
     if (rc < 0)
         return rc;
-    MPI_Offset span = t->gmax - t->gmin;
-    t->fd_size = (span + t->naggr - 1) / t->naggr;
-    t->base = t->gmin;
-    MPI_Offset su = io_hint_num(f, IO_HINT_STRIPING_UNIT, 0);
-    if (su > 0) {
-        t->base = t->gmin - t->gmin % su;
-        t->fd_size = (t->gmax - t->base + t->naggr - 1) / t->naggr;
-        t->fd_size = (t->fd_size + su - 1) / su * su;
-    }
+    io_tp_split(t->gmin, t->gmax, t->naggr, io_hint_num(f, IO_HINT_STRIPING_UNIT, 0), &t->base,
+                &t->fd_size);
     t->cb = io_hint_num(f, IO_HINT_CB_BUFFER_SIZE, 16777216);
     return 0;
 }
