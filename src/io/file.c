@@ -362,5 +362,9 @@ int io_file_sync(io_file_t *f)
     int rc = fsync(f->fd) < 0 ? -errno : 0;
     if (rc == -EINVAL || rc == -EROFS)
         rc = 0; /* nothing to flush on this kind of file */
+    /* drop the cached pages: after sync-barrier-sync an NFS client must not
+     * serve another host's bytes from its own stale cache */
+    if (rc == 0)
+        posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
     return io_agree(f, rc);
 }
