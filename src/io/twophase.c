@@ -373,6 +373,8 @@ static int io_tp_plan(io_tp_t *t, int write)
     io_tp_split(t->gmin, t->gmax, t->naggr, io_hint_num(f, IO_HINT_STRIPING_UNIT, 0), &t->base,
                 &t->fd_size);
     t->cb = io_hint_num(f, IO_HINT_CB_BUFFER_SIZE, 16777216);
+    if (t->cb > (MPI_Offset)1 << 30)
+        t->cb = (MPI_Offset)1 << 30; /* the exchange counts are ints */
     return 0;
 }
 
