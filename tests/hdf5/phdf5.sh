@@ -8,9 +8,14 @@ set -u
 build=$1 here=$(cd "$(dirname "$0")" && pwd)
 command -v h5pcc.mpich >/dev/null && command -v h5dump >/dev/null || { echo "SKIP: no h5pcc.mpich/h5dump"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-h5pcc.mpich -o "$tmp/phdf5" "$here/phdf5.c" || { echo "FAIL: build"; exit 1; }
+(cd "$tmp" && h5pcc.mpich -o phdf5 "$here/phdf5.c") || { echo "FAIL: build"; exit 1; }
 export LD_LIBRARY_PATH=$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 ldd "$tmp/phdf5" | grep -q "$build/lib/libmpich.so.12" || { echo "FAIL: not linked to railmpi"; exit 1; }
+# a sanitizer build of the library: its runtime must come first in a program built without it
+san=$(ldd "$build/lib/libmpi.so.12" | awk '/lib(asan|tsan)\.so/ {print $3; exit}')
+if [ -n "$san" ]; then
+    export LD_PRELOAD=$san ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+fi
 for n in 1 2 4; do
     out=$("$build/bin/mpiexec" -n $n --timeout 100 "$tmp/phdf5" "$tmp/f$n.h5" 2>&1)
     grep -q "OK phdf5" <<<"$out" || { echo "FAIL: $n processes:"; echo "$out" | tail -20; exit 1; }
