@@ -1,0 +1,486 @@
+/* Collective buffering (two-phase I/O, after del Rosario, Bordawekar and
+ * Choudhary, and ROMIO): the byte range the processes access together is
+ * cut into one file domain per aggregator (one process per host by default,
+ * cb_nodes of them; domains aligned to striping_unit when it is given), and
+ * the domains are handled in rounds of cb_buffer_size bytes. In a round each
+ * process sends each aggregator the pieces of its access that fall in the
+ * aggregator's window (offsets and lengths, then the data for a write); the
+ * aggregator writes the window with one pwrite (reading it first when the
+ * pieces leave holes) or reads it with one pread and sends each process its
+ * pieces back. The exchange is point-to-point traffic through the file's own
+ * communicator (alltoall of counts, alltoallv of pieces and data), so
+ * processes on different hosts share nothing but the file system. */
+#include "io/io.h"
+
+#include "coll/coll.h"
+#include "coll/op.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct io_tp {
+    io_file_t *f;
+    int size, naggr;
+    int *aggr;                /* comm ranks of the aggregators */
+    MPI_Offset gmin, gmax;    /* bytes everybody accesses together */
+    MPI_Offset fd_size, base; /* domain a: [base + a * fd_size, + fd_size) within [gmin, gmax) */
+    MPI_Offset cb;            /* bytes per round */
+    io_piece_t *pc;           /* this process's pieces */
+    MPI_Count np;
+} io_tp_t;
+
+static MPI_Offset io_hint_num(io_file_t *f, int h, MPI_Offset dflt)
+{
+    if (!f->hints[h])
+        return dflt;
+    long long v = strtoll(f->hints[h], NULL, 10);
+    return v > 0 ? v : dflt;
+}
+
+int io_tp_pick(const int *hostof, int size, int nhosts, int want, int *aggr)
+{
+    if (want > size)
+        want = size;
+    if (want < 1)
+        want = 1;
+    int *seen = calloc((size_t)nhosts, sizeof *seen), *level = malloc(sizeof *level * (size_t)size);
+    if (!seen || !level) {
+        free(seen);
+        free(level);
+        return -ENOMEM;
+    }
+    for (int r = 0; r < size; r++)
+        level[r] = seen[hostof[r]]++;
+    int n = 0;
+    for (int l = 0; n < want; l++)
+        for (int r = 0; r < size && n < want; r++)
+            if (level[r] == l)
+                aggr[n++] = r;
+    free(seen);
+    free(level);
+    return n;
+}
+
+void io_tp_split(MPI_Offset gmin, MPI_Offset gmax, int naggr, MPI_Offset su, MPI_Offset *base,
+                 MPI_Offset *fd_size)
+{
+    *base = gmin;
+    *fd_size = (gmax - gmin + naggr - 1) / naggr;
+    if (su > 0) {
+        *base = gmin - gmin % su;
+        *fd_size = (gmax - *base + naggr - 1) / naggr;
+        *fd_size = (*fd_size + su - 1) / su * su;
+    }
+    if (*fd_size < 1)
+        *fd_size = 1;
+}
+
+void io_tp_domain_of(MPI_Offset base, MPI_Offset fd_size, MPI_Offset gmin, MPI_Offset gmax, int a,
+                     MPI_Offset *lo, MPI_Offset *hi)
+{
+    *lo = base + a * fd_size;
+    *hi = *lo + fd_size;
+    if (*lo < gmin)
+        *lo = gmin;
+    if (*hi > gmax)
+        *hi = gmax;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+static int io_tp_aggregators(io_tp_t *t)
+{
+    io_file_t *f = t->f;
+    int want = (int)io_hint_num(f, IO_HINT_CB_NODES, f->nhosts);
+    if (!(t->aggr = malloc(sizeof *t->aggr * (size_t)t->size)))
+        return -ENOMEM;
+    t->naggr = io_tp_pick(f->hostof, t->size, f->nhosts, want, t->aggr);
+    return t->naggr < 0 ? t->naggr : 0;
+}
+
+static void io_tp_domain(const io_tp_t *t, int a, MPI_Offset *lo, MPI_Offset *hi)
+{
+    io_tp_domain_of(t->base, t->fd_size, t->gmin, t->gmax, a, lo, hi);
+}
+
+/* First of my pieces that ends after `off`. */
+static MPI_Count io_tp_first(const io_tp_t *t, MPI_Offset off)
+{
+    MPI_Count lo = 0, hi = t->np;
+    while (lo < hi) {
+        MPI_Count mid = (lo + hi) / 2;
+        if (t->pc[mid].off + t->pc[mid].len <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+typedef struct io_tp_round {
+    long long *scnt, *rcnt;   /* per peer: pieces, data bytes */
+    int *smc, *smd, *sdc, *sdd, *rmc, *rmd, *rdc, *rdd; /* alltoallv counts, displs */
+    MPI_Offset *smeta, *rmeta; /* (off, len) pairs */
+    MPI_Offset *spos;         /* packed position of each piece sent */
+    char *sdata, *rdata;
+} io_tp_round_t;
+
+static void io_tp_round_free(io_tp_round_t *r)
+{
+    free(r->scnt); free(r->rcnt); free(r->smc); free(r->smd); free(r->sdc); free(r->sdd);
+    free(r->rmc); free(r->rmd); free(r->rdc); free(r->rdd); free(r->smeta); free(r->rmeta);
+    free(r->spos); free(r->sdata); free(r->rdata);
+    memset(r, 0, sizeof *r);
+}
+
+/* Pieces of mine in each aggregator's window of round k, their counts
+ * exchanged; for a write the data goes along. */
+static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io_tp_round_t *r)
+{
+    int n = t->size;
+    r->scnt = calloc((size_t)n * 2, sizeof *r->scnt);
+    r->rcnt = calloc((size_t)n * 2, sizeof *r->rcnt);
+    int **ia[] = {&r->smc, &r->smd, &r->sdc, &r->sdd, &r->rmc, &r->rmd, &r->rdc, &r->rdd};
+    for (int i = 0; i < 8; i++)
+        if (!(*ia[i] = calloc((size_t)n, sizeof(int))))
+            return -ENOMEM;
+    if (!r->scnt || !r->rcnt)
+        return -ENOMEM;
+    MPI_Count npieces = 0, nbytes = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        MPI_Count ip = 0, ib = 0;
+        for (int a = 0; a < t->naggr; a++) {
+            MPI_Offset dlo, dhi;
+            io_tp_domain(t, a, &dlo, &dhi);
+            MPI_Offset wlo = dlo + k * t->cb, whi = wlo + t->cb;
+            if (whi > dhi)
+                whi = dhi;
+            int dst = t->aggr[a];
+            for (MPI_Count i = wlo < whi ? io_tp_first(t, wlo) : t->np; i < t->np && t->pc[i].off < whi; i++) {
+                MPI_Offset o = t->pc[i].off, e = o + t->pc[i].len;
+                if (o < wlo)
+                    o = wlo;
+                if (e > whi)
+                    e = whi;
+                if (pass == 0) {
+                    r->scnt[2 * dst]++;
+                    r->scnt[2 * dst + 1] += e - o;
+                    continue;
+                }
+                r->smeta[2 * ip] = o;
+                r->smeta[2 * ip + 1] = e - o;
+                r->spos[ip] = t->pc[i].pos + (o - t->pc[i].off);
+                if (write)
+                    memcpy(r->sdata + ib, packed + r->spos[ip], (size_t)(e - o));
+                ip++;
+                ib += e - o;
+            }
+        }
+        if (pass == 0) {
+            for (int d = 0; d < n; d++) {
+                npieces += r->scnt[2 * d];
+                nbytes += r->scnt[2 * d + 1];
+            }
+            r->smeta = malloc(sizeof *r->smeta * (size_t)(2 * npieces + 1));
+            r->spos = malloc(sizeof *r->spos * (size_t)(npieces + 1));
+            r->sdata = malloc((size_t)(write ? nbytes : 0) + 1);
+            if (!r->smeta || !r->spos || !r->sdata)
+                return -ENOMEM;
+        }
+    }
+    dtype_t *ll = dtype_get(MPI_LONG_LONG);
+    if (coll_alltoall(r->scnt, 2, ll, r->rcnt, 2, ll, t->f->comm) < 0)
+        return -EIO;
+    MPI_Count rp = 0, rb = 0;
+    for (int d = 0, sm = 0, sd = 0; d < n; d++) {
+        r->smc[d] = (int)(2 * r->scnt[2 * d]);
+        r->smd[d] = sm;
+        sm += r->smc[d];
+        r->sdc[d] = (int)r->scnt[2 * d + 1];
+        r->sdd[d] = sd;
+        sd += r->sdc[d];
+        r->rmc[d] = (int)(2 * r->rcnt[2 * d]);
+        r->rmd[d] = (int)(2 * rp);
+        r->rdc[d] = (int)r->rcnt[2 * d + 1];
+        r->rdd[d] = (int)rb;
+        rp += r->rcnt[2 * d];
+        rb += r->rcnt[2 * d + 1];
+    }
+    r->rmeta = malloc(sizeof *r->rmeta * (size_t)(2 * rp + 1));
+    r->rdata = malloc((size_t)rb + 1);
+    if (!r->rmeta || !r->rdata)
+        return -ENOMEM;
+    if (coll_alltoallv(r->smeta, r->smc, r->smd, ll, r->rmeta, r->rmc, r->rmd, ll, t->f->comm) < 0)
+        return -EIO;
+    if (write && coll_alltoallv(r->sdata, r->sdc, r->sdd, dtype_get(MPI_BYTE), r->rdata, r->rdc,
+                                r->rdd, dtype_get(MPI_BYTE), t->f->comm) < 0)
+        return -EIO;
+    return 0;
+}
+
+static int io_cmp_pair(const void *a, const void *b)
+{
+    MPI_Offset x = ((const MPI_Offset *)a)[0], y = ((const MPI_Offset *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* At an aggregator: the span of the pieces received this round, and
+ * whether they cover it without a hole. */
+static MPI_Count io_tp_span(io_tp_round_t *r, int n, MPI_Offset *lo, MPI_Offset *hi, int *full)
+{
+    MPI_Count np = 0;
+    for (int d = 0; d < n; d++)
+        np += r->rcnt[2 * d];
+    *full = 1;
+    if (np == 0)
+        return 0;
+    MPI_Offset *s = malloc(sizeof *s * (size_t)(2 * np));
+    if (!s) {
+        *full = 0; /* read-modify-write is always right */
+        s = NULL;
+    }
+    *lo = r->rmeta[0];
+    *hi = r->rmeta[0] + r->rmeta[1];
+    for (MPI_Count i = 0; i < np; i++) {
+        MPI_Offset o = r->rmeta[2 * i], e = o + r->rmeta[2 * i + 1];
+        if (o < *lo)
+            *lo = o;
+        if (e > *hi)
+            *hi = e;
+    }
+    if (s) {
+        memcpy(s, r->rmeta, sizeof *s * (size_t)(2 * np));
+        qsort(s, (size_t)np, 2 * sizeof *s, io_cmp_pair);
+        MPI_Offset reach = *lo;
+        for (MPI_Count i = 0; i < np && *full; i++) {
+            if (s[2 * i] > reach)
+                *full = 0;
+            if (s[2 * i] + s[2 * i + 1] > reach)
+                reach = s[2 * i] + s[2 * i + 1];
+        }
+        free(s);
+    }
+    return np;
+}
+
+static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win)
+{
+    MPI_Offset lo, hi;
+    int full;
+    MPI_Count np = io_tp_span(r, t->size, &lo, &hi, &full);
+    if (np == 0)
+        return 0;
+    if (!full) {
+        ssize_t m = io_pio(t->f->fd, 0, win, (size_t)(hi - lo), lo);
+        if (m < 0)
+            return (int)m;
+        memset(win + m, 0, (size_t)(hi - lo - m));
+    }
+    const char *d = r->rdata;
+    for (MPI_Count i = 0; i < np; i++) {
+        memcpy(win + (r->rmeta[2 * i] - lo), d, (size_t)r->rmeta[2 * i + 1]);
+        d += r->rmeta[2 * i + 1];
+    }
+    ssize_t m = io_pio(t->f->fd, 1, win, (size_t)(hi - lo), lo);
+    return m < 0 ? (int)m : 0;
+}
+
+/* Read the span, send every process its pieces back, place mine. */
+static int io_tp_round_read(io_tp_t *t, io_tp_round_t *r, char *win, char *packed)
+{
+    MPI_Offset lo = 0, hi = 0;
+    int full, rc = 0;
+    MPI_Count np = io_tp_span(r, t->size, &lo, &hi, &full);
+    if (np > 0) {
+        ssize_t m = io_pio(t->f->fd, 0, win, (size_t)(hi - lo), lo);
+        if (m < 0)
+            rc = (int)m;
+        else
+            memset(win + m, 0, (size_t)(hi - lo - m)); /* past the end: counted off later */
+        char *d = r->rdata;
+        for (MPI_Count i = 0; i < np; i++) {
+            memcpy(d, win + (r->rmeta[2 * i] - lo), (size_t)r->rmeta[2 * i + 1]);
+            d += r->rmeta[2 * i + 1];
+        }
+    }
+    /* the data goes back the way the pieces came */
+    MPI_Count mine = 0;
+    for (int d = 0; d < t->size; d++)
+        mine += r->scnt[2 * d + 1];
+    free(r->sdata);
+    if (!(r->sdata = malloc((size_t)mine + 1)))
+        return -ENOMEM;
+    if (coll_alltoallv(r->rdata, r->rdc, r->rdd, dtype_get(MPI_BYTE), r->sdata, r->sdc, r->sdd,
+                       dtype_get(MPI_BYTE), t->f->comm) < 0)
+        return -EIO;
+    MPI_Count npieces = 0;
+    for (int d = 0; d < t->size; d++)
+        npieces += r->scnt[2 * d];
+    const char *s = r->sdata;
+    for (MPI_Count i = 0; i < npieces; i++) {
+        memcpy(packed + r->spos[i], s, (size_t)r->smeta[2 * i + 1]);
+        s += r->smeta[2 * i + 1];
+    }
+    return rc;
+}
+
+/* Everybody's range; whether to aggregate. -1: do it independently. */
+static int io_tp_plan(io_tp_t *t, int write)
+{
+    io_file_t *f = t->f;
+    const char *mode = f->hints[write ? IO_HINT_ROMIO_CB_WRITE : IO_HINT_ROMIO_CB_READ];
+    if (!strcmp(mode, "disable") || f->atomic || t->size == 1)
+        return -1; /* atomic mode: each access under its own lock */
+    /* (first byte, end, readable) of every process */
+    long long mine[3] = {-1, -1, f->can_read};
+    if (t->np > 0) {
+        mine[0] = t->pc[0].off;
+        mine[1] = t->pc[t->np - 1].off + t->pc[t->np - 1].len;
+    }
+    long long *all = malloc(sizeof *all * 3 * (size_t)t->size);
+    if (!all)
+        return -ENOMEM;
+    dtype_t *ll = dtype_get(MPI_LONG_LONG);
+    if (coll_allgather(mine, 3, ll, all, 3, ll, f->comm) < 0) {
+        free(all);
+        return -EIO;
+    }
+    int interleaved = 0, any = 0, readable = 1;
+    t->gmin = -1;
+    t->gmax = -1;
+    for (int i = 0; i < t->size; i++) {
+        long long *a = all + 3 * i;
+        readable &= a[2] != 0;
+        if (a[0] < 0)
+            continue;
+        for (int j = 0; j < i && !interleaved; j++)
+            interleaved = all[3 * j] >= 0 && a[0] < all[3 * j + 1] && all[3 * j] < a[1];
+        if (!any || a[0] < t->gmin)
+            t->gmin = a[0];
+        if (!any || a[1] > t->gmax)
+            t->gmax = a[1];
+        any = 1;
+    }
+    free(all);
+    /* a domain with holes is read before it is written */
+    if (!any || !readable || (!interleaved && strcmp(mode, "enable")))
+        return -1;
+    int rc = io_tp_aggregators(t);
+    if (rc < 0)
+        return rc;
+    io_tp_split(t->gmin, t->gmax, t->naggr, io_hint_num(f, IO_HINT_STRIPING_UNIT, 0), &t->base,
+                &t->fd_size);
+    t->cb = io_hint_num(f, IO_HINT_CB_BUFFER_SIZE, 16777216);
+    if (t->cb > (MPI_Offset)1 << 30)
+        t->cb = (MPI_Offset)1 << 30; /* the exchange counts are ints */
+    return 0;
+}
+
+static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_Count n,
+                     int *independent, MPI_Count *done)
+{
+    *done = 0;
+    io_tp_t t = {.f = f, .size = f->comm->size};
+    *independent = 0;
+    int rc = io_view_pieces(f, off * f->etype->size, n, &t.pc, &t.np);
+    /* agree before anything collective, so nobody is left waiting */
+    if ((rc = io_agree(f, rc)) < 0)
+        goto out;
+    rc = io_tp_plan(&t, write);
+    if (rc == -1) {
+        *independent = 1;
+        rc = 0;
+        goto out;
+    }
+    if ((rc = io_agree(f, rc)) < 0)
+        goto out;
+    int me_aggr = 0;
+    for (int a = 0; a < t.naggr; a++)
+        me_aggr |= t.aggr[a] == f->comm->rank;
+    MPI_Offset longest = 0;
+    for (int a = 0; a < t.naggr; a++) {
+        MPI_Offset lo, hi;
+        io_tp_domain(&t, a, &lo, &hi);
+        if (hi - lo > longest)
+            longest = hi - lo;
+    }
+    MPI_Offset rounds = (longest + t.cb - 1) / t.cb;
+    char *win = me_aggr ? malloc((size_t)t.cb) : NULL;
+    int local = me_aggr && !win ? -ENOMEM : 0;
+    for (MPI_Offset k = 0; k < rounds; k++) {
+        io_tp_round_t r = {0};
+        int st = io_tp_round_send(&t, (int)k, packed, write, &r);
+        if (st == 0 && write && me_aggr && local == 0)
+            local = io_tp_round_write(&t, &r, win);
+        else if (st == 0 && !write) {
+            int rr = io_tp_round_read(&t, &r, win, packed);
+            if (local == 0)
+                local = rr;
+        }
+        io_tp_round_free(&r);
+        /* a failed exchange ends the call everywhere at the same round */
+        if ((st = io_agree(f, st)) < 0) {
+            local = st;
+            break;
+        }
+    }
+    free(win);
+    rc = io_agree(f, local);
+    MPI_Offset size = 0;
+    if (rc == 0 && (write || (rc = io_file_get_size(f, &size)) == 0))
+        for (MPI_Count i = 0; i < t.np; i++) {
+            /* a read counts what lies before the end of the file */
+            if (!write && t.pc[i].off + t.pc[i].len > size) {
+                if (t.pc[i].off < size)
+                    *done += size - t.pc[i].off;
+                break;
+            }
+            *done += t.pc[i].len;
+        }
+out:
+    free(t.pc);
+    free(t.aggr);
+    return rc;
+}
+
+int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
+                 MPI_Count *bytes)
+{
+    *bytes = 0;
+    char *src = NULL;
+    int owned = 0, independent = 0;
+    int rc = io_mem_pack(f, buf, count, dt, &src, &owned);
+    int arc = io_agree(f, rc);
+    if (arc == 0)
+        rc = io_tp_run(f, 1, off, src, count * dt->size, &independent, bytes);
+    else if (rc == 0)
+        rc = arc;
+    if (owned)
+        free(src);
+    if (rc == 0 && independent)
+        return io_write(f, off, buf, count, dt, bytes);
+    return rc;
+}
+
+int io_read_all(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *dt,
+                MPI_Count *bytes)
+{
+    *bytes = 0;
+    char *tmp = NULL;
+    int owned = 0, independent = 0;
+    int rc = io_mem_buffer(f, buf, count, dt, &tmp, &owned);
+    int arc = io_agree(f, rc);
+    if (arc == 0)
+        rc = io_tp_run(f, 0, off, tmp, count * dt->size, &independent, bytes);
+    else if (rc == 0)
+        rc = arc;
+    if (rc == 0 && !independent && owned)
+        rc = io_mem_unpack(f, buf, count, dt, tmp, *bytes);
+    if (owned)
+        free(tmp);
+    if (rc == 0 && independent)
+        return io_read(f, off, buf, count, dt, bytes);
+    return rc;
+}

@@ -1,0 +1,339 @@
+/* MPI-IO data access: explicit offsets, individual and shared file pointers,
+ * blocking, nonblocking and split collective forms (MPI-3.1 13.4). The
+ * collective forms move each process's own data (src/io has the view
+ * walk); nonblocking ones complete at once and hand back a generalized
+ * request holding the status. */
+#include "mpi/fileimpl.h"
+
+#include "coll/coll.h"
+#include "coll/op.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum file_pos { POS_AT, POS_INDIV, POS_SHARED, POS_ORDERED };
+
+static void file_status(MPI_Status *status, MPI_Count bytes)
+{
+    if (!status || status == MPI_STATUS_IGNORE)
+        return;
+    mpi_status_empty(status);
+    mpi_status_set_count(status, bytes);
+}
+
+/* Where an ordered access of n etypes starts: after the data of the lower
+ * ranks, at the shared pointer, which moves past everybody's. */
+static int file_ordered_offset(io_file_t *f, MPI_Offset n, MPI_Offset *off)
+{
+    int size = f->comm->size, rc = 0;
+    MPI_Offset *all = malloc(sizeof *all * (size_t)size), base = 0, total = 0, before = 0;
+    if (!all)
+        return io_agree(f, -ENOMEM);
+    dtype_t *lt = dtype_get(MPI_LONG_LONG);
+    if (coll_allgather(&n, 1, lt, all, 1, lt, f->comm) < 0)
+        rc = -EIO;
+    for (int r = 0; r < size && rc == 0; r++) {
+        if (r < f->comm->rank)
+            before += all[r];
+        total += all[r];
+    }
+    free(all);
+    if (rc == 0 && f->comm->rank == 0)
+        rc = io_shfp_fetch_add(f, total, &base);
+    if ((rc = io_agree(f, rc)) < 0)
+        return rc;
+    if (coll_bcast(&base, 1, lt, 0, f->comm) < 0)
+        return -EIO;
+    *off = base + before;
+    return 0;
+}
+
+/* Argument checks of a data access: 0 or an error class with *why. */
+static int file_rw_check(io_file_t *f, int write, enum file_pos pos, MPI_Offset offset,
+                         const void *buf, int count, dtype_t *dt, MPI_Datatype datatype,
+                         char *why, size_t whylen)
+{
+#define BAD(cls, ...) return snprintf(why, whylen, __VA_ARGS__), (cls)
+    if (count < 0)
+        BAD(MPI_ERR_COUNT, "negative count %d", count);
+    if (!dt || !dt->committed)
+        BAD(MPI_ERR_TYPE, "datatype 0x%x is not a committed datatype", (unsigned)datatype);
+    if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
+        BAD(MPI_ERR_BUFFER, "NULL buffer with count %d", count);
+    if ((MPI_Count)count * dt->size % f->etype->size)
+        BAD(MPI_ERR_IO, "%lld bytes are not a whole number of etypes (MPICH's class)",
+            (long long)((MPI_Count)count * dt->size));
+    if (!write && (f->amode & MPI_MODE_WRONLY))
+        BAD(MPI_ERR_ACCESS, "file opened write-only");
+    if (write && (f->amode & MPI_MODE_RDONLY))
+        BAD(MPI_ERR_READ_ONLY, "file opened read-only");
+    if ((pos == POS_AT || pos == POS_INDIV) && (f->amode & MPI_MODE_SEQUENTIAL))
+        BAD(MPI_ERR_UNSUPPORTED_OPERATION, "file opened with MPI_MODE_SEQUENTIAL");
+    if (pos == POS_AT && offset < 0)
+        BAD(MPI_ERR_ARG, "negative offset %lld", (long long)offset);
+#undef BAD
+    return MPI_SUCCESS;
+}
+
+/* The one data path: checks, position, transfer, pointer update. A
+ * collective call (coll) agrees on the checks first, so a process with bad
+ * arguments does not leave the others waiting in the exchange. */
+static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos, int coll,
+                   MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                   MPI_Count *bytes)
+{
+    FILE_BEGIN_SHARED();
+    *bytes = 0;
+    CHECK_FILE(fh);
+    io_file_t *f = f_;
+    dtype_t *dt = dtype_get(datatype);
+    char why[160];
+    int cls = file_rw_check(f, write, pos, offset, buf, count, dt, datatype, why, sizeof why);
+    if (coll || pos == POS_ORDERED) {
+        int all = MPI_SUCCESS;
+        if (coll_allreduce(&cls, &all, 1, dtype_get(MPI_INT), op_get(MPI_MAX), f->comm) < 0)
+            FILE_FAIL(MPI_ERR_OTHER, "agreeing on the arguments failed");
+        if (all != MPI_SUCCESS && cls == MPI_SUCCESS) {
+            cls = all;
+            snprintf(why, sizeof why, "another process passed bad arguments");
+        }
+    }
+    if (cls != MPI_SUCCESS)
+        FILE_FAIL(cls, "%s", why);
+    MPI_Offset n = (MPI_Offset)count * dt->size / f->etype->size;
+    int rc = 0;
+    switch (pos) {
+    case POS_AT:
+        break;
+    case POS_INDIV:
+        offset = f->fp;
+        break;
+    case POS_SHARED:
+        rc = io_shfp_fetch_add(f, n, &offset);
+        break;
+    case POS_ORDERED:
+        rc = file_ordered_offset(f, n, &offset);
+        break;
+    }
+    FILE_CHECK_RC(rc, "shared file pointer");
+    if (coll && pos != POS_ORDERED)
+        rc = write ? io_write_all(f, offset, buf, count, dt, bytes)
+                   : io_read_all(f, offset, buf, count, dt, bytes);
+    else
+        rc = write ? io_write(f, offset, buf, count, dt, bytes)
+                   : io_read(f, offset, buf, count, dt, bytes);
+    if (pos == POS_INDIV)
+        f->fp += *bytes / f->etype->size;
+    FILE_CHECK_RC(rc, write ? "write" : "read");
+    FILE_END();
+}
+
+#define FILE_RW(name, write, pos, coll, off, cbuf)                                   \
+    static const char *const fn_name_ = "MPI_File_" #name;                           \
+    MPI_Count bytes;                                                                 \
+    int err = file_rw(fn_name_, fh, (write), (pos), (coll), (off), (void *)(cbuf),   \
+                      count, datatype, &bytes);                                             \
+    if (err == MPI_SUCCESS)                                                          \
+        file_status(status, bytes);                                                  \
+    return err
+
+RM_ALIAS(File_read_at)
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Status *status)
+{
+    FILE_RW(read_at, 0, POS_AT, 0, offset, buf);
+}
+
+RM_ALIAS(File_read_at_all)
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(read_at_all, 0, POS_AT, 1, offset, buf);
+}
+
+RM_ALIAS(File_write_at)
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                       MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(write_at, 1, POS_AT, 0, offset, buf);
+}
+
+RM_ALIAS(File_write_at_all)
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(write_at_all, 1, POS_AT, 1, offset, buf);
+}
+
+RM_ALIAS(File_read)
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(read, 0, POS_INDIV, 0, 0, buf);
+}
+
+RM_ALIAS(File_read_all)
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(read_all, 0, POS_INDIV, 1, 0, buf);
+}
+
+RM_ALIAS(File_write)
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                    MPI_Status *status)
+{
+    FILE_RW(write, 1, POS_INDIV, 0, 0, buf);
+}
+
+RM_ALIAS(File_write_all)
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Status *status)
+{
+    FILE_RW(write_all, 1, POS_INDIV, 1, 0, buf);
+}
+
+RM_ALIAS(File_read_shared)
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status)
+{
+    FILE_RW(read_shared, 0, POS_SHARED, 0, 0, buf);
+}
+
+RM_ALIAS(File_write_shared)
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    FILE_RW(write_shared, 1, POS_SHARED, 0, 0, buf);
+}
+
+RM_ALIAS(File_read_ordered)
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    FILE_RW(read_ordered, 0, POS_ORDERED, 0, 0, buf);
+}
+
+RM_ALIAS(File_write_ordered)
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status)
+{
+    FILE_RW(write_ordered, 1, POS_ORDERED, 0, 0, buf);
+}
+
+/* ---- nonblocking: done at once, the request carries the status ---- */
+
+static int file_greq_query(void *state, MPI_Status *status)
+{
+    *status = *(MPI_Status *)state;
+    return MPI_SUCCESS;
+}
+
+static int file_greq_free(void *state)
+{
+    free(state);
+    return MPI_SUCCESS;
+}
+
+static int file_greq_cancel(void *state, int complete)
+{
+    (void)state;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos, int coll,
+                    MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                    MPI_Request *request)
+{
+    MPI_Count bytes;
+    if (!request)
+        return mpi_file_err(io_file_get(fh), MPI_ERR_ARG, fn_name_, "request is NULL");
+    int err = file_rw(fn_name_, fh, write, pos, coll, offset, buf, count, datatype, &bytes);
+    if (err != MPI_SUCCESS)
+        return err;
+    MPI_Status *st = calloc(1, sizeof *st);
+    if (!st)
+        return mpi_file_err(io_file_get(fh), MPI_ERR_NO_MEM, fn_name_, "out of memory");
+    file_status(st, bytes);
+    st->MPI_ERROR = MPI_SUCCESS;
+    if ((err = PMPI_Grequest_start(file_greq_query, file_greq_free, file_greq_cancel, st, request)) !=
+        MPI_SUCCESS) {
+        free(st);
+        return err;
+    }
+    return PMPI_Grequest_complete(*request);
+}
+
+#define FILE_IRW(name, write, pos, off, cbuf)                                        \
+    return file_irw("MPI_File_" #name, fh, (write), (pos), strstr(#name, "_all") != NULL, \
+                    (off), (void *)(cbuf), count, datatype, request)
+
+RM_ALIAS(File_iread_at)
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request)
+{
+    FILE_IRW(iread_at, 0, POS_AT, offset, buf);
+}
+
+RM_ALIAS(File_iwrite_at)
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iwrite_at, 1, POS_AT, offset, buf);
+}
+
+RM_ALIAS(File_iread_at_all)
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iread_at_all, 0, POS_AT, offset, buf);
+}
+
+RM_ALIAS(File_iwrite_at_all)
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iwrite_at_all, 1, POS_AT, offset, buf);
+}
+
+RM_ALIAS(File_iread)
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iread, 0, POS_INDIV, 0, buf);
+}
+
+RM_ALIAS(File_iwrite)
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                     MPI_Request *request)
+{
+    FILE_IRW(iwrite, 1, POS_INDIV, 0, buf);
+}
+
+RM_ALIAS(File_iread_all)
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request)
+{
+    FILE_IRW(iread_all, 0, POS_INDIV, 0, buf);
+}
+
+RM_ALIAS(File_iwrite_all)
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                         MPI_Request *request)
+{
+    FILE_IRW(iwrite_all, 1, POS_INDIV, 0, buf);
+}
+
+RM_ALIAS(File_iread_shared)
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request)
+{
+    FILE_IRW(iread_shared, 0, POS_SHARED, 0, buf);
+}
+
+RM_ALIAS(File_iwrite_shared)
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request)
+{
+    FILE_IRW(iwrite_shared, 1, POS_SHARED, 0, buf);
+}
