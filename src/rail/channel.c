@@ -649,6 +649,12 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         return;
     if (hdr->seq < ch->recv_next) {
         ch->dups_dropped++;
+        /* sent again: our ack may have been lost with a failed path, and
+         * no heartbeat per rank pair carries it any more; say it again */
+        if (ch->lossy) {
+            ch->ack_owed = 1;
+            rail_channel_want_flush(ch);
+        }
         return;
     }
     if ((hdr->flags & NET_F_UNORDERED) && rail_placing(ch, hdr->seq)) {

@@ -693,6 +693,34 @@ static void test_ack_stall(void)
     rail_channel_destroy(&ch);
 }
 
+/* A frame sent again after its ack was lost (on a path that failed) must be
+ * acknowledged again: no per-pair heartbeat carries the ack any more, so
+ * without that the sender would resend it forever. */
+static void test_dup_reack(void)
+{
+    rail_channel_t a, b;
+    adaptive_pair(&a, &fake_ops);
+    rail_channel_init(&b, 1);
+    static struct net_path bp[2] = {{.rail = 0}, {.rail = 1}};
+    rail_channel_add_path(&b, &fake_ops, NULL, &bp[0], 0);
+    rail_channel_add_path(&b, &fake_ops, NULL, &bp[1], 1);
+    nwire[0] = nwire[1] = 0;
+    send_ints(&a, 0, 1);
+    wire_frame_t f = wire[0][0];
+    nwire[0] = nwire[1] = 0;
+    deliver(&b, &f);
+    rail_flush_all(1); /* the ack goes, and is lost */
+    int acks = count_flag(0, 0) + count_flag(1, 0);
+    if (acks != 1)
+        FAIL("dup re-ack: expected the first ack (%d)", acks);
+    deliver(&b, &f); /* the sender sent it again */
+    rail_flush_all(1);
+    if (count_flag(0, 0) + count_flag(1, 0) != 2)
+        FAIL("dup re-ack: a frame received twice must be acknowledged again");
+    rail_channel_destroy(&a);
+    rail_channel_destroy(&b);
+}
+
 /* Health per (host, rail): peers 0 and 2 share host 0, peer 1 is host 1.
  * Traffic from either peer of a host keeps both paths there alive without
  * probes; an idle host rail gets one probe per interval however many
@@ -858,6 +886,7 @@ int main(void)
     test_measured_adaptive();
     test_zcopy_second_copy();
     test_ack_stall();
+    test_dup_reack();
     test_host_health();
     test_host_lease();
     printf("OK\n");
