@@ -2,14 +2,20 @@
  * of failed paths and partition handling, driven by a periodic tick (the
  * engine runs it from its progress loop or its asynchronous thread).
  *
- * Liveness is "bytes arrived on the path since the last tick", read from
- * the transport's counter, so a path busy with data costs nothing extra; a
- * path that carried nothing during a tick gets a heartbeat (an ack-only
- * frame). Nothing received for half the path timeout makes a path SUSPECT
- * (no new data, a probe goes out); for the whole timeout, DOWN: its
- * unacknowledged frames go to the survivors. The higher rank reconnects a
- * failed path with exponential backoff, the lower one accepts; the new
- * connection is ARMED until a probe is answered, then UP again. */
+ * Liveness is judged per (remote host, rail), in a table every rank of this
+ * host shares (rail/host.c): a tick first publishes what each path received
+ * ("bytes arrived since the last tick", the transport's counter) and sent,
+ * then judges every path by when any rank of this host last heard from the
+ * peer's host on that rail. So a path busy with data costs nothing extra,
+ * and neither does an idle path to a host other ranks talk to; an idle host
+ * rail gets one heartbeat (an ack-only frame) per interval from one rank of
+ * the host. Silent past that, it is probed; silent for 3/4 of the path
+ * timeout its paths are SUSPECT (no new data); for the whole timeout DOWN
+ * for every rank of the host: their unacknowledged frames go to the
+ * survivors. The higher rank reconnects a failed path with exponential
+ * backoff (while the host's rail is down, one attempt per host and step),
+ * the lower one accepts; the new connection is ARMED until a probe is
+ * answered, then UP again. A connection error fails only its own path. */
 #include "rail/health.h"
 #include "rail/host.h"
 #include "util/clock.h"
