@@ -9,7 +9,7 @@
 # every message arrived intact, and each rank's memory. Root only; about
 # 60-90 s; the cluster is removed on any exit.
 #   bench/scale.sh [--build DIR] [--hosts H] [--ppn N] [--timeout-ms MS]
-# The path timeout is raised (default 2000 ms): 128 ranks polling on 2 cores
+# The path timeout is raised (default 5000 ms): 128 ranks polling on 2 cores
 # leave a rank's health tick waiting longer than 300 ms for a core, which
 # would be taken for a silent network. Every rank must see the failure within
 # twice the path timeout (a starved rank runs its tick late); how many did
@@ -18,7 +18,7 @@ set -u
 bdir=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$bdir")
 build=$top/build
-nh=8 ppn=16 T=2000 idle=6 busy=24 fault_at=4 fault_for=8 bytes=65536
+nh=8 ppn=16 T=5000 idle=6 busy=24 fault_at=4 fault_for=8 bytes=65536
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift ;;
