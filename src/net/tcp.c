@@ -45,7 +45,10 @@
 #define TCP_MAGIC 0x726d7470u /* "rmtp" */
 #define TCP_VERSION 2
 #define TCP_MAX_RAILS 16
+/* The receive buffer starts small and grows (doubling, up to TCP_RXBUF) only
+ * on a connection whose reads fill it: an idle peer costs TCP_RXBUF_MIN. */
 #define TCP_RXBUF (256 * 1024)
+#define TCP_RXBUF_MIN (16 * 1024)
 #define TCP_MAX_FRAME ((uint32_t)1 << 30)
 /* A payload at least this large that is not yet whole in the receive buffer
  * is read by itself (placed or staged), not through the buffer. */
@@ -86,7 +89,8 @@ typedef struct tcp_conn {
     unsigned char hs[sizeof(tcp_hello_t)];
     size_t hs_got;
     /* receive */
-    unsigned char *rx;      /* TCP_RXBUF */
+    unsigned char *rx;      /* rx_cap bytes: TCP_RXBUF_MIN .. TCP_RXBUF */
+    size_t rx_cap;
     size_t rx_start, rx_end;
     net_frame_hdr_t hdr;    /* frame being received past the buffer */
     unsigned char upper[NET_UPPER_MAX];
@@ -278,10 +282,11 @@ static rm_status_t tcp_connect(net_iface_t *ifc, int peer, const char *peer_addr
 static tcp_conn_t *tcp_conn_new(net_iface_t *ifc, int fd, int initiator)
 {
     tcp_conn_t *c = calloc(1, sizeof *c);
-    if (!c || !(c->rx = malloc(TCP_RXBUF))) {
+    if (!c || !(c->rx = malloc(TCP_RXBUF_MIN))) {
         free(c);
         return NULL;
     }
+    c->rx_cap = TCP_RXBUF_MIN;
     c->ev_kind = TCP_EV_CONN;
     c->fd = fd;
     c->ifc = ifc;
@@ -626,6 +631,29 @@ static void tcp_deliver(tcp_conn_t *c, const net_frame_hdr_t *h, const void *upp
     p->ifc->env.up.recv(p->owner, p->ifc->rail, h, upper, payload);
 }
 
+/* Make the receive buffer hold at least `need` bytes (at most TCP_RXBUF). */
+static int tcp_rx_grow(tcp_conn_t *c, size_t need)
+{
+    size_t cap = c->rx_cap;
+    while (cap < need && cap < TCP_RXBUF)
+        cap *= 2;
+    if (cap > TCP_RXBUF)
+        cap = TCP_RXBUF;
+    if (cap == c->rx_cap)
+        return 0;
+    if (c->rx_start) { /* compact first: what is consumed need not move */
+        memmove(c->rx, c->rx + c->rx_start, c->rx_end - c->rx_start);
+        c->rx_end -= c->rx_start;
+        c->rx_start = 0;
+    }
+    unsigned char *b = realloc(c->rx, cap);
+    if (!b)
+        return -1;
+    c->rx = b;
+    c->rx_cap = cap;
+    return 0;
+}
+
 /* Parse whole frames out of the buffer; start a direct read for a large one. */
 static int tcp_parse(tcp_conn_t *c)
 {
@@ -650,8 +678,13 @@ static int tcp_parse(tcp_conn_t *c)
             n++;
             continue;
         }
-        if (avail < head || (h.len < TCP_DIRECT_MIN && head + h.len <= TCP_RXBUF))
+        if (avail < head || (h.len < TCP_DIRECT_MIN && head + h.len <= TCP_RXBUF)) {
+            if (avail >= head && head + h.len > c->rx_cap && tcp_rx_grow(c, head + h.len) < 0) {
+                tcp_path_fail(c->path, RM_ERR_NOMEM, "no memory for a frame");
+                return n;
+            }
             break; /* wait for more into the buffer */
+        }
         /* a large payload: read the rest of it by itself, where the layer
          * above wants it or else into the staging buffer */
         c->hdr = h;
@@ -687,7 +720,7 @@ static int tcp_parse(tcp_conn_t *c)
  * row end this (tcp_parse), since it costs a read per frame. */
 static size_t tcp_rx_want(const tcp_conn_t *c)
 {
-    size_t room = TCP_RXBUF - c->rx_end, avail = c->rx_end - c->rx_start, want = room;
+    size_t room = c->rx_cap - c->rx_end, avail = c->rx_end - c->rx_start, want = room;
     if (c->rx_lean) {
         if (avail < sizeof(net_frame_hdr_t)) {
             /* the upper header's length is not known yet: assume the largest */
@@ -725,7 +758,7 @@ static int tcp_read(tcp_conn_t *c)
                 continue;
             }
         } else {
-            if (c->rx_start && c->rx_end == TCP_RXBUF) {
+            if (c->rx_start && c->rx_end == c->rx_cap) {
                 memmove(c->rx, c->rx + c->rx_start, c->rx_end - c->rx_start);
                 c->rx_end -= c->rx_start;
                 c->rx_start = 0;
@@ -735,6 +768,11 @@ static int tcp_read(tcp_conn_t *c)
             if (n > 0) {
                 c->path->rx_bytes += (uint64_t)n;
                 c->rx_end += (size_t)n;
+                /* a read that filled the buffer: the peer sends more than it holds */
+                if (c->rx_end == c->rx_cap && c->rx_cap < TCP_RXBUF && tcp_rx_grow(c, c->rx_cap * 2) < 0) {
+                    tcp_path_fail(c->path, RM_ERR_NOMEM, "no memory for the receive buffer");
+                    return events;
+                }
                 events += tcp_parse(c);
                 /* A short read took all the socket had: asking again would
                  * only cost a syscall returning EAGAIN per message; epoll is

@@ -3,6 +3,7 @@
 #include "boot/boot.h"
 #include "proto/engine.h"
 #include "rail/health.h"
+#include "rail/host.h"
 #include "util/clock.h"
 #include "util/config.h"
 #include "util/lock.h"
@@ -353,6 +354,14 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     }
     if (proto_proc.nnodes > 1 && (st = proto_open_network(&env, &eager, &chunk)) < 0)
         return st;
+    if (proto_proc.nnodes > 1) {
+        /* path health per (remote host, rail), shared by this host's ranks */
+        rail_host_conf_t hc = {.my_rank = rank, .my_node = proto_proc.node, .nnodes = proto_proc.nnodes,
+                               .node_of = proto_proc.node_of, .nlocal = nlocal,
+                               .job_id = proto_eng.job_id, .stamp = proto_eng.job_secret};
+        if ((st = rail_host_setup(&hc)) < 0)
+            return st;
+    }
     proto_eng.eager_max = eager;
     proto_eng.chunk = chunk;
     rm_log_debug("proto: %d ranks on %d hosts, %d here; eager <= %zu bytes, chunk %zu, single copy %s",
@@ -531,6 +540,7 @@ rm_status_t proto_finalize(void)
     proto_async_stop();
     if (RM_CFG(stats))
         proto_print_stats();
+    rail_host_teardown();
     for (int r = 0; r < proto_proc.world_size; r++)
         rail_channel_destroy(&proto_eng.ch[r]);
     for (int i = 0; i < proto_eng.nifaces; i++)

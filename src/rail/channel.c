@@ -695,9 +695,12 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
     if (hdr->ack)
         rail_channel_ack(ch, hdr->ack);
     if (!hdr->seq) {
-        /* unsequenced: pure ack, heartbeat, probe, goodbye */
-        if (hdr->flags & (NET_F_PROBE | NET_F_PROBE_ACK | NET_F_BYE))
+        /* unsequenced: pure ack, probe, goodbye */
+        if (hdr->flags & (NET_F_PROBE | NET_F_PROBE_ACK | NET_F_BYE)) {
+            if (ch->lossy)
+                rail_health_heard(ch, rail);
             rail_channel_ctl(ch, rail, hdr);
+        }
         else if (hdr->hlen)
             rail_deliver(ch, upper, payload, hdr->len);
         return;
@@ -706,6 +709,12 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         return;
     if (hdr->seq < ch->recv_next) {
         ch->dups_dropped++;
+        /* sent again: our ack may have been lost with a failed path, and
+         * no heartbeat per rank pair carries it any more; say it again */
+        if (ch->lossy) {
+            ch->ack_owed = 1;
+            rail_channel_want_flush(ch);
+        }
         return;
     }
     if ((hdr->flags & NET_F_UNORDERED) && rail_placing(ch, hdr->seq)) {

@@ -34,7 +34,7 @@ enum rail_path_state {
 
 /* Health ticks without ack progress (no path suspect) before everything kept
  * is sent again: a path timeout. */
-#define RAIL_ACK_STALL_TICKS 6
+#define RAIL_ACK_STALL_TICKS 12
 
 typedef struct rail_path {
     const net_ops_t *ops;
@@ -46,6 +46,7 @@ typedef struct rail_path {
     int standby;           /* held ARMED while another path carries traffic */
     int migrated;          /* moved off by request (MPIX_Rail_migrate) */
     int probed;            /* ARMED: our probe was answered */
+    int gated;             /* DOWN with its host's rail: reconnects when the host's turn comes */
     /* health: progress counters sampled by the health tick */
     uint64_t rx_seen, frames_seen;
     uint64_t last_rx;      /* ns: last time the path showed life */
@@ -121,6 +122,7 @@ typedef struct rail_channel {
     uint64_t partitioned_since; /* ns, 0 = some path is usable */
     uint64_t partitioned_ns;    /* partitions that ended, in all */
     uint64_t acked_seen;   /* health tick: acked at the last tick */
+    uint64_t recv_seen;    /* health tick: recv_next at the last tick */
     int ack_stall;         /* ticks with frames kept and no ack progress */
     uint64_t dups_dropped, ooo_queued;
 } rail_channel_t;
@@ -242,7 +244,10 @@ rail_path_t *rail_channel_local_path(rail_channel_t *ch);
 extern int rail_ft;
 extern rail_policy_t rail_policy;
 extern rail_channel_t *rail_net_list;
-/* Emit an unsequenced frame (ack, heartbeat, probe) on one path. */
+/* A probe or its answer arrived on a rail: a sign of life from the peer's
+ * host, shared with every rank of this host at once (health.c). */
+void rail_health_heard(rail_channel_t *ch, int rail);
+/* Emit an unsequenced frame (ack, probe) on one path. */
 rm_status_t rail_path_emit_ctl(rail_channel_t *ch, rail_path_t *p, uint16_t flags);
 /* A path failed (transport error or heartbeat timeout): mark it DOWN and
  * send its unacknowledged frames again on the survivors. */

@@ -2,15 +2,22 @@
  * of failed paths and partition handling, driven by a periodic tick (the
  * engine runs it from its progress loop or its asynchronous thread).
  *
- * Liveness is "bytes arrived on the path since the last tick", read from
- * the transport's counter, so a path busy with data costs nothing extra; a
- * path that carried nothing during a tick gets a heartbeat (an ack-only
- * frame). Nothing received for half the path timeout makes a path SUSPECT
- * (no new data, a probe goes out); for the whole timeout, DOWN: its
- * unacknowledged frames go to the survivors. The higher rank reconnects a
- * failed path with exponential backoff, the lower one accepts; the new
- * connection is ARMED until a probe is answered, then UP again. */
+ * Liveness is judged per (remote host, rail), in a table every rank of this
+ * host shares (rail/host.c): a tick first publishes what each path received
+ * ("bytes arrived since the last tick", the transport's counter) and sent,
+ * then judges every path by when any rank of this host last heard from the
+ * peer's host on that rail. So a path busy with data costs nothing extra,
+ * and neither does an idle path to a host other ranks talk to; an idle host
+ * rail gets one heartbeat (an ack-only frame) per interval from one rank of
+ * the host. Silent past that, it is probed; silent for 3/4 of the path
+ * timeout its paths are SUSPECT (no new data); for the whole timeout DOWN
+ * for every rank of the host: their unacknowledged frames go to the
+ * survivors. The higher rank reconnects a failed path with exponential
+ * backoff (while the host's rail is down, one attempt per host and step),
+ * the lower one accepts; the new connection is ARMED until a probe is
+ * answered, then UP again. A connection error fails only its own path. */
 #include "rail/health.h"
+#include "rail/host.h"
 #include "util/clock.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -18,17 +25,19 @@
 #include <stdio.h>
 
 _Atomic int rail_health_due;
+static uint32_t rail_tick_no;
 static int rail_my_rank = -1;
 
 void rail_health_setup(int my_rank)
 {
     rail_my_rank = my_rank;
+    rail_host_reset();
 }
 
 uint64_t rail_health_interval(void)
 {
-    uint64_t t = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS / 6;
-    return t < 10 * RM_MS ? 10 * RM_MS : t;
+    uint64_t t = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS / RAIL_TICKS_PER_TIMEOUT;
+    return t < 5 * RM_MS ? 5 * RM_MS : t;
 }
 
 /* A channel the application has used: its paths are watched. */
@@ -57,85 +66,247 @@ void rail_path_measure(rail_path_t *p)
         p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * m.rate : m.rate;
 }
 
-static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now)
+/* The thresholds, from the path timeout T: an idle host rail gets a
+ * heartbeat every RAILMPI_HEALTH_HEARTBEAT_MS (at most T/2); silent for
+ * that and two ticks more it is probed (an answer is asked for, which comes
+ * back within two ticks); silent for 3T/4 it is SUSPECT (no new data), for
+ * T DOWN. An idle rail's silence is at most the heartbeat interval plus a
+ * tick on each side. */
+uint64_t rail_probe_interval(void)
+{
+    uint64_t t = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS;
+    uint64_t p = (uint64_t)RM_CFG(health_heartbeat_ms) * RM_MS;
+    return p && p < t / 2 ? p : t / 2;
+}
+
+static uint64_t rail_suspect_after(void)
+{
+    return (uint64_t)RM_CFG(path_timeout_ms) * RM_MS * 3 / 4;
+}
+
+/* One heartbeat per host rail and interval, unless some rank of this host
+ * sent there meanwhile: the monitor sends it; another rank only when the
+ * monitor has not for two more ticks (it may have no path to that host, or
+ * be gone). When this host has heard nothing for the interval and two
+ * ticks, whichever rank comes first sends a probe instead, which asks for
+ * an answer: the remote host's heartbeats may be reaching a rank of ours
+ * that does not run (stopped, or starved of a core), and the answer comes
+ * from whoever the probe reached. The claims are CASes on the entry's times. */
+static void rail_host_beat(rail_channel_t *ch, rail_path_t *p, rail_host_entry_t *e, uint64_t now,
+                           uint64_t silent, int monitor)
+{
+    uint64_t every = rail_probe_interval(), tick = rail_health_interval();
+    int urgent = silent > every + 2 * tick;
+    if (!e) { /* no host table: this path on its own */
+        if (p->frames != p->frames_seen || now < p->retry_at)
+            return;
+        p->retry_at = now + every - tick / 2;
+        rail_path_emit_ctl(ch, p, urgent ? NET_F_PROBE : 0);
+        return;
+    }
+    if (urgent) {
+        uint64_t at = atomic_load(&e->probe_at);
+        if (now < at || !atomic_compare_exchange_strong(&e->probe_at, &at, now + every))
+            return;
+        if (rail_path_emit_ctl(ch, p, NET_F_PROBE) == RM_OK) {
+            atomic_fetch_add_explicit(&e->beats, 1, memory_order_relaxed);
+            atomic_store(&e->sent, now);
+        }
+        return;
+    }
+    /* sent at the tick nearest the interval: ticks are the clock here */
+    uint64_t sent = atomic_load(&e->sent), grace = monitor ? 0 : 2 * tick;
+    if (now + tick / 2 < sent + every + grace || !atomic_compare_exchange_strong(&e->sent, &sent, now))
+        return;
+    if (rail_path_emit_ctl(ch, p, 0) == RM_OK)
+        atomic_fetch_add_explicit(&e->beats, 1, memory_order_relaxed);
+}
+
+static uint64_t (*rail_clock)(void) = rm_now;
+
+void rail_health_clock(uint64_t (*now)(void))
+{
+    rail_clock = now ? now : rm_now;
+}
+
+void rail_health_heard(rail_channel_t *ch, int rail)
+{
+    rail_host_entry_t *e = rail_host_entry(ch->peer, rail);
+    if (e)
+        rail_host_heard(e, ch->peer, rail, rail_clock());
+}
+
+/* First half of a tick, for every path before any is judged: what it
+ * received and sent since the last tick goes into the host's table, so no
+ * path is judged silent on news that another path of this rank holds. */
+static void rail_path_observe(rail_channel_t *ch, rail_path_t *p, uint64_t now)
+{
+    if (p->state != RAIL_PATH_UP && p->state != RAIL_PATH_SUSPECT && p->state != RAIL_PATH_ARMED)
+        return;
+    rail_host_entry_t *e = rail_host_entry(ch->peer, p->rail);
+    uint64_t rx = p->ops->rx_bytes ? p->ops->rx_bytes(p->np) : 0;
+    if (rx != p->rx_seen) {
+        p->rx_seen = rx;
+        p->last_rx = now;
+        if (e)
+            rail_host_heard(e, ch->peer, p->rail, now);
+    } else if (!p->last_rx) {
+        p->last_rx = now; /* watched from now on: a connection gets a timeout's grace */
+    }
+    if (!e)
+        return;
+    if (p->state != RAIL_PATH_ARMED || p->probed)
+        rail_host_offer(ch->peer, p->rail, rail_tick_no);
+    if (!atomic_load_explicit(&e->used, memory_order_relaxed))
+        atomic_store_explicit(&e->used, 1, memory_order_relaxed);
+    if (p->frames != p->frames_seen) { /* it sent: a heartbeat's worth for the host */
+        uint64_t s = atomic_load_explicit(&e->sent, memory_order_relaxed);
+        while (s < now && !atomic_compare_exchange_weak(&e->sent, &s, now))
+            ;
+    }
+}
+
+static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int monitor)
 {
     uint64_t timeout = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS;
+    rail_host_entry_t *e = rail_host_entry(ch->peer, p->rail);
     switch (p->state) {
     case RAIL_PATH_UP:
     case RAIL_PATH_SUSPECT:
     case RAIL_PATH_ARMED: {
-        uint64_t rx = p->ops->rx_bytes ? p->ops->rx_bytes(p->np) : 0;
-        if (rx != p->rx_seen || !p->last_rx) {
-            p->rx_seen = rx;
-            p->last_rx = now;
-            if (p->state == RAIL_PATH_SUSPECT) {
-                p->state = RAIL_PATH_UP;
-                rail_event(ch, p, "up (answered while suspect)");
-            }
-        }
         if (p->state != RAIL_PATH_ARMED)
             rail_path_measure(p);
-        uint64_t silent = now - p->last_rx;
+        /* the host's rail failed, judged by some rank of this host: every
+         * path there that has not itself heard from its peer since fails */
+        if (e && atomic_load(&e->state) == RAIL_HOST_DOWN && p->last_rx < atomic_load(&e->down_since)) {
+            char why[96];
+            snprintf(why, sizeof why, "host %d's rail %d judged down for every rank of this host",
+                     rail_host_of(ch->peer), p->rail);
+            rail_path_down(ch, p, RM_ERR_TIMED_OUT, why);
+            return;
+        }
+        /* any rank's sign of life from the peer's host counts */
+        uint64_t heard = p->last_rx, hh = e ? atomic_load(&e->heard) : 0;
+        if (hh > heard)
+            heard = hh;
+        uint64_t silent = now > heard ? now - heard : 0;
         if (silent > timeout) {
             char why[64];
             snprintf(why, sizeof why, "nothing received for %llu ms",
                      (unsigned long long)(silent / RM_MS));
+            if (e)
+                rail_host_judge_down(e, ch->peer, p->rail, now, silent);
             rail_path_down(ch, p, RM_ERR_TIMED_OUT, why);
             return;
         }
-        if (p->state == RAIL_PATH_UP && silent > timeout / 2) {
+        if (p->state == RAIL_PATH_SUSPECT && silent <= rail_suspect_after()) {
+            p->state = RAIL_PATH_UP;
+            rail_event(ch, p, "up (answered while suspect)");
+        } else if (p->state == RAIL_PATH_UP && silent > rail_suspect_after()) {
             p->state = RAIL_PATH_SUSPECT;
             p->suspects++;
             rail_event(ch, p, "suspect (nothing received for %llu ms)",
                        (unsigned long long)(silent / RM_MS));
-            rail_path_emit_ctl(ch, p, NET_F_PROBE);
+            if (e)
+                rail_host_suspect(e, ch->peer, p->rail, silent);
             rail_channel_promote(ch);
-        } else if (p->state == RAIL_PATH_ARMED && !p->probed) {
-            rail_path_emit_ctl(ch, p, NET_F_PROBE);
-        } else if (p->frames == p->frames_seen) {
-            rail_path_emit_ctl(ch, p, 0); /* heartbeat: carried nothing this tick */
         }
+        if (p->state == RAIL_PATH_ARMED && !p->probed)
+            rail_path_emit_ctl(ch, p, NET_F_PROBE); /* a new connection proves itself */
+        else
+            rail_host_beat(ch, p, e, now, silent, monitor && rail_host_chosen(ch->peer, p->rail, rail_tick_no));
         p->frames_seen = p->frames;
         return;
     }
     case RAIL_PATH_DOWN:
-    case RAIL_PATH_RECOVERING:
+    case RAIL_PATH_RECOVERING: {
         if (!rail_ft || rail_my_rank < ch->peer || !p->ops->reconnect)
             return; /* the lower rank waits for the higher one to reconnect */
+        int host_down = e && atomic_load(&e->state) == RAIL_HOST_DOWN;
+        if (p->gated && !host_down) {
+            /* the host's rail is back: every path there reconnects at once */
+            p->gated = 0;
+            p->retry_at = 0;
+            p->backoff = 0;
+        }
         if (now < p->retry_at)
             return;
+        uint64_t max = (uint64_t)RM_CFG(recovery_max_ms) * RM_MS;
+        if (host_down) {
+            /* one reconnection attempt per host pair and rail at a time,
+             * whichever rank claims it, with the host's backoff: while the
+             * rail is down the other ranks' attempts would only add SYNs */
+            uint64_t at = atomic_load(&e->retry_at);
+            uint64_t b = (uint64_t)atomic_load(&e->backoff_ms) * RM_MS;
+            b = !b ? 50 * RM_MS : b * 2;
+            if (b > max)
+                b = max;
+            p->gated = 1;
+            if (now < at) {
+                p->retry_at = at;
+                return;
+            }
+            if (!atomic_compare_exchange_strong(&e->retry_at, &at, now + b))
+                return;
+            atomic_store(&e->backoff_ms, (uint32_t)(b / RM_MS));
+            p->backoff = b;
+        } else {
+            p->backoff = !p->backoff ? 50 * RM_MS : p->backoff * 2;
+            if (p->backoff > max)
+                p->backoff = max;
+        }
         if (p->state == RAIL_PATH_DOWN) {
             p->state = RAIL_PATH_RECOVERING;
             rail_event(ch, p, "recovering (reconnecting in the background)");
         }
-        uint64_t max = (uint64_t)RM_CFG(recovery_max_ms) * RM_MS;
-        p->backoff = !p->backoff ? 50 * RM_MS : p->backoff * 2;
-        if (p->backoff > max)
-            p->backoff = max;
         p->retry_at = now + p->backoff;
         /* an attempt that fails at once reports through the error upcall,
          * which leaves a recovering path as it is */
         p->ops->reconnect(p->np);
         return;
+    }
     default:
         return;
     }
 }
 
-static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
+/* A path that may be failing: suspect, or silent (its host's rail, any
+ * local rank) past a heartbeat interval and a tick. */
+static int rail_path_quiet(rail_channel_t *ch, rail_path_t *p, uint64_t now)
+{
+    if (p->state == RAIL_PATH_SUSPECT)
+        return 1;
+    rail_host_entry_t *e = rail_host_entry(ch->peer, p->rail);
+    uint64_t heard = p->last_rx, hh = e ? atomic_load(&e->heard) : 0;
+    if (hh > heard)
+        heard = hh;
+    return heard && now > heard + rail_probe_interval() + rail_health_interval();
+}
+
+static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
 {
     if (ch->failed || ch->closing || !rail_channel_active(ch))
         return;
     for (int i = 0; i < ch->npaths && !ch->failed; i++)
         if (!(ch->paths[i].caps & NET_CAP_RELIABLE))
-            rail_path_tick(ch, &ch->paths[i], now);
-    if (ch->failed || !rail_ft)
+            rail_path_tick(ch, &ch->paths[i], now, monitor);
+    if (ch->failed)
+        return;
+    /* An ack owed since the last tick with nothing arrived since goes
+     * alone: a rank that sleeps outside MPI never has the idle progress
+     * passes that would send it, and without it the peer would send its
+     * frames again once acks stall. */
+    if (ch->ack_owed && ch->recv_next == ch->recv_seen)
+        rail_channel_flush(ch, 1);
+    ch->recv_seen = ch->recv_next;
+    if (!rail_ft)
         return;
     /* End to end: frames a path took but that never got acknowledged,
      * although the peer is alive (a connection replaced with data queued on
      * it, say), are sent again once acks stall for RAIL_ACK_STALL_TICKS; the
      * receiver drops what it already has. The oldest kept frame is what
-     * holds the cumulative ack back: if the path it went out on is suspect,
+     * holds the cumulative ack back: if the path it went out on may be
+     * failing (suspect, or silent past a heartbeat interval),
      * that path's own failure handling will resend it, so the count pauses
      * (else a failover would send everything kept twice); it pauses too
      * while no path is up to resend on. */
@@ -143,7 +314,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
     for (int i = 0; i < ch->npaths; i++)
         up |= ch->paths[i].state == RAIL_PATH_UP;
     const rail_frame_t *oldest = ch->unacked.head;
-    int settling = !up || (oldest && oldest->path >= 0 && ch->paths[oldest->path].state == RAIL_PATH_SUSPECT);
+    int settling = !up || (oldest && oldest->path >= 0 && rail_path_quiet(ch, &ch->paths[oldest->path], now));
     if (!ch->unacked.head || ch->acked != ch->acked_seen) {
         ch->ack_stall = 0; /* acks moved (or nothing waits for one) */
     } else if (!settling && ++ch->ack_stall >= RAIL_ACK_STALL_TICKS) {
@@ -199,8 +370,15 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now)
 void rail_health_tick(uint64_t now)
 {
     atomic_store_explicit(&rail_health_due, 0, memory_order_relaxed);
+    int monitor = rail_net_list ? rail_host_monitor(now) : 0;
+    rail_tick_no++;
     for (rail_channel_t *ch = rail_net_list; ch; ch = ch->net_next)
-        rail_channel_tick(ch, now);
+        if (!ch->failed && !ch->closing && rail_channel_active(ch))
+            for (int i = 0; i < ch->npaths; i++)
+                if (!(ch->paths[i].caps & NET_CAP_RELIABLE))
+                    rail_path_observe(ch, &ch->paths[i], now);
+    for (rail_channel_t *ch = rail_net_list; ch; ch = ch->net_next)
+        rail_channel_tick(ch, now, monitor);
 }
 
 int rail_migrate(int rail, int off)

@@ -14,9 +14,17 @@
 extern _Atomic int rail_health_due;
 
 void rail_health_setup(int my_rank);
-/* How often the tick should run (a sixth of the path timeout). */
+/* How often the tick should run (a twelfth of the path timeout: the lag
+ * with which a rank sees what another rank of its host heard). */
+#define RAIL_TICKS_PER_TIMEOUT 12
+
 uint64_t rail_health_interval(void);
 void rail_health_tick(uint64_t now);
+/* Heartbeat interval of an idle rail to a host (RAILMPI_HEALTH_HEARTBEAT_MS,
+ * at most half the path timeout). */
+uint64_t rail_probe_interval(void);
+/* The clock for signs of life heard between ticks (rm_now; tests fake it). */
+void rail_health_clock(uint64_t (*now)(void));
 
 static inline void rail_health_poll(uint64_t (*now)(void))
 {

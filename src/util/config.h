@@ -71,6 +71,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "partitions (0: a rail failure ends the affected operations with an error)")               \
     X(PATH_TIMEOUT_MS, path_timeout_ms, RM_CFG_INT, "300",                                        \
       "A rail path that receives nothing (data or heartbeat) for this long is failed")           \
+    X(HEALTH_HEARTBEAT_MS, health_heartbeat_ms, RM_CFG_INT, "150",                              \
+      "An idle rail to a host gets one heartbeat per this many ms from one rank of this host for "  \
+      "all of them (at most half RAILMPI_PATH_TIMEOUT_MS): the idle cost of a host pair and rail")\
     X(RECOVERY_MAX_MS, recovery_max_ms, RM_CFG_INT, "500",                                        \
       "Longest wait between reconnection attempts of a failed rail (exponential backoff)")       \
     X(PARTITION_TIMEOUT_S, partition_timeout_s, RM_CFG_INT, "300",                                \

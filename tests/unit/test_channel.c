@@ -3,12 +3,15 @@
  * reconnect; the health tick runs on a fake clock. */
 #include "rail/channel.h"
 #include "rail/health.h"
+#include "rail/host.h"
 #include "util/clock.h"
 #include "util/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define FAIL(...) do { printf("FAIL: " __VA_ARGS__); printf("\n"); exit(1); } while (0)
 
@@ -361,7 +364,7 @@ static void test_health(void)
     fake_paths[1] = (struct net_path){.rail = 1};
     rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[0], 0);
     rail_channel_add_path(&ch, &fake_ops, NULL, &fake_paths[1], 1);
-    uint64_t T = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS, t = 1000 * RM_SEC;
+    uint64_t t = 1000 * RM_SEC;
     nwire[0] = nwire[1] = 0;
     rail_health_tick(t);
     if (nwire[0] || nwire[1])
@@ -372,14 +375,16 @@ static void test_health(void)
     rail_health_tick(t);
     if (count_flag(0, 0) != 0 || count_flag(1, 0) != 1)
         FAIL("heartbeat only where nothing was sent (got %d, %d)", count_flag(0, 0), count_flag(1, 0));
-    /* rail 1 keeps answering, rail 0 goes silent */
-    uint64_t step = T / 4;
+    /* rail 1 keeps answering, rail 0 goes silent: probed, SUSPECT, DOWN */
+    uint64_t step = rail_health_interval();
     int suspect_seen = 0;
-    for (int i = 1; i <= 5 && ch.paths[0].state != RAIL_PATH_DOWN; i++) {
+    for (int i = 1; i <= 2 * RAIL_TICKS_PER_TIMEOUT && ch.paths[0].state != RAIL_PATH_DOWN; i++) {
         fake_paths[1].rx += 10;
         rail_health_tick(t + (uint64_t)i * step + 1);
         suspect_seen |= ch.paths[0].state == RAIL_PATH_SUSPECT;
     }
+    if (count_flag(0, NET_F_PROBE) != 1)
+        FAIL("the silent rail must be probed once before it fails (got %d)", count_flag(0, NET_F_PROBE));
     if (!suspect_seen || ch.paths[0].state != RAIL_PATH_DOWN)
         FAIL("a silent path must go SUSPECT, then DOWN (state %d)", ch.paths[0].state);
     if (ch.paths[1].state != RAIL_PATH_UP)
@@ -388,7 +393,7 @@ static void test_health(void)
     if (ch.unacked.head->path != 1 || ch.paths[1].resent != 1)
         FAIL("the silent path's frame was not sent again on the other path");
     /* recovery: reconnection attempts with growing gaps */
-    t += 10 * step;
+    t += 20 * step;
     int before = fake_paths[0].reconnects;
     uint64_t last = 0, gap = 0, prev_gap = 0;
     int grew = 1;
@@ -668,15 +673,16 @@ static void test_ack_stall(void)
         FAIL("ack stall: after %d ticks everything kept must go out again (%d data frames)",
              RAIL_ACK_STALL_TICKS, data_frames());
     /* the same stall while rail 0, which carried the frames, goes silent: it
-     * turns suspect after 3 ticks, and the count waits while it is (its own
-     * failure handling resends them; without the pause: a resend at tick 6) */
+     * turns suspect at 3/4 of the path timeout, and the count waits once it has been silent past a
+     * heartbeat interval (its own failure handling resends them; without the pause: a resend at
+     * tick RAIL_ACK_STALL_TICKS) */
     if (ch.unacked.head->path != 0)
         FAIL("ack stall: the frames should have gone out again on rail 0");
     nwire[0] = nwire[1] = 0;
     t += 100 * RM_SEC;
     fake_paths[0].rx += 10, fake_paths[1].rx += 10;
     rail_health_tick(t); /* both heard from at t */
-    for (int i = 1; i <= 5; i++) {
+    for (int i = 1; i <= RAIL_TICKS_PER_TIMEOUT * 5 / 6; i++) {
         fake_paths[1].rx += 10;
         rail_health_tick(t + (uint64_t)i * step);
     }
@@ -685,6 +691,184 @@ static void test_ack_stall(void)
     if (data_frames() != 0)
         FAIL("ack stall: resent while the frames' path was suspect (%d data frames)", data_frames());
     rail_channel_destroy(&ch);
+}
+
+/* A frame sent again after its ack was lost (on a path that failed) must be
+ * acknowledged again: no per-pair heartbeat carries the ack any more, so
+ * without that the sender would resend it forever. */
+static void test_dup_reack(void)
+{
+    rail_channel_t a, b;
+    adaptive_pair(&a, &fake_ops);
+    rail_channel_init(&b, 1);
+    static struct net_path bp[2] = {{.rail = 0}, {.rail = 1}};
+    rail_channel_add_path(&b, &fake_ops, NULL, &bp[0], 0);
+    rail_channel_add_path(&b, &fake_ops, NULL, &bp[1], 1);
+    nwire[0] = nwire[1] = 0;
+    send_ints(&a, 0, 1);
+    wire_frame_t f = wire[0][0];
+    nwire[0] = nwire[1] = 0;
+    deliver(&b, &f);
+    rail_flush_all(1); /* the ack goes, and is lost */
+    int acks = count_flag(0, 0) + count_flag(1, 0);
+    if (acks != 1)
+        FAIL("dup re-ack: expected the first ack (%d)", acks);
+    deliver(&b, &f); /* the sender sent it again */
+    rail_flush_all(1);
+    if (count_flag(0, 0) + count_flag(1, 0) != 2)
+        FAIL("dup re-ack: a frame received twice must be acknowledged again");
+    rail_channel_destroy(&a);
+    rail_channel_destroy(&b);
+}
+
+/* Health per (host, rail): peers 0 and 2 share host 0, peer 1 is host 1.
+ * Traffic from either peer of a host keeps both paths there alive without
+ * probes; an idle host rail gets one probe per interval however many
+ * channels go there; a silent host rail fails every path there in the same
+ * tick; while it is down one reconnection attempt per backoff goes out for
+ * the host, and once one path hears from the host again the others
+ * reconnect at once. */
+static struct net_path hp[3][2];
+
+static void test_host_health(void)
+{
+    static const int node_of[4] = {0, 1, 0, 1};
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    rail_health_clock(fake_clock);
+    rail_health_setup(3); /* we are rank 3, on host 1: higher than peers 0 and 2 */
+    rail_host_conf_t hc = {.my_rank = 3, .my_node = 1, .nnodes = 2, .node_of = node_of, .nlocal = 1,
+                           .job_id = "unit", .stamp = ""};
+    if (rail_host_setup(&hc) != RM_OK)
+        FAIL("host table");
+    rail_channel_t ch[2];
+    int peers[2] = {0, 2};
+    for (int c = 0; c < 2; c++) {
+        rail_channel_init(&ch[c], peers[c]);
+        for (int r = 0; r < 2; r++) {
+            hp[c][r] = (struct net_path){.rail = r};
+            rail_channel_add_path(&ch[c], &fake_ops, NULL, &hp[c][r], r);
+        }
+    }
+    uint64_t T = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS, step = rail_health_interval();
+    uint64_t t = 7000 * RM_SEC;
+    send_ints(&ch[0], 0, 1);
+    send_ints(&ch[1], 0, 1);
+    ack_to(&ch[0], 1);
+    ack_to(&ch[1], 1);
+    hp[0][0].rx = hp[0][1].rx = hp[1][0].rx = hp[1][1].rx = 1;
+    rail_health_tick(t);
+    /* peer 0 carries traffic both ways on both rails, peer 2 is idle: no
+     * heartbeat, no probe, nothing suspected */
+    nwire[0] = nwire[1] = 0;
+    for (int i = 1; i <= 20; i++) {
+        hp[0][0].rx += 100, hp[0][1].rx += 100;
+        ch[0].paths[0].frames++, ch[0].paths[1].frames++;
+        rail_health_tick(t + (uint64_t)i * step);
+    }
+    if (nwire[0] || nwire[1] || ch[1].paths[0].state != RAIL_PATH_UP || ch[1].paths[1].state != RAIL_PATH_UP)
+        FAIL("host health: an idle peer on a busy host must cost nothing (frames %d/%d, states %d/%d)",
+             nwire[0], nwire[1], ch[1].paths[0].state, ch[1].paths[1].state);
+    /* everything idle for 10 s; the peer host's heartbeats arrive on peer
+     * 2's paths every 150 ms: one heartbeat per interval and rail from here,
+     * not one per channel */
+    t += 20 * step;
+    nwire[0] = nwire[1] = 0;
+    int ticks = (int)(10 * RM_SEC / step);
+    for (int i = 1; i <= ticks; i++) {
+        if (i % 3 == 0)
+            hp[1][0].rx++, hp[1][1].rx++;
+        rail_health_tick(t + (uint64_t)i * step);
+        for (int r = 0; r < 2; r++)
+            if (ch[0].paths[r].state != RAIL_PATH_UP || ch[1].paths[r].state != RAIL_PATH_UP)
+                FAIL("host health: an idle rail that hears heartbeats must stay UP (tick %d)", i);
+    }
+    uint64_t every = rail_probe_interval();
+    uint64_t expect = RM_SEC / (step * ((every + step / 2) / step));
+    for (int r = 0; r < 2; r++) {
+        int per_s = count_flag(r, 0) / 10;
+        if (per_s < 1 || (uint64_t)per_s > expect || count_flag(r, NET_F_PROBE))
+            FAIL("host health: %d heartbeats/s (%d probes) on idle host rail %d with two channels (expected "
+                 "%llu)", per_s, count_flag(r, NET_F_PROBE), r, (unsigned long long)expect);
+    }
+    /* rail 1: nothing answered; both paths fail in the same tick */
+    t += (uint64_t)(ticks + 1) * step;
+    int down_tick[2] = {-1, -1};
+    for (int i = 1; i <= 20; i++) {
+        hp[0][0].rx += 100; /* rail 0 stays alive */
+        rail_health_tick(t + (uint64_t)i * step);
+        for (int c = 0; c < 2; c++)
+            if (down_tick[c] < 0 && ch[c].paths[1].state == RAIL_PATH_DOWN)
+                down_tick[c] = i;
+    }
+    if (down_tick[0] < 0 || down_tick[0] != down_tick[1] || (uint64_t)down_tick[0] * step > T + 2 * step)
+        FAIL("host health: both paths on the silent rail must fail in the same tick, within the path "
+             "timeout (ticks %d, %d)", down_tick[0], down_tick[1]);
+    /* recovery while the host's rail stays down: one attempt per backoff for the host */
+    int r0 = hp[0][1].reconnects + hp[1][1].reconnects;
+    uint64_t t2 = t + 21 * step;
+    for (uint64_t now = t2; now < t2 + 2 * RM_SEC; now += step) {
+        hp[0][0].rx += 100;
+        rail_health_tick(now);
+    }
+    int attempts = hp[0][1].reconnects + hp[1][1].reconnects - r0;
+    /* backoff 50, 100, 200, 400, 500, 500 ms...: 7 attempts in 2 s for the host; a path each
+     * on its own would make twice as many */
+    int max_attempts = 9;
+    if (attempts < 3 || attempts > max_attempts)
+        FAIL("host health: %d reconnection attempts in 2 s for one host rail (3..%d expected)", attempts,
+             max_attempts);
+    /* one path gets through: its connection comes up and the peer's probe arrives */
+    rail_path_t *won = hp[0][1].reconnects > hp[1][1].reconnects ? &ch[0].paths[1] : &ch[1].paths[1];
+    rail_channel_t *wch = won == &ch[0].paths[1] ? &ch[0] : &ch[1];
+    rail_channel_t *other = wch == &ch[0] ? &ch[1] : &ch[0];
+    uint64_t t3 = t2 + 2 * RM_SEC + step;
+    fake_now = t3 - 1;
+    rail_channel_up(wch, 1);
+    net_frame_hdr_t pr = {.flags = NET_F_PROBE};
+    rail_channel_recv(wch, 1, &pr, NULL, NULL);
+    int before = other->paths[1].ops == &fake_ops ? hp[other == &ch[0] ? 0 : 1][1].reconnects : 0;
+    hp[0][0].rx += 100;
+    rail_health_tick(t3);
+    int after = hp[other == &ch[0] ? 0 : 1][1].reconnects;
+    if (after != before + 1)
+        FAIL("host health: once the host's rail answers again, the other paths must reconnect at once "
+             "(%d attempts)", after - before);
+    for (int c = 0; c < 2; c++)
+        rail_channel_destroy(&ch[c]);
+    rail_host_teardown();
+    rail_health_clock(NULL);
+    rail_health_setup(1);
+}
+
+/* The monitor's lease: a rank whose process is gone loses it to another. */
+static void test_host_lease(void)
+{
+    static const int node_of[4] = {0, 1, 0, 1};
+    char job[32];
+    snprintf(job, sizeof job, "unit%d", (int)getpid());
+    rail_host_conf_t hc = {.my_rank = 3, .my_node = 1, .nnodes = 2, .node_of = node_of, .nlocal = 2,
+                           .job_id = job, .stamp = "s"};
+    pid_t child = fork();
+    if (child == 0) {
+        hc.my_rank = 1;
+        if (rail_host_setup(&hc) != RM_OK || !rail_host_monitor(rm_now()))
+            _exit(2);
+        rail_host_entry_t *e = rail_host_entry(0, 1);
+        rail_host_heard(e, 0, 1, 12345);
+        _exit(0); /* dies holding the lease */
+    }
+    int status;
+    waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        FAIL("lease: the first rank did not become the monitor");
+    if (rail_host_setup(&hc) != RM_OK)
+        FAIL("lease: second rank cannot map the host's table");
+    if (atomic_load(&rail_host_entry(0, 1)->heard) != 12345)
+        FAIL("lease: the table is not shared between the host's ranks");
+    if (!rail_host_monitor(rm_now()))
+        FAIL("lease: the monitor's process is gone, another rank must take over");
+    rail_host_teardown();
+    rail_health_setup(1);
 }
 
 int main(void)
@@ -702,6 +886,9 @@ int main(void)
     test_measured_adaptive();
     test_zcopy_second_copy();
     test_ack_stall();
+    test_dup_reack();
+    test_host_health();
+    test_host_lease();
     printf("OK\n");
     return 0;
 }

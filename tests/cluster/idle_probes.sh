@@ -1,0 +1,78 @@
+#!/bin/bash
+# The idle cost of failure detection: 2 virtual hosts x 2 rails, 1, 4 and 8
+# ranks per host, every rank connected to every other on both rails, then
+# idle. Host 1's packets per second on each rail (its NIC's counters, ip -s
+# link) must stay below 20 and within 2x of the one-rank figure: health is
+# kept per host pair and rail, not per rank pair. No rail may fail while
+# idle. Then the host's monitor (the rank that probes for
+# its host) is stopped for 1.5 s: another rank must take over and no rail
+# may fail. Root only; torn down on exit.
+set -u
+build=$1
+. "$(dirname "$0")/lib.sh"
+cluster_up i 2 2
+hosts="${name}h1,${name}h2"
+mx=("$build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
+    -genv RAILMPI_TCP_RAILS "$rails" -genv RAILMPI_VERBOSE 1)
+"$build/bin/mpicc" -O1 "$here/idle.c" -o "$tmp/idle" || { echo "FAIL: cannot build idle"; exit 1; }
+tx() { # RAIL: host 1's packets sent on it
+    ip netns exec "${name}h1" cat "/sys/class/net/rail$1/statistics/tx_packets"
+}
+wait_for() { # PATTERN FILE SECONDS
+    local i
+    for ((i = 0; i < $3 * 10; i++)); do grep -q "$1" "$2" 2>/dev/null && return 0; sleep 0.1; done
+    return 1
+}
+window=5
+declare -A rate
+for ppn in 1 4 8; do
+    out=$tmp/idle$ppn
+    timeout -k 5 120 "${mx[@]}" -ppn $ppn "$tmp/idle" $((window + 6)) > "$out" 2>&1 &
+    pid=$!
+    if ! wait_for "^connected" "$out" 60; then
+        fail "$ppn ranks per host: never connected: $(tail -5 "$out")"; kill $pid 2>/dev/null; wait $pid; continue
+    fi
+    sleep 2 # past the connections' own start-up
+    a0=$(tx 0) a1=$(tx 1)
+    sleep $window
+    b0=$(tx 0) b1=$(tx 1)
+    wait $pid
+    rc=$?
+    [ $rc = 0 ] && grep -q "^OK" "$out" || fail "$ppn ranks per host: run failed (rc $rc): $(tail -5 "$out")"
+    for r in 0 1; do
+        eval "d=\$((b$r - a$r))"
+        rate[$ppn,$r]=$(awk -v d="$d" -v w=$window 'BEGIN { printf "%.1f", d / w }')
+    done
+    echo "$ppn ranks per host: host 1 sends ${rate[$ppn,0]} packets/s on rail 0, ${rate[$ppn,1]} on rail 1 while idle"
+    ! grep -E " rail event .*: failed" "$out" | head -3 | grep . ||
+        fail "$ppn ranks per host: a rail failed while idle"
+done
+for ppn in 1 4 8; do
+    for r in 0 1; do
+        [ -n "${rate[$ppn,$r]:-}" ] || continue
+        awk -v x="${rate[$ppn,$r]}" 'BEGIN { exit !(x < 20) }' ||
+            fail "$ppn ranks per host, rail $r: ${rate[$ppn,$r]} packets/s idle (at most 20)"
+        awk -v x="${rate[$ppn,$r]}" -v one="${rate[1,$r]:-0}" 'BEGIN { exit !(x <= 2 * one + 1) }' ||
+            fail "$ppn ranks per host, rail $r: ${rate[$ppn,$r]} packets/s idle, more than twice the one-rank ${rate[1,$r]:-?}"
+    done
+done
+
+# The monitor stops (SIGSTOP) for 1.5 s: another rank of its host takes over.
+out=$tmp/takeover
+timeout -k 5 120 "${mx[@]}" -ppn 4 "$tmp/idle" 8 > "$out" 2>&1 &
+pid=$!
+if wait_for "^connected" "$out" 60 && wait_for "host monitor: rank [0-3] " "$out" 5; then
+    mon=$(grep -oE "host monitor: rank [0-3] " "$out" | head -1 | awk '{ print $4 }')
+    mpid=$(awk -v r="$mon" '$1 == "rank" && $2 == r && $3 == "pid" { print $4; exit }' "$out")
+    sleep 1
+    kill -STOP "$mpid"; sleep 1.5; kill -CONT "$mpid"
+    wait $pid
+    rc=$?
+    [ $rc = 0 ] && grep -q "^OK" "$out" || fail "takeover run failed (rc $rc): $(tail -5 "$out")"
+    grep -qE "host monitor: rank [0-3] takes over from rank $mon \(its lease went stale\)" "$out" ||
+        fail "no rank took over from the stopped monitor (rank $mon): $(grep 'host monitor' "$out")"
+    ! grep -E " rail event .*: failed" "$out" | head -3 | grep . || fail "a rail failed while the monitor was stopped"
+else
+    fail "takeover run: no monitor found: $(tail -5 "$out")"; kill $pid 2>/dev/null; wait $pid
+fi
+[ $fails = 0 ] && echo "OK: idle health cost per host pair and rail" || exit 1
