@@ -31,7 +31,13 @@ static int proto_cancel_possible(const request_t *m)
 {
     if (!m->done)
         return 1;
-    return m->err >= 0 && m->mode != PROTO_SYNC && m->bytes <= proto_eng.eager_max;
+    /* a completed send may still be unmatched when its data went ahead of
+     * any answer: eager, or a network rendezvous that fit its window (sent
+     * with the RTS, its end from a copy) */
+    if (m->err < 0 || m->mode == PROTO_SYNC)
+        return 0;
+    return m->bytes <= proto_eng.eager_max ||
+           (m->bytes <= proto_eng.rndv_window && !rail_channel_local_path(&proto_eng.ch[m->world_peer]));
 }
 
 rm_status_t proto_cancel(request_t *r)
