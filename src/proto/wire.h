@@ -13,6 +13,7 @@ enum proto_frame_type {
     PF_SYNC_ACK,   /* a synchronous eager send was matched; id = sender request */
     PF_CANCEL_REQ, /* id = sender request to withdraw, aux = request to answer */
     PF_CANCEL_ACK, /* id = the request to answer, aux = 1 if withdrawn */
+    PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
 };
 
 enum proto_frame_flags {

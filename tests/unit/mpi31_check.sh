@@ -8,7 +8,7 @@ set -u
 lib=$1 here=$(cd "$(dirname "$0")" && pwd)
 [ -f "$lib" ] || { echo "FAIL: $lib not found"; exit 1; }
 # Families, or single functions, still to come, by the work that brings them.
-pending_families="coll-nonblocking coll-neighbor rma io intercomm dynamic"
+pending_families="coll-nonblocking coll-neighbor io intercomm dynamic"
 pending_functions="MPI_Alltoallw MPI_Pack_external MPI_Pack_external_size MPI_Unpack_external MPI_Type_create_subarray
   MPI_Type_create_darray MPI_Type_create_f90_real MPI_Type_create_f90_complex
   MPI_Type_create_f90_integer MPI_Type_match_size"
