@@ -149,8 +149,17 @@ static int rma_posts_done(void *arg)
     return 1;
 }
 
+/* A fence opens an epoch for whatever follows it; another kind of access
+ * epoch ends that (as in MPICH): operations after it need their own
+ * synchronisation. */
+static void rma_fence_end(win_t *w)
+{
+    w->fence = 0;
+}
+
 rm_status_t rma_start(win_t *w, group_t *g)
 {
+    rma_fence_end(w);
     int *ranks = rma_ranks_of(w, g);
     if (!ranks)
         return RM_ERR_NOMEM;
@@ -241,6 +250,7 @@ int rma_test(win_t *w)
 
 rm_status_t rma_lock(win_t *w, int type, int rank)
 {
+    rma_fence_end(w);
     rm_status_t st = rma_ask(w, rank, RMA_M_LOCK, type);
     if (st >= 0)
         st = rma_wait_rank(w, rank, 1);
@@ -266,6 +276,7 @@ rm_status_t rma_unlock(win_t *w, int rank)
 
 rm_status_t rma_lock_all(win_t *w)
 {
+    rma_fence_end(w);
     rm_status_t st = RM_OK;
     for (int r = 0; r < w->size && st >= 0; r++)
         st = rma_ask(w, r, RMA_M_LOCK, MPI_LOCK_SHARED);
