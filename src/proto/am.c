@@ -47,6 +47,11 @@ rm_status_t proto_peer_failure(int world)
     return rail_channel_failure(&proto_eng.ch[world]);
 }
 
+int proto_local_peer(int world)
+{
+    return proto_eng.cma && proto_proc.node_of[world] == proto_proc.node;
+}
+
 const char *proto_job_id(void)
 {
     return proto_eng.job_id;

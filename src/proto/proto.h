@@ -159,6 +159,9 @@ rm_status_t proto_am_send(int world_dst, const void *payload, size_t len);
 size_t proto_am_max(void);
 /* 0, or why the channel to a world rank failed for good. */
 rm_status_t proto_peer_failure(int world);
+/* The world rank is on this host and single-copy access to its memory
+ * (process_vm_readv/writev) is allowed by the configuration. */
+int proto_local_peer(int world);
 /* The job's name (shared segments are named after it). */
 const char *proto_job_id(void);
 

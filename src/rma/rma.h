@@ -45,6 +45,9 @@ typedef struct win {
     int model;          /* MPI_WIN_UNIFIED */
     MPI_Aint *sizes;    /* every rank's size and disp_unit (origin-side range checks) */
     int *units;
+    uint64_t *bases;    /* every rank's base address and process id (one-host direct access) */
+    int *pids;
+    int direct_off;     /* the kernel refused cross-process copies: use active messages */
     void *mem;          /* MPI_Win_allocate's memory */
     char *seg;          /* MPI_Win_allocate_shared: the mapped segment */
     size_t seg_len;
@@ -129,6 +132,13 @@ int rma_op_check(win_t *w, const rma_args_t *a);
  * operation is complete at the origin (the caller's reference). */
 rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req);
 void rma_am_recv(int world_src, const void *payload, size_t len);
+
+/* ---- one-host direct access (rma_direct.c) ---- */
+/* Put or get straight to the target's memory when it is on this host (a
+ * shared window's segment, this process, or a cross-process copy) and the
+ * target data is contiguous: RM_OK done, RM_ERR_UNSUPPORTED not possible
+ * (use active messages). */
+rm_status_t rma_direct(win_t *w, const rma_args_t *a);
 
 /* ---- synchronisation (rma_sync.c) ---- */
 rm_status_t rma_fence(win_t *w, int assert);

@@ -118,6 +118,17 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
     size_t tbytes = (size_t)(a->tcount * a->tdt->size);
     int answered = a->kind == RMA_OP_GET || a->kind == RMA_OP_GACC || a->kind == RMA_OP_CAS;
     int sends_data = a->kind != RMA_OP_GET && !(a->kind == RMA_OP_GACC && a->oph == MPI_NO_OP);
+    if (tbytes && (a->kind == RMA_OP_PUT || a->kind == RMA_OP_GET)) {
+        rm_status_t dst = rma_direct(w, a);
+        if (dst != RM_ERR_UNSUPPORTED) {
+            if (dst >= 0 && req) {
+                if (!(*req = rma_req_new(w, t, NULL, 0, NULL, 0)))
+                    return RM_ERR_NOMEM;
+                (*req)->done = 1;
+            }
+            return dst;
+        }
+    }
     size_t tdlen = rma_dtype_enc_len(a->tdt);
     size_t room = proto_am_max();
     if (room < sizeof(rma_msg_t) + tdlen + 64) {

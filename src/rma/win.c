@@ -81,6 +81,8 @@ static void rma_win_destroy(win_t *w)
     free(w->pending);
     free(w->dirty);
     free(w->posts);
+    free(w->bases);
+    free(w->pids);
     comm_hints_free(&w->hints);
     if (w->errh)
         errhandler_release(w->errh);
@@ -198,7 +200,9 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
     w->pending = calloc((size_t)n, sizeof *w->pending);
     w->dirty = calloc((size_t)n, 1);
     w->posts = calloc((size_t)n, sizeof *w->posts);
-    int local_ok = w->sizes && w->units && w->seg_off && w->lock && w->asked && w->answered &&
+    w->bases = calloc((size_t)n, sizeof *w->bases);
+    w->pids = calloc((size_t)n, sizeof *w->pids);
+    int local_ok = w->bases && w->pids && w->sizes && w->units && w->seg_off && w->lock && w->asked && w->answered &&
                    w->pending && w->dirty && w->posts;
     if (local_ok && flavor == MPI_WIN_FLAVOR_ALLOCATE && len > 0) {
         if (posix_memalign(&w->mem, 64, (size_t)len))
@@ -214,19 +218,21 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
     }
     /* one exchange tells every rank everyone's size and unit, and whether
      * all could go on (a window some rank could not create fails on all) */
-    MPI_Aint mine[3] = {w->len, disp_unit, local_ok};
+    MPI_Aint mine[5] = {w->len, disp_unit, local_ok, (MPI_Aint)(uintptr_t)w->base, (MPI_Aint)getpid()};
     MPI_Aint *all = malloc(sizeof mine * (size_t)n);
     if (!all) {
         /* a few bytes per rank: without them this rank cannot take part */
         rma_win_destroy(w);
         return RM_ERR_NOMEM;
     }
-    st = coll_allgather(mine, 3, dtype_get(MPI_AINT), all, 3, dtype_get(MPI_AINT), w->comm);
+    st = coll_allgather(mine, 5, dtype_get(MPI_AINT), all, 5, dtype_get(MPI_AINT), w->comm);
     for (int r = 0; st >= 0 && r < n; r++) {
-        if (!all[3 * r + 2])
+        if (!all[5 * r + 2])
             st = RM_ERR_NOMEM;
-        w->sizes[r] = all[3 * r];
-        w->units[r] = (int)all[3 * r + 1];
+        w->sizes[r] = all[5 * r];
+        w->units[r] = (int)all[5 * r + 1];
+        w->bases[r] = (uint64_t)all[5 * r + 3];
+        w->pids[r] = (int)all[5 * r + 4];
     }
     free(all);
     if (st >= 0 && flavor == MPI_WIN_FLAVOR_SHARED)
