@@ -134,11 +134,19 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req);
 void rma_am_recv(int world_src, const void *payload, size_t len);
 
 /* ---- one-host direct access (rma_direct.c) ---- */
-/* Put or get straight to the target's memory when it is on this host (a
- * shared window's segment, this process, or a cross-process copy) and the
- * target data is contiguous: RM_OK done, RM_ERR_UNSUPPORTED not possible
- * (use active messages). */
+/* An operation straight on the target's memory when it is on this host:
+ * every kind on a window in a shared segment (accumulates under the
+ * segment's lock word of the target), puts and gets into contiguous target
+ * data of this process or (cross-process copy) another one on the host.
+ * RM_OK done, RM_ERR_UNSUPPORTED not possible (use active messages). */
 rm_status_t rma_direct(win_t *w, const rma_args_t *a);
+/* A segment starts with one lock word per rank, a cache line each. */
+#define RMA_SEG_LOCK_BYTES 64
+/* mem <- origin op mem on the packed range [pos, pos + bytes) of (mem,
+ * tcount, tdt); the previous packed value to `old` if non-NULL. An MPI
+ * error class. */
+int rma_acc_apply(char *mem, MPI_Op oph, int64_t tcount, const dtype_t *tdt, size_t pos,
+                  size_t bytes, const void *in, void *old);
 
 /* ---- synchronisation (rma_sync.c) ---- */
 rm_status_t rma_fence(win_t *w, int assert);

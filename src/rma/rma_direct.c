@@ -1,17 +1,20 @@
-/* One host: put and get go straight to the target's memory instead of
- * through active messages — a copy into or out of the shared segment for
- * windows of MPI_Win_allocate_shared, a copy for this process's own window,
- * and a single cross-process copy (process_vm_writev/readv) for created and
- * allocated windows of other processes on the host. The target data must be
- * contiguous; the origin's may be anything (packed on the way). Such an
- * operation is complete at the target when the call returns, so it needs
- * nothing from the target's progress engine. Accumulates always go to the
- * target, which applies them one at a time (their atomicity), and dynamic
- * windows too (the target checks what is attached). */
+/* One host: operations straight on the target's memory instead of through
+ * active messages. A window whose memory is one shared segment
+ * (MPI_Win_allocate_shared, and MPI_Win_allocate when every rank is on one
+ * host) takes every kind of operation with any datatypes as copies into and
+ * out of the segment; accumulates, get_accumulates and compare_and_swap
+ * into a rank's part hold that part's lock word in the segment, so they
+ * stay atomic per element against each other. For other windows a put or
+ * get into contiguous target data is a copy for this process's own window
+ * and a single cross-process copy (process_vm_writev/readv) for another
+ * process on the host; their accumulates and dynamic windows go to the
+ * target as active messages. A direct operation is complete at the target
+ * when the call returns and needs nothing from the target's progress. */
 #include "rma/rma.h"
 #include "util/log.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -42,8 +45,92 @@ static rm_status_t rma_xcopy(int pid, void *local, uint64_t remote, size_t len, 
     return RM_OK;
 }
 
+static void rma_seg_lock(win_t *w, int t)
+{
+    uint32_t *word = (uint32_t *)(w->seg + (size_t)RMA_SEG_LOCK_BYTES * (size_t)t);
+    for (int spins = 0;; spins++) {
+        uint32_t free_ = 0;
+        if (__atomic_compare_exchange_n(word, &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+        if (spins > 100)
+            sched_yield();
+    }
+}
+
+static void rma_seg_unlock(win_t *w, int t)
+{
+    __atomic_store_n((uint32_t *)(w->seg + (size_t)RMA_SEG_LOCK_BYTES * (size_t)t), 0, __ATOMIC_RELEASE);
+}
+
+/* Every kind of operation on a window whose memory is one shared segment:
+ * the target's part is addressable here, whatever the target datatype. */
+static rm_status_t rma_seg_op(win_t *w, const rma_args_t *a)
+{
+    int t = a->target;
+    size_t n = (size_t)(a->tcount * a->tdt->size);
+    char *mem = w->seg + w->seg_off[t] + a->disp * (MPI_Aint)w->units[t];
+    /* the origin's data, packed unless it is contiguous already */
+    const char *in = NULL;
+    char *tmp = NULL, *old = NULL;
+    int sends = a->kind != RMA_OP_GET && !(a->kind == RMA_OP_GACC && a->oph == MPI_NO_OP);
+    if (sends && a->kind != RMA_OP_CAS) {
+        if (dtype_is_contig(a->odt, a->ocount)) {
+            in = (const char *)a->obuf + a->odt->true_lb;
+        } else {
+            if (!(tmp = malloc(n)))
+                return RM_ERR_NOMEM;
+            dtype_pack(a->obuf, a->ocount, a->odt, 0, tmp, n);
+            in = tmp;
+        }
+    }
+    int answers = a->kind == RMA_OP_GACC || a->kind == RMA_OP_CAS;
+    if (answers && !(old = malloc(n))) {
+        free(tmp);
+        return RM_ERR_NOMEM;
+    }
+    int rc = MPI_SUCCESS;
+    switch (a->kind) {
+    case RMA_OP_PUT:
+        dtype_unpack(mem, a->tcount, a->tdt, 0, in, n);
+        break;
+    case RMA_OP_GET:
+        if (dtype_is_contig(a->rdt, a->rcount)) {
+            dtype_pack(mem, a->tcount, a->tdt, 0, (char *)a->rbuf + a->rdt->true_lb, n);
+        } else {
+            if (!(tmp = malloc(n)))
+                return RM_ERR_NOMEM;
+            dtype_pack(mem, a->tcount, a->tdt, 0, tmp, n);
+            dtype_unpack(a->rbuf, a->rcount, a->rdt, 0, tmp, n);
+        }
+        break;
+    case RMA_OP_ACC:
+    case RMA_OP_GACC:
+        rma_seg_lock(w, t);
+        if (a->oph == MPI_REPLACE && !old)
+            dtype_unpack(mem, a->tcount, a->tdt, 0, in, n);
+        else
+            rc = rma_acc_apply(mem, a->oph, a->tcount, a->tdt, 0, n, in, old);
+        rma_seg_unlock(w, t);
+        break;
+    case RMA_OP_CAS:
+        rma_seg_lock(w, t);
+        memcpy(old, mem, n);
+        if (!memcmp(old, a->cbuf, n))
+            memcpy(mem, a->obuf, n);
+        rma_seg_unlock(w, t);
+        break;
+    }
+    if (answers && rc == MPI_SUCCESS)
+        dtype_unpack(a->rbuf, a->rcount, a->rdt, 0, old, n);
+    free(tmp);
+    free(old);
+    return rc == MPI_SUCCESS ? RM_OK : RM_ERR_INVALID;
+}
+
 rm_status_t rma_direct(win_t *w, const rma_args_t *a)
 {
+    if (w->seg)
+        return rma_seg_op(w, a);
     int t = a->target, put = a->kind == RMA_OP_PUT;
     if ((!put && a->kind != RMA_OP_GET) || w->flavor == MPI_WIN_FLAVOR_DYNAMIC ||
         !dtype_is_contig(a->tdt, a->tcount))
@@ -53,12 +140,8 @@ rm_status_t rma_direct(win_t *w, const rma_args_t *a)
     const void *obuf = put ? a->obuf : a->rbuf;
     MPI_Count ocount = put ? a->ocount : a->rcount;
     dtype_t *odt = put ? a->odt : a->rdt;
-    char *mem = NULL;
-    if (w->flavor == MPI_WIN_FLAVOR_SHARED)
-        mem = w->seg ? w->seg + w->seg_off[t] + off : NULL;
-    else if (t == w->rank)
-        mem = w->base + off;
-    if (mem) {
+    if (t == w->rank) {
+        char *mem = w->base + off;
         if (put)
             dtype_pack(obuf, ocount, odt, 0, mem, n);
         else

@@ -118,7 +118,7 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
     size_t tbytes = (size_t)(a->tcount * a->tdt->size);
     int answered = a->kind == RMA_OP_GET || a->kind == RMA_OP_GACC || a->kind == RMA_OP_CAS;
     int sends_data = a->kind != RMA_OP_GET && !(a->kind == RMA_OP_GACC && a->oph == MPI_NO_OP);
-    if (tbytes && (a->kind == RMA_OP_PUT || a->kind == RMA_OP_GET)) {
+    if (tbytes) {
         rm_status_t dst = rma_direct(w, a);
         if (dst != RM_ERR_UNSUPPORTED) {
             if (dst >= 0 && req) {
@@ -244,37 +244,41 @@ static void rma_answer(win_t *w, int rank, uint64_t id, uint64_t pos, int status
         rm_log_debug("rma: the answer to rank %d cannot go (its channel failed)", rank);
 }
 
-/* target <- origin op target on `bytes` packed bytes at mem, as whole
- * elements of the basic type (pair types are laid out as their structs
- * for the kernels). `old` receives the previous packed value if non-NULL. */
-static int rma_combine(char *mem, const rma_msg_t *m, const dtype_t *tdt, const void *in,
-                       void *old)
+/* Combined as whole elements of the basic type (pair types are laid out
+ * as their structs for the kernels). */
+int rma_acc_apply(char *mem, MPI_Op oph, int64_t tcount, const dtype_t *tdt, size_t pos,
+                  size_t bytes, const void *in, void *old)
 {
     dtype_t *bt = dtype_get(tdt->basic);
-    op_t *op = op_get(m->op);
+    op_t *op = op_get(oph);
     if (!bt || !op || !bt->size)
         return MPI_ERR_TYPE;
-    size_t bytes = (size_t)m->bytes;
     MPI_Count n = (MPI_Count)(bytes / (size_t)bt->size);
     size_t span = (size_t)n * (size_t)bt->extent;
     char *cur = malloc(bytes + 2 * span + 1);
     if (!cur)
         return MPI_ERR_NO_MEM;
     char *tv = cur + bytes, *ov = tv + span;
-    dtype_pack(mem, m->tcount, tdt, (size_t)m->pos, cur, bytes);
+    dtype_pack(mem, tcount, tdt, pos, cur, bytes);
     if (old)
         memcpy(old, cur, bytes);
     int rc = MPI_SUCCESS;
-    if (m->op != MPI_NO_OP) {
+    if (oph != MPI_NO_OP) {
         dtype_unpack(tv, n, bt, 0, cur, bytes);
         dtype_unpack(ov, n, bt, 0, in, bytes);
         if ((rc = op_apply(op, ov, tv, n, bt)) == MPI_SUCCESS) {
             dtype_pack(tv, n, bt, 0, cur, bytes);
-            dtype_unpack(mem, m->tcount, tdt, (size_t)m->pos, cur, bytes);
+            dtype_unpack(mem, tcount, tdt, pos, cur, bytes);
         }
     }
     free(cur);
     return rc;
+}
+
+static int rma_combine(char *mem, const rma_msg_t *m, const dtype_t *tdt, const void *in,
+                       void *old)
+{
+    return rma_acc_apply(mem, m->op, m->tcount, tdt, (size_t)m->pos, (size_t)m->bytes, in, old);
 }
 
 static void rma_target_op(win_t *w, const rma_msg_t *m, const unsigned char *tdesc,

@@ -97,11 +97,14 @@ static void rma_win_destroy(win_t *w)
  * on a cache line. */
 static rm_status_t rma_win_map_shared(win_t *w)
 {
-    size_t total = 0;
+    /* a cache line per rank first: the lock word that serialises the
+     * accumulates into that rank's part (rma_direct.c) */
+    size_t hdr = RMA_SEG_LOCK_BYTES * (size_t)w->size, data = 0;
     for (int r = 0; r < w->size; r++) {
-        w->seg_off[r] = (MPI_Aint)total;
-        total += ((size_t)w->sizes[r] + 63) & ~(size_t)63;
+        w->seg_off[r] = (MPI_Aint)(hdr + data);
+        data += ((size_t)w->sizes[r] + 63) & ~(size_t)63;
     }
+    size_t total = data ? hdr + data : 0;
     char name[200];
     snprintf(name, sizeof name, "/railmpi-%s-win%u", proto_job_id(), (unsigned)w->id);
     rm_status_t st = RM_OK;
@@ -204,7 +207,11 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
     w->pids = calloc((size_t)n, sizeof *w->pids);
     int local_ok = w->bases && w->pids && w->sizes && w->units && w->seg_off && w->lock && w->asked && w->answered &&
                    w->pending && w->dirty && w->posts;
-    if (local_ok && flavor == MPI_WIN_FLAVOR_ALLOCATE && len > 0) {
+    /* MPI_Win_allocate on one host: the memory is a shared segment too, so
+     * puts and gets are plain copies (as a shared window's) */
+    int segment = flavor == MPI_WIN_FLAVOR_SHARED ||
+                  (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_same_host(comm));
+    if (local_ok && !segment && flavor == MPI_WIN_FLAVOR_ALLOCATE && len > 0) {
         if (posix_memalign(&w->mem, 64, (size_t)len))
             local_ok = 0;
         else
@@ -235,7 +242,7 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
         w->pids[r] = (int)all[5 * r + 4];
     }
     free(all);
-    if (st >= 0 && flavor == MPI_WIN_FLAVOR_SHARED)
+    if (st >= 0 && segment)
         st = rma_win_map_shared(w);
     if (st < 0) {
         rma_win_destroy(w);

@@ -14,16 +14,9 @@ static int rank, size;
 
 #define W 65536 /* doubles in the window */
 
-int main(int argc, char **argv)
+static void run(double *mem, MPI_Win win)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-    double *mem;
-    MPI_Win win;
-    MPI_Win_allocate(W * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
-
     /* target: every third double of 10 blocks of 2 */
     MPI_Datatype vec, idx, vec_d, hidx, big;
     MPI_Type_vector(10, 2, 3, MPI_DOUBLE, &vec);
@@ -149,6 +142,26 @@ int main(int argc, char **argv)
     MPI_Type_free(&vec_d);
     MPI_Type_free(&hidx);
     MPI_Type_free(&big);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double *mem;
+    MPI_Win win;
+    /* the program's memory: on one host too the derived types travel to the
+     * target as descriptions */
+    MPI_Alloc_mem(W * sizeof(double), MPI_INFO_NULL, &mem);
+    MPI_Win_create(mem, W * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    run(mem, win);
+    MPI_Win_free(&win);
+    MPI_Free_mem(mem);
+    /* MPI_Win_allocate: on one host one shared segment, the datatypes
+     * applied by the origin straight on the target's part */
+    MPI_Win_allocate(W * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    run(mem, win);
     MPI_Win_free(&win);
     MPI_Finalize();
     if (rank == 0)

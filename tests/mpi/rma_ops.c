@@ -194,12 +194,25 @@ int main(int argc, char **argv)
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     MPI_Group_incl(world_group, 1, &next, &next_group);
     MPI_Group_incl(world_group, 1, &prev, &prev_group);
-    MPI_Win_allocate(N * sizeof(int) + BIG, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
-    CHECK(win != MPI_WIN_NULL, "no window");
-    for (int mode = 0; mode < NMODES; mode++)
-        run(mode);
-    MPI_Win_free(&win);
-    CHECK(win == MPI_WIN_NULL, "Win_free leaves the handle");
+    /* MPI_Win_allocate (on one host: one shared segment, every operation a
+     * direct copy) and MPI_Win_create on the program's memory (on one host:
+     * cross-process copies for put and get, active messages for the rest) */
+    for (int flavor = 0; flavor < 2; flavor++) {
+        void *own = NULL;
+        if (flavor == 0) {
+            MPI_Win_allocate(N * sizeof(int) + BIG, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+        } else {
+            own = malloc(N * sizeof(int) + BIG);
+            mem = own;
+            MPI_Win_create(mem, N * sizeof(int) + BIG, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        }
+        CHECK(win != MPI_WIN_NULL, "no window");
+        for (int mode = 0; mode < NMODES; mode++)
+            run(mode);
+        MPI_Win_free(&win);
+        CHECK(win == MPI_WIN_NULL, "Win_free leaves the handle");
+        free(own);
+    }
 
     /* the same through MPI_Win_create on the program's memory */
     int *own = calloc(N, sizeof(int));
