@@ -15,13 +15,13 @@ void proto_am_set(proto_am_fn fn)
     proto_am_handler = fn;
 }
 
-rm_status_t proto_am_send(int world_dst, const void *payload, size_t len)
+rm_status_t proto_am_send(int world_dst, const void *payload, size_t len, int unordered)
 {
     proto_hdr_t h = {.type = PF_AM, .src = proto_proc.world_rank, .size = len};
     /* no completion callback: the channel copies what it must keep, so the
      * caller's staging memory is free on return */
-    rm_status_t st = rail_channel_send(&proto_eng.ch[world_dst], &h, sizeof h, payload, len, 0,
-                                       NULL, NULL);
+    rm_status_t st = rail_channel_send(&proto_eng.ch[world_dst], &h, sizeof h, payload, len,
+                                       unordered ? NET_F_UNORDERED : 0, NULL, NULL);
     return st == RM_INPROGRESS ? RM_OK : st;
 }
 

@@ -155,7 +155,10 @@ rm_status_t proto_poll_add(int (*fn)(void *arg), void *arg);
  * proto_am_max() bytes); negative: the channel to the peer has failed. */
 typedef void (*proto_am_fn)(int world_src, const void *payload, size_t len);
 void proto_am_set(proto_am_fn fn);
-rm_status_t proto_am_send(int world_dst, const void *payload, size_t len);
+/* unordered: the frame may be handed up on arrival, ahead of sequence order
+ * (still exactly once), and may be striped over the rails; a later ordered
+ * frame is still handed up only after it. */
+rm_status_t proto_am_send(int world_dst, const void *payload, size_t len, int unordered);
 size_t proto_am_max(void);
 /* 0, or why the channel to a world rank failed for good. */
 rm_status_t proto_peer_failure(int world);

@@ -179,6 +179,9 @@ typedef struct rma_msg {
     uint64_t id;        /* the origin's request to answer (0: none) */
 } rma_msg_t;
 
+/* RMA_M_DATA's `op`: the answer to a plain get (may overtake other frames) */
+#define RMA_DATA_OF_GET 1
+
 enum rma_msg_kind {
     RMA_M_PUT = 1, RMA_M_GET, RMA_M_ACC, RMA_M_GACC, RMA_M_CAS, /* operations */
     RMA_M_DATA,    /* data back for GET, GACC, CAS; id = request, pos = offset */

@@ -91,10 +91,15 @@ static rm_status_t rma_seg_op(win_t *w, const rma_args_t *a)
     int rc = MPI_SUCCESS;
     switch (a->kind) {
     case RMA_OP_PUT:
-        dtype_unpack(mem, a->tcount, a->tdt, 0, in, n);
+        if (dtype_is_contig(a->tdt, a->tcount))
+            memcpy(mem + a->tdt->true_lb, in, n);
+        else
+            dtype_unpack(mem, a->tcount, a->tdt, 0, in, n);
         break;
     case RMA_OP_GET:
-        if (dtype_is_contig(a->rdt, a->rcount)) {
+        if (dtype_is_contig(a->rdt, a->rcount) && dtype_is_contig(a->tdt, a->tcount)) {
+            memcpy((char *)a->rbuf + a->rdt->true_lb, mem + a->tdt->true_lb, n);
+        } else if (dtype_is_contig(a->rdt, a->rcount)) {
             dtype_pack(mem, a->tcount, a->tdt, 0, (char *)a->rbuf + a->rdt->true_lb, n);
         } else {
             if (!(tmp = malloc(n)))

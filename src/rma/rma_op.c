@@ -85,7 +85,13 @@ rm_status_t rma_send(win_t *w, int rank, rma_msg_t *m, const void *a, size_t ale
         memcpy(buf + sizeof *m, a, alen);
     if (blen)
         memcpy(buf + sizeof *m + alen, b, blen);
-    rm_status_t st = proto_am_send(comm_world_rank(w->comm, rank), buf, len);
+    /* puts, gets and the data of gets are not ordered among themselves by
+     * MPI (only accumulates are), so they may overtake each other and be
+     * striped over the rails; every synchronisation frame stays ordered
+     * and is handed up only after all of them */
+    int unordered = m->kind == RMA_M_PUT || m->kind == RMA_M_GET ||
+                    (m->kind == RMA_M_DATA && m->op == RMA_DATA_OF_GET);
+    rm_status_t st = proto_am_send(comm_world_rank(w->comm, rank), buf, len, unordered);
     if (buf != stack)
         free(buf);
     return st;
@@ -237,9 +243,10 @@ out:
 /* ---- the target side ---------------------------------------------------- */
 
 static void rma_answer(win_t *w, int rank, uint64_t id, uint64_t pos, int status, const void *data,
-                       size_t len)
+                       size_t len, int of_get)
 {
-    rma_msg_t m = {.kind = RMA_M_DATA, .status = status, .id = id, .pos = pos, .bytes = len};
+    rma_msg_t m = {.kind = RMA_M_DATA, .status = status, .id = id, .pos = pos, .bytes = len,
+                   .op = of_get ? RMA_DATA_OF_GET : 0};
     if (rma_send(w, rank, &m, NULL, 0, data, status == MPI_SUCCESS ? len : 0) < 0)
         rm_log_debug("rma: the answer to rank %d cannot go (its channel failed)", rank);
 }
@@ -333,7 +340,7 @@ static void rma_target_op(win_t *w, const rma_msg_t *m, const unsigned char *tde
         rm_log_debug("rma: window %u: operation %d from rank %d refused (error class %d)", w->id,
                      m->kind, m->rank, rc);
     if (m->id || rc != MPI_SUCCESS)
-        rma_answer(w, m->rank, m->id, m->pos, rc, tmp, bytes);
+        rma_answer(w, m->rank, m->id, m->pos, rc, tmp, bytes, m->kind == RMA_M_GET);
     free(tmp);
     if (tdt)
         dtype_release(tdt);

@@ -1,11 +1,12 @@
 #!/bin/bash
 # A rail fails during a passive-target accumulate storm: 2 hosts x 2 rails,
 # 2 ranks per host, every rank fetch-and-adds and accumulates into every
-# rank's window for 14 s (tests/mpi/rma_storm.c); 3 s in, host 1's NIC on
-# rail 1 goes down for 6 s. The operations are frames on the channel, so
-# those the failed rail carried unacknowledged are sent again on rail 0 and
-# the target drops the duplicates: every fetched value must come back in
-# order and every counter and array must end with the exact sum. The rail
+# rank's window and puts and reads back a 64 KiB block (striped over the
+# rails) for 14 s (tests/mpi/rma_storm.c); 3 s in, host 1's NIC on rail 1
+# goes down for 6 s. The operations are frames on the channel, so those the
+# failed rail carried unacknowledged are sent again on rail 0 and the target
+# drops the duplicates: every fetched value must come back in order, every
+# block intact, and every counter and array must end with the exact sum. The rail
 # must be reported failed and up again. Root only; torn down on exit.
 set -u
 fault_build=$1
