@@ -869,8 +869,6 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
-int MPI_Free_mem(void *base);
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
                               MPI_Errhandler *errhandler);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
@@ -1013,6 +1011,8 @@ int MPI_Is_thread_main(int *flag);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
 int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
 int MPI_Pcontrol(const int level, ...);
@@ -1411,8 +1411,6 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
-int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
-int PMPI_Free_mem(void *base);
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
                                MPI_Errhandler *errhandler);
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
@@ -1557,6 +1555,8 @@ int PMPI_Is_thread_main(int *flag);
 int PMPI_Get_version(int *version, int *subversion);
 int PMPI_Get_library_version(char *version, int *resultlen);
 int PMPI_Get_processor_name(char *name, int *resultlen);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Free_mem(void *base);
 double PMPI_Wtime(void);
 double PMPI_Wtick(void);
 int PMPI_Pcontrol(const int level, ...);

@@ -87,10 +87,10 @@ void rma_finalize(void);
 win_t *rma_win_get(MPI_Win h);  /* NULL if not a live window */
 win_t *rma_win_by_id(uint32_t id);
 /* Collective over comm. base/len: the memory (create), or NULL with
- * flavor ALLOCATE / SHARED to have it allocated; DYNAMIC: none. */
+ * flavor ALLOCATE / SHARED to have it allocated; DYNAMIC: none.
+ * RM_ERR_UNSUPPORTED: a shared window whose ranks are not all on one host. */
 rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit, int flavor,
                            win_t **out);
-/* RM_ERR_INVALID: the ranks are not all on one host (shared windows). */
 rm_status_t rma_win_free(win_t *w); /* collective; the caller checked the epochs */
 void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, int *unit, void *baseptr);
 rm_status_t rma_win_attach(win_t *w, void *base, MPI_Aint size);
