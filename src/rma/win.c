@@ -24,12 +24,15 @@ rm_status_t rma_init(void)
     return RM_OK;
 }
 
+static void rma_win_destroy(win_t *w);
+
 void rma_finalize(void)
 {
-    /* windows the program never freed: their memory goes with the process,
-     * only the bookkeeping is dropped here */
+    /* windows the program never freed go without a barrier (MPI_Finalize
+     * had one) and without attribute callbacks (as communicators) */
     proto_am_set(NULL);
-    rma_wins = NULL;
+    while (rma_wins)
+        rma_win_destroy(rma_wins);
     rm_htable_destroy(&rma_win_table);
 }
 
