@@ -114,8 +114,11 @@ static rm_status_t rma_win_map_shared(win_t *w)
     int fd = -1;
     if (total && w->rank == 0) {
         fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd < 0 || ftruncate(fd, (off_t)total) < 0) {
-            rm_log_error("rma: shared window segment %s: %s", name, strerror(errno));
+        /* the pages are reserved now: a tmpfs too small for the window is
+         * an error here, not a SIGBUS at the first store */
+        int e = fd < 0 || ftruncate(fd, (off_t)total) < 0 ? errno : posix_fallocate(fd, 0, (off_t)total);
+        if (e) {
+            rm_log_info("rma: shared window segment %s of %zu bytes: %s", name, total, strerror(e));
             st = RM_ERR_NOMEM;
         }
     }
@@ -142,8 +145,13 @@ static rm_status_t rma_win_map_shared(win_t *w)
     }
     ok = st == RM_OK;
     cst = coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), w->comm);
-    if (cst < 0 || !all)
+    if (cst < 0 || !all) {
         st = cst < 0 ? cst : RM_ERR_NOMEM;
+        if (w->seg)
+            munmap(w->seg, w->seg_len);
+        w->seg = NULL;
+        w->seg_len = 0;
+    }
 out:
     if (fd >= 0)
         close(fd);
@@ -245,8 +253,25 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
         w->pids[r] = (int)all[5 * r + 4];
     }
     free(all);
-    if (st >= 0 && segment)
+    if (st >= 0 && segment) {
         st = rma_win_map_shared(w);
+        if (st == RM_ERR_NOMEM && flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+            /* every rank saw the segment fail: all take private memory and
+             * tell each other where it is (for cross-process copies) */
+            rm_log_info("rma: MPI_Win_allocate falls back to private memory");
+            int got = len == 0 || !posix_memalign(&w->mem, 64, (size_t)len);
+            w->base = len ? w->mem : NULL;
+            MPI_Aint me[2] = {(MPI_Aint)(uintptr_t)w->base, got}, *both = malloc(sizeof me * (size_t)n);
+            st = both ? coll_allgather(me, 2, dtype_get(MPI_AINT), both, 2, dtype_get(MPI_AINT), w->comm)
+                      : RM_ERR_NOMEM;
+            for (int r = 0; st >= 0 && r < n; r++) {
+                w->bases[r] = (uint64_t)both[2 * r];
+                if (!both[2 * r + 1])
+                    st = RM_ERR_NOMEM;
+            }
+            free(both);
+        }
+    }
     if (st < 0) {
         rma_win_destroy(w);
         return st;
