@@ -4,6 +4,7 @@
 #include "coll/op.h"
 #include "comm/attr.h"
 #include "mpi/mpiimpl.h"
+#include "rma/rma.h"
 #include "util/config.h"
 #include "util/log.h"
 
@@ -58,7 +59,7 @@ static int mpi_init_common(int required, int *provided)
         goto fail;
     if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)
         goto fail;
-    if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = proto_async_start()) < 0)
+    if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = rma_init()) < 0 || (st = proto_async_start()) < 0)
         goto fail;
     mpi_state.initialized = 1;
     return MPI_SUCCESS;
@@ -113,6 +114,7 @@ int PMPI_Finalize(void)
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
+    rma_finalize();
     comm_finalize();
     mpi_info_finalize();
     mpi_err_user_finalize();

@@ -303,6 +303,9 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
     case PF_CANCEL_ACK:
         proto_cancel_ack_recv(&h);
         return;
+    case PF_AM:
+        proto_am_recv(ch, payload, len);
+        return;
     default:
         rm_log_error("dropping a frame of unknown type %d from rank %d", h.type, rail_channel_peer(ch));
     }
@@ -415,10 +418,10 @@ static int proto_comm_has(comm_t *c, int world)
 static void proto_fail_one(request_t *r, void *arg)
 {
     const rail_channel_t *ch = arg;
-    if (r->done || !r->active || (r->kind != REQ_SEND && r->kind != REQ_RECV))
+    if (r->done || !r->active || (r->kind != REQ_SEND && r->kind != REQ_RECV && r->kind != REQ_RMA))
         return;
     int involved;
-    if (r->kind == REQ_SEND || r->matched)
+    if (r->kind == REQ_SEND || r->kind == REQ_RMA || r->matched)
         involved = r->world_peer == rail_channel_peer(ch);
     else if (r->peer == MPI_ANY_SOURCE)
         involved = proto_comm_has(r->comm, rail_channel_peer(ch)); /* it may be waiting for that peer */

@@ -19,6 +19,7 @@ enum request_kind {
     REQ_RECV,
     REQ_MSG,  /* matched message from MPI_Mprobe, waiting for MPI_Mrecv */
     REQ_GREQ, /* generalized request */
+    REQ_RMA,  /* one-sided operation or synchronisation (src/rma); world_peer is its target */
 };
 
 typedef struct request request_t;
@@ -148,6 +149,27 @@ void proto_status_fill(MPI_Status *st, const request_t *r);
  * every progress pass, from whichever thread drives progress, until it
  * returns nonzero. */
 rm_status_t proto_poll_add(int (*fn)(void *arg), void *arg);
+
+/* Active messages for one-sided communication (src/proto/am.c): the
+ * payload travels as an ordinary sequenced frame (kept, resent after a
+ * failover, delivered exactly once and in order) and is handed to the one
+ * registered handler by whichever thread runs progress, the asynchronous
+ * progress thread included. proto_am_send copies the payload (at most
+ * proto_am_max() bytes); negative: the channel to the peer has failed. */
+typedef void (*proto_am_fn)(int world_src, const void *payload, size_t len);
+void proto_am_set(proto_am_fn fn);
+/* unordered: the frame may be handed up on arrival, ahead of sequence order
+ * (still exactly once), and may be striped over the rails; a later ordered
+ * frame is still handed up only after it. */
+rm_status_t proto_am_send(int world_dst, const void *payload, size_t len, int unordered);
+size_t proto_am_max(void);
+/* 0, or why the channel to a world rank failed for good. */
+rm_status_t proto_peer_failure(int world);
+/* The world rank is on this host and single-copy access to its memory
+ * (process_vm_readv/writev) is allowed by the configuration. */
+int proto_local_peer(int world);
+/* The job's name (shared segments are named after it). */
+const char *proto_job_id(void);
 
 /* One pass over every transport; returns number of events handled. */
 int proto_progress(void);

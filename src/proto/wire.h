@@ -16,6 +16,7 @@ enum proto_frame_type {
     PF_RDATA,      /* rendezvous chunk sent with the RTS, before any CTS; id = sender
                       request, aux = byte offset, ctx = the window's bytes */
     PF_CREDIT,     /* id = credit the receiver has consumed so far (cumulative) */
+    PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
 };
 
 enum proto_frame_flags {

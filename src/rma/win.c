@@ -1,0 +1,350 @@
+/* Windows: creation (create, allocate, allocate_shared, dynamic), the
+ * exchange of every rank's size and displacement unit (so the origin checks
+ * ranges before anything is sent), shared segments, attached regions, and
+ * the table that names a window on the wire. */
+#include "rma/rma.h"
+#include "coll/coll.h"
+#include "util/handle.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static rm_htable_t rma_win_table = RM_HTABLE_INIT(RM_HOBJ_WIN, 0);
+static win_t *rma_wins; /* live windows, for frames that name one by id */
+
+rm_status_t rma_init(void)
+{
+    proto_am_set(rma_am_recv);
+    return RM_OK;
+}
+
+static void rma_win_destroy(win_t *w);
+
+void rma_finalize(void)
+{
+    /* windows the program never freed go without a barrier (MPI_Finalize
+     * had one) and without attribute callbacks (as communicators) */
+    proto_am_set(NULL);
+    while (rma_wins)
+        rma_win_destroy(rma_wins);
+    rm_htable_destroy(&rma_win_table);
+}
+
+win_t *rma_win_get(MPI_Win h)
+{
+    return rm_htable_get(&rma_win_table, h);
+}
+
+win_t *rma_win_by_id(uint32_t id)
+{
+    for (win_t *w = rma_wins; w; w = w->next)
+        if (w->id == id)
+            return w;
+    return NULL;
+}
+
+static void rma_win_destroy(win_t *w)
+{
+    if (w->handle)
+        rm_htable_free(&rma_win_table, w->handle);
+    for (win_t **p = &rma_wins; *p; p = &(*p)->next)
+        if (*p == w) {
+            *p = w->next;
+            break;
+        }
+    if (w->seg)
+        munmap(w->seg, w->seg_len);
+    free(w->mem);
+    while (w->regions) {
+        rma_region_t *r = w->regions;
+        w->regions = r->next;
+        free(r);
+    }
+    while (w->lk_head) {
+        rma_lockreq_t *q = w->lk_head;
+        w->lk_head = q->next;
+        free(q);
+    }
+    if (w->access)
+        group_release(w->access);
+    free(w->acc_ranks);
+    free(w->exp_ranks);
+    free(w->sizes);
+    free(w->units);
+    free(w->seg_off);
+    free(w->lock);
+    free(w->asked);
+    free(w->answered);
+    free(w->pending);
+    free(w->dirty);
+    free(w->posts);
+    free(w->bases);
+    free(w->pids);
+    comm_hints_free(&w->hints);
+    if (w->errh)
+        errhandler_release(w->errh);
+    if (w->comm)
+        comm_release(w->comm);
+    free(w);
+}
+
+/* The segment of a shared window: rank 0 of the window creates it, the
+ * others map it after a barrier, and the name goes after a second one (as
+ * the shm transport does with its own segments). Every rank's part starts
+ * on a cache line. */
+static rm_status_t rma_win_map_shared(win_t *w)
+{
+    /* a cache line per rank first: the lock word that serialises the
+     * accumulates into that rank's part (rma_direct.c) */
+    size_t hdr = RMA_SEG_LOCK_BYTES * (size_t)w->size, data = 0;
+    for (int r = 0; r < w->size; r++) {
+        w->seg_off[r] = (MPI_Aint)(hdr + data);
+        data += ((size_t)w->sizes[r] + 63) & ~(size_t)63;
+    }
+    size_t total = data ? hdr + data : 0;
+    char name[200];
+    snprintf(name, sizeof name, "/railmpi-%s-win%u", proto_job_id(), (unsigned)w->id);
+    rm_status_t st = RM_OK;
+    int fd = -1;
+    if (total && w->rank == 0) {
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        /* the pages are reserved now: a tmpfs too small for the window is
+         * an error here, not a SIGBUS at the first store */
+        int e = fd < 0 || ftruncate(fd, (off_t)total) < 0 ? errno : posix_fallocate(fd, 0, (off_t)total);
+        if (e) {
+            rm_log_info("rma: shared window segment %s of %zu bytes: %s", name, total, strerror(e));
+            st = RM_ERR_NOMEM;
+        }
+    }
+    /* everyone learns whether the segment exists before mapping it */
+    int ok = st == RM_OK, all = 0;
+    rm_status_t cst = coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), w->comm);
+    if (cst < 0 || !all) {
+        st = cst < 0 ? cst : RM_ERR_NOMEM;
+        goto out;
+    }
+    if (total && w->rank != 0 && (fd = shm_open(name, O_RDWR, 0)) < 0) {
+        rm_log_error("rma: shared window segment %s: %s", name, strerror(errno));
+        st = RM_ERR_NOMEM;
+    }
+    if (fd >= 0) {
+        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED) {
+            rm_log_error("rma: mapping %s: %s", name, strerror(errno));
+            st = RM_ERR_NOMEM;
+        } else {
+            w->seg = p;
+            w->seg_len = total;
+        }
+    }
+    ok = st == RM_OK;
+    cst = coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), w->comm);
+    if (cst < 0 || !all) {
+        st = cst < 0 ? cst : RM_ERR_NOMEM;
+        if (w->seg)
+            munmap(w->seg, w->seg_len);
+        w->seg = NULL;
+        w->seg_len = 0;
+    }
+out:
+    if (fd >= 0)
+        close(fd);
+    if (total && w->rank == 0)
+        shm_unlink(name);
+    if (st == RM_OK && w->seg)
+        w->base = w->len ? w->seg + w->seg_off[w->rank] : NULL;
+    return st;
+}
+
+static int rma_same_host(const comm_t *c)
+{
+    int node = proto_proc.node_of[comm_world_rank(c, 0)];
+    for (int r = 1; r < c->size; r++)
+        if (proto_proc.node_of[comm_world_rank(c, r)] != node)
+            return 0;
+    return 1;
+}
+
+rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit, int flavor,
+                           win_t **out)
+{
+    *out = NULL;
+    /* every rank sees the same hosts: all refuse together */
+    if (flavor == MPI_WIN_FLAVOR_SHARED && !rma_same_host(comm))
+        return RM_ERR_UNSUPPORTED;
+    win_t *w = calloc(1, sizeof *w);
+    if (!w)
+        return RM_ERR_NOMEM;
+    group_t *g = group_new(comm->size, 0);
+    if (!g) {
+        free(w);
+        return RM_ERR_NOMEM;
+    }
+    memcpy(g->world, comm->group->world, sizeof(int) * (size_t)comm->size);
+    rm_status_t st = comm_create_from(comm, g, &w->comm);
+    if (st < 0) {
+        group_release(g);
+        free(w);
+        return st;
+    }
+    int n = comm->size;
+    w->id = w->comm->ctx;
+    w->rank = w->comm->rank;
+    w->size = n;
+    w->flavor = flavor;
+    w->model = MPI_WIN_UNIFIED;
+    w->disp_unit = disp_unit;
+    w->len = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : len;
+    w->base = flavor == MPI_WIN_FLAVOR_DYNAMIC ? NULL : base;
+    w->errh = errhandler_get(MPI_ERRORS_ARE_FATAL);
+    w->errh->refcount++;
+    snprintf(w->name, sizeof w->name, "%s", "");
+    w->sizes = calloc((size_t)n, sizeof *w->sizes);
+    w->units = calloc((size_t)n, sizeof *w->units);
+    w->seg_off = calloc((size_t)n, sizeof *w->seg_off);
+    w->lock = calloc((size_t)n, sizeof *w->lock);
+    w->asked = calloc((size_t)n, sizeof *w->asked);
+    w->answered = calloc((size_t)n, sizeof *w->answered);
+    w->pending = calloc((size_t)n, sizeof *w->pending);
+    w->dirty = calloc((size_t)n, 1);
+    w->posts = calloc((size_t)n, sizeof *w->posts);
+    w->bases = calloc((size_t)n, sizeof *w->bases);
+    w->pids = calloc((size_t)n, sizeof *w->pids);
+    int local_ok = w->bases && w->pids && w->sizes && w->units && w->seg_off && w->lock && w->asked && w->answered &&
+                   w->pending && w->dirty && w->posts;
+    /* MPI_Win_allocate on one host: the memory is a shared segment too, so
+     * puts and gets are plain copies (as a shared window's) */
+    int segment = flavor == MPI_WIN_FLAVOR_SHARED ||
+                  (flavor == MPI_WIN_FLAVOR_ALLOCATE && rma_same_host(comm));
+    if (local_ok && !segment && flavor == MPI_WIN_FLAVOR_ALLOCATE && len > 0) {
+        if (posix_memalign(&w->mem, 64, (size_t)len))
+            local_ok = 0;
+        else
+            w->base = w->mem;
+    }
+    if (local_ok && !(w->handle = rm_htable_alloc(&rma_win_table, w)))
+        local_ok = 0;
+    if (local_ok) {
+        w->next = rma_wins;
+        rma_wins = w;
+    }
+    /* one exchange tells every rank everyone's size and unit, and whether
+     * all could go on (a window some rank could not create fails on all) */
+    MPI_Aint mine[5] = {w->len, disp_unit, local_ok, (MPI_Aint)(uintptr_t)w->base, (MPI_Aint)getpid()};
+    MPI_Aint *all = malloc(sizeof mine * (size_t)n);
+    if (!all) {
+        /* a few bytes per rank: without them this rank cannot take part */
+        rma_win_destroy(w);
+        return RM_ERR_NOMEM;
+    }
+    st = coll_allgather(mine, 5, dtype_get(MPI_AINT), all, 5, dtype_get(MPI_AINT), w->comm);
+    for (int r = 0; st >= 0 && r < n; r++) {
+        if (!all[5 * r + 2])
+            st = RM_ERR_NOMEM;
+        w->sizes[r] = all[5 * r];
+        w->units[r] = (int)all[5 * r + 1];
+        w->bases[r] = (uint64_t)all[5 * r + 3];
+        w->pids[r] = (int)all[5 * r + 4];
+    }
+    free(all);
+    if (st >= 0 && segment) {
+        st = rma_win_map_shared(w);
+        if (st == RM_ERR_NOMEM && flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+            /* every rank saw the segment fail: all take private memory and
+             * tell each other where it is (for cross-process copies) */
+            rm_log_info("rma: MPI_Win_allocate falls back to private memory");
+            int got = len == 0 || !posix_memalign(&w->mem, 64, (size_t)len);
+            w->base = len ? w->mem : NULL;
+            MPI_Aint me[2] = {(MPI_Aint)(uintptr_t)w->base, got}, *both = malloc(sizeof me * (size_t)n);
+            st = both ? coll_allgather(me, 2, dtype_get(MPI_AINT), both, 2, dtype_get(MPI_AINT), w->comm)
+                      : RM_ERR_NOMEM;
+            for (int r = 0; st >= 0 && r < n; r++) {
+                w->bases[r] = (uint64_t)both[2 * r];
+                if (!both[2 * r + 1])
+                    st = RM_ERR_NOMEM;
+            }
+            free(both);
+        }
+    }
+    if (st < 0) {
+        rma_win_destroy(w);
+        return st;
+    }
+    w->attr_size = w->len;
+    w->attr_unit = w->disp_unit;
+    w->attr_flavor = w->flavor;
+    w->attr_model = w->model;
+    *out = w;
+    return RM_OK;
+}
+
+rm_status_t rma_win_free(win_t *w)
+{
+    /* nobody frees before everyone's operations on it are complete */
+    rm_status_t st = coll_barrier(w->comm);
+    rma_win_destroy(w);
+    return st;
+}
+
+void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, int *unit, void *baseptr)
+{
+    if (rank == MPI_PROC_NULL) {
+        rank = -1;
+        for (int r = 0; r < w->size && rank < 0; r++)
+            if (w->sizes[r] > 0)
+                rank = r;
+    }
+    if (rank < 0 || !w->seg) {
+        *size = 0;
+        *unit = rank < 0 ? w->disp_unit : w->units[rank];
+        *(void **)baseptr = NULL;
+        return;
+    }
+    *size = w->sizes[rank];
+    *unit = w->units[rank];
+    *(void **)baseptr = w->sizes[rank] ? w->seg + w->seg_off[rank] : NULL;
+}
+
+rm_status_t rma_win_attach(win_t *w, void *base, MPI_Aint size)
+{
+    rma_region_t *r = malloc(sizeof *r);
+    if (!r)
+        return RM_ERR_NOMEM;
+    r->base = base;
+    r->size = size;
+    r->next = w->regions;
+    w->regions = r;
+    return RM_OK;
+}
+
+rm_status_t rma_win_detach(win_t *w, const void *base)
+{
+    for (rma_region_t **p = &w->regions; *p; p = &(*p)->next)
+        if ((*p)->base == base) {
+            rma_region_t *r = *p;
+            *p = r->next;
+            free(r);
+            return RM_OK;
+        }
+    return RM_ERR_NOT_FOUND;
+}
+
+char *rma_win_target_mem(win_t *w, uint64_t disp, int64_t lo, int64_t hi)
+{
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        uintptr_t a = (uintptr_t)disp + (uintptr_t)lo, b = (uintptr_t)disp + (uintptr_t)hi;
+        for (rma_region_t *r = w->regions; r; r = r->next)
+            if (a >= (uintptr_t)r->base && b <= (uintptr_t)r->base + (uintptr_t)r->size && a <= b)
+                return (char *)(uintptr_t)disp;
+        return NULL;
+    }
+    if ((int64_t)disp < 0 || (int64_t)disp + lo < 0 || (int64_t)disp + hi > (int64_t)w->len)
+        return NULL;
+    return w->base + disp;
+}
