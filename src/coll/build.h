@@ -1,0 +1,51 @@
+/* Schedule builders: each adds the rounds of one collective algorithm to a
+ * schedule (coll/sched.h), so blocking, nonblocking and neighbourhood
+ * collectives share them and compositions (reduce then scatter) are one
+ * schedule. Arguments are checked by src/mpi; MPI_IN_PLACE is passed
+ * through. Families: data movement (build_move.c), reductions
+ * (build_reduce.c), neighbourhoods (build_neighbor.c). */
+#ifndef RM_COLL_BUILD_H
+#define RM_COLL_BUILD_H
+
+#include "coll/sched.h"
+
+void coll_build_barrier(coll_sched_t *s, comm_t *c);
+void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
+/* rcounts/displs NULL: rcount each, at i * rcount (gather); likewise scatter. */
+void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                        dtype_t *rdt, int root, comm_t *c);
+void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const int *scounts,
+                         const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+                         dtype_t *rdt, int root, comm_t *c);
+void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                           void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                           dtype_t *rdt, comm_t *c);
+/* The general exchange: block i goes to to[i] (i when to is NULL) and
+ * block j comes from from[j]; displacements in bytes, one type per block
+ * (sdts/rdts) or one for all (sdt/rdt when the arrays are NULL). sbuf
+ * MPI_IN_PLACE: send what the receive blocks hold (nsend == nrecv). */
+typedef struct coll_blocks {
+    int n;
+    const int *peers;        /* NULL: block i with rank i */
+    const int *counts;       /* NULL: count for each */
+    MPI_Count count;
+    const MPI_Aint *bdispls; /* bytes; NULL: displs * extent, or i * count * extent */
+    const int *displs;
+    dtype_t *const *dts;     /* NULL: dt for each */
+    dtype_t *dt;
+} coll_blocks_t;
+void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb);
+
+void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                       op_t *op, int root, comm_t *c);
+void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                          dtype_t *dt, op_t *op, comm_t *c);
+/* rcounts NULL: rcount each (reduce_scatter_block). */
+void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
+                               const int *rcounts, dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                     op_t *op, int exclusive, comm_t *c);
+
+#endif

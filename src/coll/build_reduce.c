@@ -1,0 +1,144 @@
+/* Reduction schedules: binomial reduce (commutative ops), in-rank-order
+ * reduce at the root (non-commutative ops), recursive-doubling allreduce
+ * on power-of-two sizes (either kind of op: the lower half's data stays on
+ * the left), reduce + broadcast otherwise, reduce + scatter for
+ * reduce_scatter, and the chained scans. */
+#include "coll/build.h"
+
+#include <stdlib.h>
+
+void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                       op_t *op, int root, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    if (sbuf == MPI_IN_PLACE)
+        sbuf = rbuf; /* only the root may pass MPI_IN_PLACE */
+    if (!op->commute) {
+        if (me != root) {
+            coll_sched_send(s, sbuf, count, dt, root);
+            coll_sched_barrier(s);
+            return;
+        }
+        /* everyone's data at the root, folded from the top:
+         * x0 op (x1 op (... op x(n-1))) */
+        char **in = malloc(sizeof *in * (size_t)n);
+        char *acc = coll_sched_tmp(s, count, dt);
+        if (!in || !acc) {
+            free(in);
+            coll_sched_fail(s, RM_ERR_NOMEM);
+            return;
+        }
+        for (int r = 0; r < n; r++) {
+            in[r] = r == me ? (char *)sbuf : coll_sched_tmp(s, count, dt);
+            if (!in[r]) {
+                free(in);
+                return;
+            }
+            if (r != me)
+                coll_sched_recv(s, in[r], count, dt, r);
+        }
+        coll_sched_barrier(s);
+        coll_sched_copy(s, in[n - 1], count, dt, acc, count, dt);
+        for (int r = n - 2; r >= 0; r--)
+            coll_sched_reduce(s, in[r], acc, count, dt, op);
+        coll_sched_copy(s, acc, count, dt, rbuf, count, dt);
+        coll_sched_barrier(s);
+        free(in);
+        return;
+    }
+    int rel = (me - root + n) % n;
+    char *acc = coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
+    if (!acc || !tmp)
+        return;
+    coll_sched_copy(s, sbuf, count, dt, acc, count, dt);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (rel & mask) {
+            coll_sched_send(s, acc, count, dt, (rel - mask + root) % n);
+            coll_sched_barrier(s);
+            return;
+        }
+        if (rel + mask < n) {
+            coll_sched_recv(s, tmp, count, dt, (rel + mask + root) % n);
+            coll_sched_barrier(s);
+            coll_sched_reduce(s, tmp, acc, count, dt, op); /* runs before tmp is reused */
+        }
+    }
+    coll_sched_copy(s, acc, count, dt, rbuf, count, dt);
+    coll_sched_barrier(s);
+}
+
+void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                          dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    if (n & (n - 1)) {
+        coll_build_reduce(s, sbuf == MPI_IN_PLACE && me != 0 ? rbuf : sbuf, rbuf, count, dt, op, 0, c);
+        coll_build_bcast(s, rbuf, count, dt, 0, c);
+        return;
+    }
+    char *tmp = coll_sched_tmp(s, count, dt);
+    if (!tmp)
+        return;
+    if (sbuf != MPI_IN_PLACE)
+        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int peer = me ^ mask;
+        coll_sched_recv(s, tmp, count, dt, peer);
+        coll_sched_send(s, rbuf, count, dt, peer);
+        coll_sched_barrier(s);
+        if (peer < me || op->commute) {
+            coll_sched_reduce(s, tmp, rbuf, count, dt, op); /* peer's op mine */
+        } else {
+            coll_sched_reduce(s, rbuf, tmp, count, dt, op); /* mine op peer's */
+            coll_sched_copy(s, tmp, count, dt, rbuf, count, dt);
+        }
+    }
+    coll_sched_barrier(s);
+}
+
+void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
+                               const int *rcounts, dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size;
+    int *cnt = malloc(sizeof(int) * 2 * (size_t)n);
+    if (!cnt) {
+        coll_sched_fail(s, RM_ERR_NOMEM);
+        return;
+    }
+    int *dsp = cnt + n;
+    MPI_Count total = 0;
+    for (int r = 0; r < n; r++) {
+        cnt[r] = rcounts ? rcounts[r] : (int)rcount;
+        dsp[r] = (int)total;
+        total += cnt[r];
+    }
+    char *tmp = coll_sched_tmp(s, total, dt);
+    if (tmp) {
+        coll_build_reduce(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, tmp, total, dt, op, 0, c);
+        coll_build_scatterv(s, tmp, 0, cnt, dsp, dt, rbuf, cnt[c->rank], dt, 0, c);
+    }
+    free(cnt);
+}
+
+void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                     op_t *op, int exclusive, comm_t *c)
+{
+    int me = c->rank;
+    char *own = coll_sched_tmp(s, count, dt), *pre = coll_sched_tmp(s, count, dt);
+    if (!own || !pre)
+        return;
+    coll_sched_copy(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, own, count, dt);
+    coll_sched_barrier(s);
+    if (me > 0) {
+        coll_sched_recv(s, pre, count, dt, me - 1);
+        coll_sched_barrier(s);
+        if (exclusive)
+            coll_sched_copy(s, pre, count, dt, rbuf, count, dt);
+        coll_sched_reduce(s, pre, own, count, dt, op); /* x0..x(me-1) op x(me) */
+    }
+    if (!exclusive)
+        coll_sched_copy(s, own, count, dt, rbuf, count, dt);
+    if (me + 1 < c->size)
+        coll_sched_send(s, own, count, dt, me + 1);
+    coll_sched_barrier(s);
+}

@@ -1,0 +1,55 @@
+/* The collective schedule engine. A schedule is a list of rounds; a round
+ * is steps (send, receive, reduce, copy) that may run together, and each
+ * round waits for every step of the one before (the only dependency the
+ * algorithms need). When a round begins its local steps (copies and
+ * reductions) run in the order they were added, then its receives and sends
+ * are posted. Messages go over the collective context (ctx + 1) with one tag
+ * per collective, taken from the communicator's count of schedules: MPI
+ * requires collectives on a communicator to be called in the same order
+ * everywhere, so the counts agree, and messages of one collective between
+ * two ranks match in the order both schedules post them.
+ *
+ * Blocking collectives run a schedule to the end at once; nonblocking ones
+ * return a request and the schedule advances from every progress pass,
+ * including the asynchronous progress thread's (src/proto/async.c). */
+#ifndef RM_COLL_SCHED_H
+#define RM_COLL_SCHED_H
+
+#include "coll/op.h"
+#include "comm/comm.h"
+#include "dtype/dtype.h"
+#include "proto/proto.h"
+
+typedef struct coll_sched coll_sched_t;
+
+/* A new schedule on c (the intercommunicator itself for inter phases). */
+coll_sched_t *coll_sched_new(comm_t *c);
+/* Steps of the current round. Buffers must stay valid until the schedule
+ * ends; datatypes and ops are held by reference. A failed addition (memory)
+ * is remembered and reported by start/run. */
+void coll_sched_send(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt, int peer);
+void coll_sched_recv(coll_sched_t *s, void *buf, MPI_Count n, dtype_t *dt, int peer);
+/* rbuf = sbuf (same type signature; the receiving side may be larger). */
+void coll_sched_copy(coll_sched_t *s, const void *sbuf, MPI_Count sn, dtype_t *sdt, void *rbuf,
+                     MPI_Count rn, dtype_t *rdt);
+/* inout = in op inout */
+void coll_sched_reduce(coll_sched_t *s, const void *in, void *inout, MPI_Count n, dtype_t *dt,
+                       op_t *op);
+/* Close the current round: later steps wait for it. */
+void coll_sched_barrier(coll_sched_t *s);
+/* Scratch room for n items of dt, freed with the schedule (NULL: the
+ * failure is remembered). The pointer is shifted by the type's true lb. */
+void *coll_sched_tmp(coll_sched_t *s, MPI_Count n, const dtype_t *dt);
+/* Room for `bytes` plain bytes. */
+void *coll_sched_bytes(coll_sched_t *s, size_t bytes);
+/* Mark the building as failed (bad arguments found while building). */
+void coll_sched_fail(coll_sched_t *s, rm_status_t st);
+
+/* Run to completion (blocking collectives); frees s. */
+rm_status_t coll_sched_run(coll_sched_t *s);
+/* Start as a nonblocking operation: *out is a request (kind REQ_GREQ, its
+ * gstate the completion status as intptr_t) that completes when the
+ * schedule ends. Takes s over, also on failure. */
+rm_status_t coll_sched_start(coll_sched_t *s, request_t **out);
+
+#endif

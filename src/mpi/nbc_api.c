@@ -1,0 +1,451 @@
+/* Nonblocking collective bindings (MPI-3.1 §5.12): the checks of the
+ * blocking forms, then a schedule (src/coll/sched.h) started as a request.
+ * Intercommunicators are refused with MPI_ERR_COMM for now (the blocking
+ * forms support them). */
+#include "coll/build.h"
+#include "mpi/coll_check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* The schedule's outcome, reported when the application completes it. */
+static int nbc_query(void *state, MPI_Status *status)
+{
+    (void)status;
+    return mpi_err_from_status((rm_status_t)(intptr_t)state);
+}
+
+#define NBC_NEW(c, s)                                                                \
+    do {                                                                             \
+        if (!((s) = coll_sched_new(c)))                                              \
+            MPI_FAIL((c), MPI_ERR_NO_MEM, "out of memory");                          \
+    } while (0)
+
+#define NBC_START(c, s, request)                                                     \
+    do {                                                                             \
+        request_t *r_;                                                               \
+        MPI_CHECK_STATUS((c), coll_sched_start((s), &r_));                           \
+        r_->gq = nbc_query;                                                          \
+        *(request) = r_->handle;                                                     \
+    } while (0)
+
+#define CHECK_NBC_COMM(c, comm, request)                                             \
+    do {                                                                             \
+        CHECK_COMM(c, comm);                                                         \
+        if (comm_is_inter(c))                                                        \
+            MPI_FAIL((c), MPI_ERR_COMM, "nonblocking collectives on intercommunicators are not supported yet"); \
+        CHECK_ARG(c, request, "request is NULL");                                    \
+    } while (0)
+
+RM_ALIAS(Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Ibarrier");
+    comm_t *c = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    NBC_NEW(c, s);
+    coll_build_barrier(s, c);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+RM_ALIAS(Ibcast)
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Ibcast");
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    CHECK_COUNT(c, count);
+    CHECK_DTYPE(c, dt, datatype);
+    CHECK_ROOT(c, root);
+    CHECK_BUF(c, buffer, count, dt);
+    NBC_NEW(c, s);
+    coll_build_bcast(s, buffer, count, dt, root, c);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+/* Igather/Igatherv: rcounts NULL for the regular form. */
+static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
+                      const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Request *request, int v)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c = NULL;
+    dtype_t *sdt = NULL, *rdt = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    CHECK_ROOT(c, root);
+    if (sendbuf == MPI_IN_PLACE && c->rank != root)
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
+    if (sendbuf != MPI_IN_PLACE) {
+        CHECK_COUNT(c, sendcount);
+        CHECK_DTYPE(c, sdt, sendtype);
+        CHECK_BUF(c, sendbuf, sendcount, sdt);
+    }
+    if (c->rank == root) {
+        CHECK_DTYPE(c, rdt, recvtype);
+        if (v) {
+            CHECK_COUNTS(c, recvcounts, c->size);
+            CHECK_ARG(c, displs, "displs is NULL");
+        } else {
+            CHECK_COUNT(c, recvcount);
+            CHECK_BUF(c, recvbuf, recvcount, rdt);
+            CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
+        }
+    }
+    NBC_NEW(c, s);
+    coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
+                       v ? displs : NULL, rdt, root, c);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+RM_ALIAS(Igather)
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return nbc_gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+                      recvtype, root, comm, request, 0);
+}
+
+RM_ALIAS(Igatherv)
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                      recvtype, root, comm, request, 1);
+}
+
+static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
+                       const int *sendcounts, const int *displs, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Request *request, int v)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c = NULL;
+    dtype_t *sdt = NULL, *rdt = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    CHECK_ROOT(c, root);
+    if (recvbuf == MPI_IN_PLACE && c->rank != root)
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
+    if (c->rank == root) {
+        CHECK_DTYPE(c, sdt, sendtype);
+        if (v) {
+            CHECK_COUNTS(c, sendcounts, c->size);
+            CHECK_ARG(c, displs, "displs is NULL");
+        } else {
+            CHECK_COUNT(c, sendcount);
+            CHECK_BUF(c, sendbuf, sendcount, sdt);
+            CHECK_ALIAS(c, sendbuf, recvbuf, sendcount);
+        }
+    }
+    if (recvbuf != MPI_IN_PLACE) {
+        CHECK_COUNT(c, recvcount);
+        CHECK_DTYPE(c, rdt, recvtype);
+        CHECK_BUF(c, recvbuf, recvcount, rdt);
+    }
+    NBC_NEW(c, s);
+    coll_build_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL, sdt,
+                        recvbuf, recvcount, rdt, root, c);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+RM_ALIAS(Iscatter)
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return nbc_scatter("MPI_Iscatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
+                       recvcount, recvtype, root, comm, request, 0);
+}
+
+RM_ALIAS(Iscatterv)
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+                       recvcount, recvtype, root, comm, request, 1);
+}
+
+static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request *request, int v)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c = NULL;
+    dtype_t *sdt = NULL, *rdt = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    if (sendbuf != MPI_IN_PLACE) {
+        CHECK_COUNT(c, sendcount);
+        CHECK_DTYPE(c, sdt, sendtype);
+        CHECK_BUF(c, sendbuf, sendcount, sdt);
+    }
+    CHECK_DTYPE(c, rdt, recvtype);
+    if (v) {
+        CHECK_COUNTS(c, recvcounts, c->size);
+        CHECK_ARG(c, displs, "displs is NULL");
+    } else {
+        CHECK_COUNT(c, recvcount);
+        CHECK_BUF(c, recvbuf, recvcount, rdt);
+        CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
+    }
+    NBC_NEW(c, s);
+    coll_build_allgatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
+                          v ? displs : NULL, rdt, c);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+RM_ALIAS(Iallgather)
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                         NULL, recvtype, comm, request, 0);
+}
+
+RM_ALIAS(Iallgatherv)
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                         displs, recvtype, comm, request, 1);
+}
+
+RM_ALIAS(Ialltoall)
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Ialltoall");
+    comm_t *c = NULL;
+    dtype_t *sdt = NULL, *rdt = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    if (sendbuf != MPI_IN_PLACE) {
+        CHECK_COUNT(c, sendcount);
+        CHECK_DTYPE(c, sdt, sendtype);
+        CHECK_BUF(c, sendbuf, sendcount, sdt);
+    }
+    CHECK_COUNT(c, recvcount);
+    CHECK_DTYPE(c, rdt, recvtype);
+    CHECK_BUF(c, recvbuf, recvcount, rdt);
+    CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
+    NBC_NEW(c, s);
+    coll_blocks_t sb = {.n = c->size, .count = sendcount, .dt = sdt};
+    coll_blocks_t rb = {.n = c->size, .count = recvcount, .dt = rdt};
+    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+RM_ALIAS(Ialltoallv)
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Ialltoallv");
+    comm_t *c = NULL;
+    dtype_t *sdt = NULL, *rdt = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    if (sendbuf != MPI_IN_PLACE) {
+        CHECK_DTYPE(c, sdt, sendtype);
+        CHECK_COUNTS(c, sendcounts, c->size);
+        CHECK_ARG(c, sdispls, "sdispls is NULL");
+    }
+    CHECK_DTYPE(c, rdt, recvtype);
+    CHECK_COUNTS(c, recvcounts, c->size);
+    CHECK_ARG(c, rdispls, "rdispls is NULL");
+    NBC_NEW(c, s);
+    coll_blocks_t sb = {.n = c->size, .counts = sendcounts, .displs = sdispls, .dt = sdt};
+    coll_blocks_t rb = {.n = c->size, .counts = recvcounts, .displs = rdispls, .dt = rdt};
+    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+/* ---- reductions -------------------------------------------------------- */
+
+#define NBC_REDUCE_BEGIN(name, rooted, root)                                          \
+    comm_t *c = NULL;                                                                \
+    dtype_t *dt = NULL;                                                              \
+    op_t *o = NULL;                                                                  \
+    int err = coll_reduce_checks(name, sendbuf, recvbuf, count, datatype, op, comm, rooted, \
+                                 root, &c, &dt, &o);                                 \
+    if (err != MPI_SUCCESS)                                                          \
+        return err;                                                                  \
+    if (comm_is_inter(c))                                                            \
+        return mpi_err_raise(c, MPI_ERR_COMM, name,                                  \
+                             "nonblocking collectives on intercommunicators are not supported yet"); \
+    if (!request)                                                                    \
+        return mpi_err_raise(c, MPI_ERR_ARG, name, "request is NULL");               \
+    rm_lock();                                                                       \
+    coll_sched_t *s = coll_sched_new(c);                                             \
+    if (!s) {                                                                        \
+        rm_unlock();                                                                 \
+        return mpi_err_raise(c, MPI_ERR_NO_MEM, name, "out of memory");              \
+    }
+
+#define NBC_REDUCE_END(name)                                                         \
+    request_t *r;                                                                    \
+    rm_status_t st = coll_sched_start(s, &r);                                        \
+    if (st >= 0) {                                                                   \
+        r->gq = nbc_query;                                                           \
+        *request = r->handle;                                                        \
+    }                                                                                \
+    rm_unlock();                                                                     \
+    return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), name, "%s", rm_status_str(st)) \
+                  : MPI_SUCCESS
+
+RM_ALIAS(Ireduce)
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    NBC_REDUCE_BEGIN("MPI_Ireduce", 1, root);
+    coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
+    NBC_REDUCE_END("MPI_Ireduce");
+}
+
+RM_ALIAS(Iallreduce)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    NBC_REDUCE_BEGIN("MPI_Iallreduce", 0, 0);
+    coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
+    NBC_REDUCE_END("MPI_Iallreduce");
+}
+
+RM_ALIAS(Iscan)
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    NBC_REDUCE_BEGIN("MPI_Iscan", 2, 0);
+    coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 0, c);
+    NBC_REDUCE_END("MPI_Iscan");
+}
+
+RM_ALIAS(Iexscan)
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    NBC_REDUCE_BEGIN("MPI_Iexscan", 2, 0);
+    coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 1, c);
+    NBC_REDUCE_END("MPI_Iexscan");
+}
+
+RM_ALIAS(Ireduce_scatter_block)
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    int count = recvcount;
+    NBC_REDUCE_BEGIN("MPI_Ireduce_scatter_block", 0, 0);
+    coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
+    NBC_REDUCE_END("MPI_Ireduce_scatter_block");
+}
+
+RM_ALIAS(Ireduce_scatter)
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Ireduce_scatter");
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    CHECK_DTYPE(c, dt, datatype);
+    CHECK_OP(c, o, op, dt);
+    CHECK_COUNTS(c, recvcounts, c->size);
+    NBC_NEW(c, s);
+    coll_build_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+/* ---- all-to-all with a type per block ---------------------------------- */
+
+/* MPI_Alltoallw (nb 0; intercommunicators too) and MPI_Ialltoallw (nb 1). */
+static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *sendcounts,
+                          const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                          const int *recvcounts, const int *rdispls,
+                          const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request,
+                          int nb)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c = NULL;
+    coll_sched_t *s = NULL;
+    dtype_t **dts = NULL;
+    MPI_Aint *dsp = NULL;
+    if (nb) {
+        CHECK_NBC_COMM(c, comm, request);
+    } else {
+        CHECK_COMM(c, comm);
+        CHECK_NOT_IN_PLACE(c, sendbuf);
+    }
+    int n = comm_peer_size(c);
+    if (!(dts = malloc(sizeof *dts * 2 * (size_t)n)) || !(dsp = malloc(sizeof *dsp * 2 * (size_t)n)))
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
+    if (sendbuf != MPI_IN_PLACE) {
+        CHECK_COUNTS(c, sendcounts, n);
+        CHECK_ARG(c, sdispls && sendtypes, "sdispls or sendtypes is NULL");
+        for (int i = 0; i < n; i++) {
+            CHECK_DTYPE(c, dts[i], sendtypes[i]);
+            dsp[i] = sdispls[i];
+        }
+    }
+    CHECK_COUNTS(c, recvcounts, n);
+    CHECK_ARG(c, rdispls && recvtypes, "rdispls or recvtypes is NULL");
+    for (int i = 0; i < n; i++) {
+        CHECK_DTYPE(c, dts[n + i], recvtypes[i]);
+        dsp[n + i] = rdispls[i];
+    }
+    coll_blocks_t sb = {.n = n, .counts = sendcounts, .bdispls = dsp, .dts = dts};
+    coll_blocks_t rb = {.n = n, .counts = recvcounts, .bdispls = dsp + n, .dts = dts + n};
+    NBC_NEW(c, s);
+    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    if (nb)
+        NBC_START(c, s, request);
+    else
+        MPI_CHECK_STATUS(c, coll_sched_run(s));
+    goto fn_exit;
+fn_exit:
+    free(dts);
+    free(dsp);
+    rm_unlock();
+    return err;
+}
+
+RM_ALIAS(Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return coll_alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                          recvcounts, rdispls, recvtypes, comm, NULL, 0);
+}
+
+RM_ALIAS(Ialltoallw)
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return coll_alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                          recvcounts, rdispls, recvtypes, comm, request, 1);
+}
