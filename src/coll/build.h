@@ -34,9 +34,22 @@ typedef struct coll_blocks {
     const int *displs;
     dtype_t *const *dts;     /* NULL: dt for each */
     dtype_t *dt;
+    const int *subs;         /* sub-tag per block (coll_sched_send_sub), NULL: 0 */
 } coll_blocks_t;
 void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb);
+
+/* Neighbourhood collectives (MPI-3.1 §7.6) on c's topology: the
+ * neighbours in the standard's order, with sub-tags that pair each send with
+ * the right receive where one rank is a neighbour twice (a periodic
+ * dimension of size 1 or 2). *in and *out are one allocation (free *in);
+ * RM_ERR_INVALID when c has no topology. */
+typedef struct coll_nbrs {
+    int nin, nout;
+    int *in, *out, *insub, *outsub;
+} coll_nbrs_t;
+rm_status_t coll_nbrs_get(const comm_t *c, coll_nbrs_t *nb);
+void coll_nbrs_free(coll_nbrs_t *nb);
 
 void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                        op_t *op, int root, comm_t *c);

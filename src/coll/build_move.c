@@ -120,6 +120,11 @@ static int blocks_peer(const coll_blocks_t *b, int i)
     return b->peers ? b->peers[i] : i;
 }
 
+static int blocks_sub(const coll_blocks_t *b, int i)
+{
+    return b->subs ? b->subs[i] : 0;
+}
+
 void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb)
 {
@@ -154,10 +159,10 @@ void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t 
         from = rb;
     }
     for (int i = 0; i < rb->n; i++)
-        coll_sched_recv(s, (char *)rbuf + blocks_off(rb, i), blocks_count(rb, i), blocks_dt(rb, i),
-                        blocks_peer(rb, i));
+        coll_sched_recv_sub(s, (char *)rbuf + blocks_off(rb, i), blocks_count(rb, i),
+                            blocks_dt(rb, i), blocks_peer(rb, i), blocks_sub(rb, i));
     for (int i = 0; i < from->n; i++)
-        coll_sched_send(s, src + blocks_off(from, i), blocks_count(from, i), blocks_dt(from, i),
-                        blocks_peer(from, i));
+        coll_sched_send_sub(s, src + blocks_off(from, i), blocks_count(from, i),
+                            blocks_dt(from, i), blocks_peer(from, i), blocks_sub(from, i));
     coll_sched_barrier(s);
 }

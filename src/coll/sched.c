@@ -10,9 +10,12 @@ enum { STEP_SEND = 1, STEP_RECV, STEP_COPY, STEP_REDUCE };
 
 /* Tags of schedules on the collective context: above every fixed tag the
  * blocking code uses there (coll.c 1.., coll/inter.c 40.., comm/inter.c
- * 60..), one per schedule, recycled after 2^24 schedules. */
+ * 60..); 2^16 per schedule (recycled after 2^16 schedules), of which a step
+ * may choose one of 256 (its `sub`) to tell apart two messages between the
+ * same pair of ranks that the order of posting would not. */
 #define SCHED_TAG_BASE (1 << 24)
-#define SCHED_TAG_MASK ((1 << 24) - 1)
+#define SCHED_SEQ_MASK 0xffff
+#define SCHED_SUB_MASK 0xff
 
 typedef struct sched_step {
     uint8_t kind;
@@ -23,6 +26,7 @@ typedef struct sched_step {
     dtype_t *sdt, *rdt;
     op_t *op;
     int peer;
+    int tag;
     request_t *req;
 } sched_step_t;
 
@@ -47,7 +51,7 @@ coll_sched_t *coll_sched_new(comm_t *c)
         return NULL;
     s->comm = c;
     c->refcount++;
-    s->tag = SCHED_TAG_BASE + (int)((unsigned)c->coll_seq++ & SCHED_TAG_MASK);
+    s->tag = SCHED_TAG_BASE + (int)(((unsigned)c->coll_seq++ & SCHED_SEQ_MASK) << 8);
     return s;
 }
 
@@ -84,11 +88,13 @@ static void sched_hold(dtype_t *dt)
         dt->refcount++;
 }
 
-void coll_sched_send(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt, int peer)
+void coll_sched_send_sub(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt, int peer,
+                         int sub)
 {
     sched_step_t *st = sched_add(s, STEP_SEND);
     if (!st)
         return;
+    st->tag = s->tag + (sub & SCHED_SUB_MASK);
     st->sbuf = buf;
     st->sn = n;
     st->sdt = dt;
@@ -96,16 +102,27 @@ void coll_sched_send(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt,
     sched_hold(dt);
 }
 
-void coll_sched_recv(coll_sched_t *s, void *buf, MPI_Count n, dtype_t *dt, int peer)
+void coll_sched_recv_sub(coll_sched_t *s, void *buf, MPI_Count n, dtype_t *dt, int peer, int sub)
 {
     sched_step_t *st = sched_add(s, STEP_RECV);
     if (!st)
         return;
+    st->tag = s->tag + (sub & SCHED_SUB_MASK);
     st->rbuf = buf;
     st->rn = n;
     st->rdt = dt;
     st->peer = peer;
     sched_hold(dt);
+}
+
+void coll_sched_send(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt, int peer)
+{
+    coll_sched_send_sub(s, buf, n, dt, peer, 0);
+}
+
+void coll_sched_recv(coll_sched_t *s, void *buf, MPI_Count n, dtype_t *dt, int peer)
+{
+    coll_sched_recv_sub(s, buf, n, dt, peer, 0);
 }
 
 void coll_sched_copy(coll_sched_t *s, const void *sbuf, MPI_Count sn, dtype_t *sdt, void *rbuf,
@@ -238,12 +255,12 @@ static void sched_round_begin(coll_sched_t *s)
     for (i = s->first; i < s->next && s->err >= 0; i++) {
         sched_step_t *st = &s->steps[i];
         if (st->kind == STEP_RECV)
-            s->err = proto_irecv(st->rbuf, st->rn, st->rdt, st->peer, s->tag, c, c->ctx + 1, &st->req);
+            s->err = proto_irecv(st->rbuf, st->rn, st->rdt, st->peer, st->tag, c, c->ctx + 1, &st->req);
     }
     for (i = s->first; i < s->next && s->err >= 0; i++) {
         sched_step_t *st = &s->steps[i];
         if (st->kind == STEP_SEND)
-            s->err = proto_isend(st->sbuf, st->sn, st->sdt, st->peer, s->tag, c, c->ctx + 1, PROTO_STD,
+            s->err = proto_isend(st->sbuf, st->sn, st->sdt, st->peer, st->tag, c, c->ctx + 1, PROTO_STD,
                                  &st->req);
     }
 }

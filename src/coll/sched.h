@@ -3,8 +3,8 @@
  * round waits for every step of the one before (the only dependency the
  * algorithms need). When a round begins its local steps (copies and
  * reductions) run in the order they were added, then its receives and sends
- * are posted. Messages go over the collective context (ctx + 1) with one tag
- * per collective, taken from the communicator's count of schedules: MPI
+ * are posted. Messages go over the collective context (ctx + 1) with tags
+ * of their own per collective, taken from the communicator's count of schedules: MPI
  * requires collectives on a communicator to be called in the same order
  * everywhere, so the counts agree, and messages of one collective between
  * two ranks match in the order both schedules post them.
@@ -29,6 +29,11 @@ coll_sched_t *coll_sched_new(comm_t *c);
  * is remembered and reported by start/run. */
 void coll_sched_send(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt, int peer);
 void coll_sched_recv(coll_sched_t *s, void *buf, MPI_Count n, dtype_t *dt, int peer);
+/* The same with one of 256 sub-tags (0 for the plain forms): messages
+ * between two ranks match by sub-tag, then in the order posted. */
+void coll_sched_send_sub(coll_sched_t *s, const void *buf, MPI_Count n, dtype_t *dt, int peer,
+                         int sub);
+void coll_sched_recv_sub(coll_sched_t *s, void *buf, MPI_Count n, dtype_t *dt, int peer, int sub);
 /* rbuf = sbuf (same type signature; the receiving side may be larger). */
 void coll_sched_copy(coll_sched_t *s, const void *sbuf, MPI_Count sn, dtype_t *sdt, void *rbuf,
                      MPI_Count rn, dtype_t *rdt);
