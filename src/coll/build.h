@@ -61,4 +61,23 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
 void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                      op_t *op, int exclusive, comm_t *c);
 
+/* Intercommunicators (build_inter.c); the all-to-all family and allgather
+ * are coll_build_exchange over the remote group. */
+void coll_build_inter_barrier(coll_sched_t *s, comm_t *c);
+void coll_build_inter_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                            comm_t *c);
+void coll_build_inter_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              dtype_t *rdt, int root, comm_t *c);
+void coll_build_inter_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount,
+                               const int *scounts, const int *displs, dtype_t *sdt, void *rbuf,
+                               MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+void coll_build_inter_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                             dtype_t *dt, op_t *op, int root, comm_t *c);
+void coll_build_inter_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                                dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_inter_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf,
+                                     MPI_Count rcount, const int *rcounts, dtype_t *dt, op_t *op,
+                                     comm_t *c);
+
 #endif

@@ -27,11 +27,13 @@ typedef struct sched_step {
     op_t *op;
     int peer;
     int tag;
+    comm_t *comm; /* the schedule's, or an intercommunicator's local one */
     request_t *req;
 } sched_step_t;
 
 struct coll_sched {
     comm_t *comm;
+    comm_t *on;   /* where the next steps' messages go (coll_sched_use) */
     int tag;
     sched_step_t *steps;
     int nsteps, cap;
@@ -49,10 +51,15 @@ coll_sched_t *coll_sched_new(comm_t *c)
     coll_sched_t *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->comm = c;
+    s->comm = s->on = c;
     c->refcount++;
     s->tag = SCHED_TAG_BASE + (int)(((unsigned)c->coll_seq++ & SCHED_SEQ_MASK) << 8);
     return s;
+}
+
+void coll_sched_use(coll_sched_t *s, comm_t *c)
+{
+    s->on = c;
 }
 
 void coll_sched_fail(coll_sched_t *s, rm_status_t st)
@@ -79,6 +86,7 @@ static sched_step_t *sched_add(coll_sched_t *s, int kind)
     memset(st, 0, sizeof *st);
     st->kind = (uint8_t)kind;
     st->round = s->nrounds;
+    st->comm = s->on;
     return st;
 }
 
@@ -240,7 +248,6 @@ static rm_status_t sched_copy(const sched_step_t *st)
 /* Begin round s->cur: local steps, then the messages. */
 static void sched_round_begin(coll_sched_t *s)
 {
-    comm_t *c = s->comm;
     int i = s->first;
     while (i < s->nsteps && s->steps[i].round == s->cur)
         i++;
@@ -255,13 +262,14 @@ static void sched_round_begin(coll_sched_t *s)
     for (i = s->first; i < s->next && s->err >= 0; i++) {
         sched_step_t *st = &s->steps[i];
         if (st->kind == STEP_RECV)
-            s->err = proto_irecv(st->rbuf, st->rn, st->rdt, st->peer, st->tag, c, c->ctx + 1, &st->req);
+            s->err = proto_irecv(st->rbuf, st->rn, st->rdt, st->peer, st->tag, st->comm,
+                                 st->comm->ctx + 1, &st->req);
     }
     for (i = s->first; i < s->next && s->err >= 0; i++) {
         sched_step_t *st = &s->steps[i];
         if (st->kind == STEP_SEND)
-            s->err = proto_isend(st->sbuf, st->sn, st->sdt, st->peer, st->tag, c, c->ctx + 1, PROTO_STD,
-                                 &st->req);
+            s->err = proto_isend(st->sbuf, st->sn, st->sdt, st->peer, st->tag, st->comm,
+                                 st->comm->ctx + 1, PROTO_STD, &st->req);
     }
 }
 

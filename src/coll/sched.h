@@ -47,6 +47,10 @@ void coll_sched_barrier(coll_sched_t *s);
 void *coll_sched_tmp(coll_sched_t *s, MPI_Count n, const dtype_t *dt);
 /* Room for `bytes` plain bytes. */
 void *coll_sched_bytes(coll_sched_t *s, size_t bytes);
+/* Later steps talk over c (an intercommunicator's local communicator for
+ * the local phases, which the intercommunicator outlives; the tags stay the
+ * schedule's, unique on either context). */
+void coll_sched_use(coll_sched_t *s, comm_t *c);
 /* Mark the building as failed (bad arguments found while building). */
 void coll_sched_fail(coll_sched_t *s, rm_status_t st);
 

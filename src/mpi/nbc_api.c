@@ -1,12 +1,13 @@
-/* Nonblocking collective bindings (MPI-3.1 §5.12): the checks of the
- * blocking forms, then a schedule (src/coll/sched.h) started as a request.
- * Intercommunicators are refused with MPI_ERR_COMM for now (the blocking
- * forms support them). */
+/* Nonblocking collective bindings (MPI-3.1 §5.12), on intra- and
+ * intercommunicators: the checks of the blocking forms, then a schedule
+ * (src/coll/sched.h) started as a request. MPI_Alltoallw (blocking) lives
+ * here too, as it has no other implementation than its schedule. */
 #include "coll/build.h"
 #include "mpi/coll_check.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The schedule's outcome, reported when the application completes it. */
 static int nbc_query(void *state, MPI_Status *status)
@@ -32,8 +33,6 @@ static int nbc_query(void *state, MPI_Status *status)
 #define CHECK_NBC_COMM(c, comm, request)                                             \
     do {                                                                             \
         CHECK_COMM(c, comm);                                                         \
-        if (comm_is_inter(c))                                                        \
-            MPI_FAIL((c), MPI_ERR_COMM, "nonblocking collectives on intercommunicators are not supported yet"); \
         CHECK_ARG(c, request, "request is NULL");                                    \
     } while (0)
 
@@ -45,7 +44,10 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
     NBC_NEW(c, s);
-    coll_build_barrier(s, c);
+    if (comm_is_inter(c))
+        coll_build_inter_barrier(s, c);
+    else
+        coll_build_barrier(s, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -62,9 +64,13 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     CHECK_COUNT(c, count);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_ROOT(c, root);
-    CHECK_BUF(c, buffer, count, dt);
+    if (root != MPI_PROC_NULL)
+        CHECK_BUF(c, buffer, count, dt);
     NBC_NEW(c, s);
-    coll_build_bcast(s, buffer, count, dt, root, c);
+    if (comm_is_inter(c))
+        coll_build_inter_bcast(s, buffer, count, dt, root, c);
+    else
+        coll_build_bcast(s, buffer, count, dt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -81,27 +87,32 @@ static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
     CHECK_ROOT(c, root);
-    if (sendbuf == MPI_IN_PLACE && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (sendbuf != MPI_IN_PLACE) {
+    if (sendbuf == MPI_IN_PLACE && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (sendbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
         CHECK_BUF(c, sendbuf, sendcount, sdt);
     }
-    if (c->rank == root) {
+    if (AT_ROOT(c, root)) {
         CHECK_DTYPE(c, rdt, recvtype);
         if (v) {
-            CHECK_COUNTS(c, recvcounts, c->size);
+            CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
             CHECK_ARG(c, displs, "displs is NULL");
         } else {
             CHECK_COUNT(c, recvcount);
             CHECK_BUF(c, recvbuf, recvcount, rdt);
-            CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
+            if (!comm_is_inter(c))
+                CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
         }
     }
     NBC_NEW(c, s);
-    coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
-                       v ? displs : NULL, rdt, root, c);
+    if (comm_is_inter(c))
+        coll_build_inter_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
+                                 v ? recvcounts : NULL, v ? displs : NULL, rdt, root, c);
+    else
+        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
+                           v ? displs : NULL, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -135,27 +146,32 @@ static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
     CHECK_ROOT(c, root);
-    if (recvbuf == MPI_IN_PLACE && c->rank != root)
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root");
-    if (c->rank == root) {
+    if (recvbuf == MPI_IN_PLACE && NON_ROOT(c, root))
+        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
+    if (AT_ROOT(c, root)) {
         CHECK_DTYPE(c, sdt, sendtype);
         if (v) {
-            CHECK_COUNTS(c, sendcounts, c->size);
+            CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
             CHECK_ARG(c, displs, "displs is NULL");
         } else {
             CHECK_COUNT(c, sendcount);
             CHECK_BUF(c, sendbuf, sendcount, sdt);
-            CHECK_ALIAS(c, sendbuf, recvbuf, sendcount);
+            if (!comm_is_inter(c))
+                CHECK_ALIAS(c, sendbuf, recvbuf, sendcount);
         }
     }
-    if (recvbuf != MPI_IN_PLACE) {
+    if (recvbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
         CHECK_COUNT(c, recvcount);
         CHECK_DTYPE(c, rdt, recvtype);
         CHECK_BUF(c, recvbuf, recvcount, rdt);
     }
     NBC_NEW(c, s);
-    coll_build_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL, sdt,
-                        recvbuf, recvcount, rdt, root, c);
+    if (comm_is_inter(c))
+        coll_build_inter_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL,
+                                  sdt, recvbuf, recvcount, rdt, root, c);
+    else
+        coll_build_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL, sdt,
+                            recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -188,6 +204,7 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
@@ -195,7 +212,7 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
     }
     CHECK_DTYPE(c, rdt, recvtype);
     if (v) {
-        CHECK_COUNTS(c, recvcounts, c->size);
+        CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
         CHECK_ARG(c, displs, "displs is NULL");
     } else {
         CHECK_COUNT(c, recvcount);
@@ -203,8 +220,21 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
         CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
     }
     NBC_NEW(c, s);
-    coll_build_allgatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
-                          v ? displs : NULL, rdt, c);
+    if (comm_is_inter(c)) {
+        /* the whole send buffer to every remote process */
+        int n = comm_peer_size(c);
+        MPI_Aint *zeros = coll_sched_bytes(s, sizeof *zeros * (size_t)n);
+        if (zeros)
+            memset(zeros, 0, sizeof *zeros * (size_t)n);
+        coll_blocks_t sb = {.n = n, .count = sendcount, .bdispls = zeros, .dt = sdt};
+        coll_blocks_t rb = {.n = n, .count = recvcount, .counts = v ? recvcounts : NULL,
+                            .displs = v ? displs : NULL, .dt = rdt};
+        if (zeros)
+            coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    } else {
+        coll_build_allgatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
+                              v ? recvcounts : NULL, v ? displs : NULL, rdt, c);
+    }
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -235,6 +265,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_COUNT(c, sendcount);
         CHECK_DTYPE(c, sdt, sendtype);
@@ -245,8 +276,8 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     CHECK_BUF(c, recvbuf, recvcount, rdt);
     CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
     NBC_NEW(c, s);
-    coll_blocks_t sb = {.n = c->size, .count = sendcount, .dt = sdt};
-    coll_blocks_t rb = {.n = c->size, .count = recvcount, .dt = rdt};
+    coll_blocks_t sb = {.n = comm_peer_size(c), .count = sendcount, .dt = sdt};
+    coll_blocks_t rb = {.n = comm_peer_size(c), .count = recvcount, .dt = rdt};
     coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
     NBC_START(c, s, request);
     MPI_END();
@@ -263,17 +294,18 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf != MPI_IN_PLACE) {
         CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_COUNTS(c, sendcounts, c->size);
+        CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
         CHECK_ARG(c, sdispls, "sdispls is NULL");
     }
     CHECK_DTYPE(c, rdt, recvtype);
-    CHECK_COUNTS(c, recvcounts, c->size);
+    CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
     CHECK_ARG(c, rdispls, "rdispls is NULL");
     NBC_NEW(c, s);
-    coll_blocks_t sb = {.n = c->size, .counts = sendcounts, .displs = sdispls, .dt = sdt};
-    coll_blocks_t rb = {.n = c->size, .counts = recvcounts, .displs = rdispls, .dt = rdt};
+    coll_blocks_t sb = {.n = comm_peer_size(c), .counts = sendcounts, .displs = sdispls, .dt = sdt};
+    coll_blocks_t rb = {.n = comm_peer_size(c), .counts = recvcounts, .displs = rdispls, .dt = rdt};
     coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
     NBC_START(c, s, request);
     MPI_END();
@@ -289,9 +321,6 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                                  root, &c, &dt, &o);                                 \
     if (err != MPI_SUCCESS)                                                          \
         return err;                                                                  \
-    if (comm_is_inter(c))                                                            \
-        return mpi_err_raise(c, MPI_ERR_COMM, name,                                  \
-                             "nonblocking collectives on intercommunicators are not supported yet"); \
     if (!request)                                                                    \
         return mpi_err_raise(c, MPI_ERR_ARG, name, "request is NULL");               \
     rm_lock();                                                                       \
@@ -317,7 +346,10 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  int root, MPI_Comm comm, MPI_Request *request)
 {
     NBC_REDUCE_BEGIN("MPI_Ireduce", 1, root);
-    coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
+    if (comm_is_inter(c))
+        coll_build_inter_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
+    else
+        coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
     NBC_REDUCE_END("MPI_Ireduce");
 }
 
@@ -326,7 +358,10 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     NBC_REDUCE_BEGIN("MPI_Iallreduce", 0, 0);
-    coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
+    if (comm_is_inter(c))
+        coll_build_inter_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
+    else
+        coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
     NBC_REDUCE_END("MPI_Iallreduce");
 }
 
@@ -355,7 +390,10 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
 {
     int count = recvcount;
     NBC_REDUCE_BEGIN("MPI_Ireduce_scatter_block", 0, 0);
-    coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
+    if (comm_is_inter(c))
+        coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
+    else
+        coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
     NBC_REDUCE_END("MPI_Ireduce_scatter_block");
 }
 
@@ -371,9 +409,13 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
     CHECK_NBC_COMM(c, comm, request);
     CHECK_DTYPE(c, dt, datatype);
     CHECK_OP(c, o, op, dt);
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     CHECK_COUNTS(c, recvcounts, c->size);
     NBC_NEW(c, s);
-    coll_build_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
+    if (comm_is_inter(c))
+        coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
+    else
+        coll_build_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -392,12 +434,11 @@ static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *
     coll_sched_t *s = NULL;
     dtype_t **dts = NULL;
     MPI_Aint *dsp = NULL;
-    if (nb) {
+    if (nb)
         CHECK_NBC_COMM(c, comm, request);
-    } else {
+    else
         CHECK_COMM(c, comm);
-        CHECK_NOT_IN_PLACE(c, sendbuf);
-    }
+    CHECK_NOT_IN_PLACE(c, sendbuf);
     int n = comm_peer_size(c);
     if (!(dts = malloc(sizeof *dts * 2 * (size_t)n)) || !(dsp = malloc(sizeof *dsp * 2 * (size_t)n)))
         MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
