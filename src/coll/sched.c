@@ -316,8 +316,13 @@ rm_status_t coll_sched_run(coll_sched_t *s)
         return RM_ERR_NOMEM;
     if (s->err >= 0) {
         s->cur = -1;
+        /* wait as point-to-point waits (spin, then yield the core) */
         while (!sched_advance(s))
-            proto_progress();
+            for (int i = s->first; i < s->next; i++)
+                if (s->steps[i].req && !s->steps[i].req->done) {
+                    proto_wait(s->steps[i].req);
+                    break;
+                }
     }
     rm_status_t st = s->err;
     sched_free(s);
