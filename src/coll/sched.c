@@ -44,6 +44,9 @@ struct coll_sched {
     void **tmps;
     int ntmps, tmpcap;
     request_t *req; /* nonblocking: the application's request */
+    uint8_t persistent; /* kept after it completes, to be started again */
+    uint8_t running;    /* persistent: started, not yet completed */
+    uint8_t orphan;     /* persistent: its request was freed while running */
 };
 
 coll_sched_t *coll_sched_new(comm_t *c)
@@ -332,8 +335,15 @@ rm_status_t coll_sched_run(coll_sched_t *s)
 static void sched_finish(coll_sched_t *s)
 {
     request_t *r = s->req;
-    r->gstate = (void *)(intptr_t)(s->err < 0 ? s->err : RM_OK);
-    sched_free(s);
+    if (s->persistent) {
+        /* the request's gstate is the schedule; its query reads s->err */
+        s->running = 0;
+        if (s->orphan)
+            sched_free(s);
+    } else {
+        r->gstate = (void *)(intptr_t)(s->err < 0 ? s->err : RM_OK);
+        sched_free(s);
+    }
     proto_request_complete(r); /* drops the schedule's reference */
 }
 
@@ -382,4 +392,65 @@ rm_status_t coll_sched_start(coll_sched_t *s, request_t **out)
     }
     *out = r;
     return RM_OK;
+}
+
+rm_status_t coll_sched_persist(coll_sched_t *s, request_t **out)
+{
+    *out = NULL;
+    if (!s)
+        return RM_ERR_NOMEM;
+    request_t *r = s->err >= 0 ? proto_request_alloc(REQ_GREQ) : NULL;
+    if (!r) {
+        rm_status_t st = s->err < 0 ? s->err : RM_ERR_NOMEM;
+        sched_free(s);
+        return st;
+    }
+    r->comm = s->comm;
+    s->comm->refcount++;
+    r->persistent = 1;
+    r->gstate = s;
+    s->persistent = 1;
+    s->req = r;
+    *out = r;
+    return RM_OK;
+}
+
+rm_status_t coll_sched_restart(request_t *r)
+{
+    coll_sched_t *s = r->gstate;
+    for (int i = 0; i < s->nsteps; i++)
+        s->steps[i].req = NULL; /* released when their round completed */
+    s->err = RM_OK;
+    s->cur = -1;
+    s->first = s->next = 0;
+    s->running = 1;
+    r->done = 0;
+    r->active = 1;
+    r->refs++; /* the schedule's while it runs */
+    if (sched_advance(s)) {
+        sched_finish(s);
+        return RM_OK;
+    }
+    rm_status_t st = proto_poll_add(sched_poll, s);
+    if (st < 0) {
+        while (!sched_advance(s))
+            proto_progress();
+        sched_finish(s);
+    }
+    return RM_OK;
+}
+
+rm_status_t coll_sched_status(const void *gstate)
+{
+    const coll_sched_t *s = gstate;
+    return s->err < 0 ? s->err : RM_OK;
+}
+
+void coll_sched_release(void *gstate)
+{
+    coll_sched_t *s = gstate;
+    if (s->running)
+        s->orphan = 1; /* freed when it completes */
+    else
+        sched_free(s);
 }

@@ -61,4 +61,15 @@ rm_status_t coll_sched_run(coll_sched_t *s);
  * schedule ends. Takes s over, also on failure. */
 rm_status_t coll_sched_start(coll_sched_t *s, request_t **out);
 
+/* Persistent collectives (MPI-4.0 MPI_*_init): the schedule is kept; *out
+ * is an inactive persistent request whose gstate is the schedule. Each
+ * coll_sched_restart (MPI_Start) runs it from the first round again, with
+ * the same tags (starts are ordered like the calls of any collective);
+ * coll_sched_status is the outcome of the last run; coll_sched_release
+ * frees the schedule (MPI_Request_free), after it completes if it runs. */
+rm_status_t coll_sched_persist(coll_sched_t *s, request_t **out);
+rm_status_t coll_sched_restart(request_t *r);
+rm_status_t coll_sched_status(const void *gstate);
+void coll_sched_release(void *gstate);
+
 #endif

@@ -16,17 +16,39 @@ static int nbc_query(void *state, MPI_Status *status)
     return mpi_err_from_status((rm_status_t)(intptr_t)state);
 }
 
+static int pcoll_query(void *state, MPI_Status *status)
+{
+    (void)status;
+    return mpi_err_from_status(coll_sched_status(state));
+}
+
+static int pcoll_free(void *state)
+{
+    coll_sched_release(state);
+    return MPI_SUCCESS;
+}
+
+static rm_status_t nbc_start(coll_sched_t *s, request_t **out, int persist)
+{
+    rm_status_t st = persist ? coll_sched_persist(s, out) : coll_sched_start(s, out);
+    if (st >= 0) {
+        (*out)->gq = persist ? pcoll_query : nbc_query;
+        (*out)->gf = persist ? pcoll_free : NULL;
+    }
+    return st;
+}
+
 #define NBC_NEW(c, s)                                                                \
     do {                                                                             \
         if (!((s) = coll_sched_new(c)))                                              \
             MPI_FAIL((c), MPI_ERR_NO_MEM, "out of memory");                          \
     } while (0)
 
+/* Start the schedule, or keep it behind a persistent request (`persist`). */
 #define NBC_START(c, s, request)                                                     \
     do {                                                                             \
         request_t *r_;                                                               \
-        MPI_CHECK_STATUS((c), coll_sched_start((s), &r_));                           \
-        r_->gq = nbc_query;                                                          \
+        MPI_CHECK_STATUS((c), nbc_start((s), &r_, persist));                         \
         *(request) = r_->handle;                                                     \
     } while (0)
 
@@ -36,10 +58,9 @@ static int nbc_query(void *state, MPI_Status *status)
         CHECK_ARG(c, request, "request is NULL");                                    \
     } while (0)
 
-RM_ALIAS(Ibarrier)
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+static int nbc_ibarrier(const char *fn_name_, MPI_Comm comm, MPI_Request *request, int persist)
 {
-    MPI_BEGIN("MPI_Ibarrier");
+    MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
@@ -52,11 +73,10 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     MPI_END();
 }
 
-RM_ALIAS(Ibcast)
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
+static int nbc_ibcast(const char *fn_name_, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request, int persist)
 {
-    MPI_BEGIN("MPI_Ibcast");
+    MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *dt = NULL;
     coll_sched_t *s;
@@ -79,7 +99,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
                       const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Request *request, int v)
+                      MPI_Request *request, int v, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -117,28 +137,10 @@ static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
     MPI_END();
 }
 
-RM_ALIAS(Igather)
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
-{
-    return nbc_gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                      recvtype, root, comm, request, 0);
-}
-
-RM_ALIAS(Igatherv)
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
-{
-    return nbc_gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                      recvtype, root, comm, request, 1);
-}
-
 static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
                        const int *sendcounts, const int *displs, MPI_Datatype sendtype,
                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Request *request, int v)
+                       MPI_Comm comm, MPI_Request *request, int v, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -176,28 +178,10 @@ static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
     MPI_END();
 }
 
-RM_ALIAS(Iscatter)
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
-{
-    return nbc_scatter("MPI_Iscatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm, request, 0);
-}
-
-RM_ALIAS(Iscatterv)
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
-{
-    return nbc_scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
-                       recvcount, recvtype, root, comm, request, 1);
-}
-
 static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Request *request, int v)
+                         MPI_Comm comm, MPI_Request *request, int v, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -239,28 +223,10 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
     MPI_END();
 }
 
-RM_ALIAS(Iallgather)
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int persist)
 {
-    return nbc_allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                         NULL, recvtype, comm, request, 0);
-}
-
-RM_ALIAS(Iallgatherv)
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
-{
-    return nbc_allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                         displs, recvtype, comm, request, 1);
-}
-
-RM_ALIAS(Ialltoall)
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    MPI_BEGIN("MPI_Ialltoall");
+    MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
@@ -283,13 +249,12 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     MPI_END();
 }
 
-RM_ALIAS(Ialltoallv)
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int sendcounts[], const int sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+                    MPI_Request *request, int persist)
 {
-    MPI_BEGIN("MPI_Ialltoallv");
+    MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
@@ -332,76 +297,68 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
 
 #define NBC_REDUCE_END(name)                                                         \
     request_t *r;                                                                    \
-    rm_status_t st = coll_sched_start(s, &r);                                        \
-    if (st >= 0) {                                                                   \
-        r->gq = nbc_query;                                                           \
+    rm_status_t st = nbc_start(s, &r, persist);                                      \
+    if (st >= 0)                                                                     \
         *request = r->handle;                                                        \
-    }                                                                                \
     rm_unlock();                                                                     \
     return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), name, "%s", rm_status_str(st)) \
                   : MPI_SUCCESS
 
-RM_ALIAS(Ireduce)
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
+static int nbc_ireduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request, int persist)
 {
-    NBC_REDUCE_BEGIN("MPI_Ireduce", 1, root);
+    NBC_REDUCE_BEGIN(fn_name_, 1, root);
     if (comm_is_inter(c))
         coll_build_inter_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
     else
         coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
-    NBC_REDUCE_END("MPI_Ireduce");
+    NBC_REDUCE_END(fn_name_);
 }
 
-RM_ALIAS(Iallreduce)
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+static int nbc_iallreduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request, int persist)
 {
-    NBC_REDUCE_BEGIN("MPI_Iallreduce", 0, 0);
+    NBC_REDUCE_BEGIN(fn_name_, 0, 0);
     if (comm_is_inter(c))
         coll_build_inter_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
     else
         coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
-    NBC_REDUCE_END("MPI_Iallreduce");
+    NBC_REDUCE_END(fn_name_);
 }
 
-RM_ALIAS(Iscan)
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
+static int nbc_iscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request, int persist)
 {
-    NBC_REDUCE_BEGIN("MPI_Iscan", 2, 0);
+    NBC_REDUCE_BEGIN(fn_name_, 2, 0);
     coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 0, c);
-    NBC_REDUCE_END("MPI_Iscan");
+    NBC_REDUCE_END(fn_name_);
 }
 
-RM_ALIAS(Iexscan)
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request)
+static int nbc_iexscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request, int persist)
 {
-    NBC_REDUCE_BEGIN("MPI_Iexscan", 2, 0);
+    NBC_REDUCE_BEGIN(fn_name_, 2, 0);
     coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 1, c);
-    NBC_REDUCE_END("MPI_Iexscan");
+    NBC_REDUCE_END(fn_name_);
 }
 
-RM_ALIAS(Ireduce_scatter_block)
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, void *recvbuf, int recvcount,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+                               MPI_Request *request, int persist)
 {
     int count = recvcount;
-    NBC_REDUCE_BEGIN("MPI_Ireduce_scatter_block", 0, 0);
+    NBC_REDUCE_BEGIN(fn_name_, 0, 0);
     if (comm_is_inter(c))
         coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
     else
         coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
-    NBC_REDUCE_END("MPI_Ireduce_scatter_block");
+    NBC_REDUCE_END(fn_name_);
 }
 
-RM_ALIAS(Ireduce_scatter)
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, int persist)
 {
-    MPI_BEGIN("MPI_Ireduce_scatter");
+    MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *dt = NULL;
     op_t *o = NULL;
@@ -427,7 +384,7 @@ static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *
                           const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
                           const int *recvcounts, const int *rdispls,
                           const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request,
-                          int nb)
+                          int nb, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -472,13 +429,196 @@ fn_exit:
     return err;
 }
 
+/* ---- the public forms: nonblocking, and persistent (MPI-4.0; the info
+ * argument is accepted and not examined) ---------------------------------- */
+
 RM_ALIAS(Alltoallw)
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return coll_alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                          recvcounts, rdispls, recvtypes, comm, NULL, 0);
+                          recvcounts, rdispls, recvtypes, comm, NULL, 0, 0);
+}
+
+RM_ALIAS(Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_ibarrier("MPI_Ibarrier", comm, request, 0);
+}
+
+RM_ALIAS(Barrier_init)
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_ibarrier("MPI_Barrier_init", comm, request, 1);
+}
+
+RM_ALIAS(Ibcast)
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return nbc_ibcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 0);
+}
+
+RM_ALIAS(Bcast_init)
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_ibcast("MPI_Bcast_init", buffer, count, datatype, root, comm, request, 1);
+}
+
+RM_ALIAS(Igather)
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return nbc_gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+        recvtype, root, comm, request, 0, 0);
+}
+
+RM_ALIAS(Gather_init)
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    (void)info;
+    return nbc_gather("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+        NULL, recvtype, root, comm, request, 0, 1);
+}
+
+RM_ALIAS(Igatherv)
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+        recvtype, root, comm, request, 1, 0);
+}
+
+RM_ALIAS(Gatherv_init)
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_gather("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+        displs, recvtype, root, comm, request, 1, 1);
+}
+
+RM_ALIAS(Iscatter)
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return nbc_scatter("MPI_Iscatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
+        recvcount, recvtype, root, comm, request, 0, 0);
+}
+
+RM_ALIAS(Scatter_init)
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    (void)info;
+    return nbc_scatter("MPI_Scatter_init", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
+        recvcount, recvtype, root, comm, request, 0, 1);
+}
+
+RM_ALIAS(Iscatterv)
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+        recvcount, recvtype, root, comm, request, 1, 0);
+}
+
+RM_ALIAS(Scatterv_init)
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_scatter("MPI_Scatterv_init", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
+        recvcount, recvtype, root, comm, request, 1, 1);
+}
+
+RM_ALIAS(Iallgather)
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+        NULL, recvtype, comm, request, 0, 0);
+}
+
+RM_ALIAS(Allgather_init)
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info;
+    return nbc_allgather("MPI_Allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        NULL, NULL, recvtype, comm, request, 0, 1);
+}
+
+RM_ALIAS(Iallgatherv)
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+        displs, recvtype, comm, request, 1, 0);
+}
+
+RM_ALIAS(Allgatherv_init)
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_allgather("MPI_Allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0,
+        recvcounts, displs, recvtype, comm, request, 1, 1);
+}
+
+RM_ALIAS(Ialltoall)
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_ialltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        recvtype, comm, request, 0);
+}
+
+RM_ALIAS(Alltoall_init)
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    (void)info;
+    return nbc_ialltoall("MPI_Alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        recvtype, comm, request, 1);
+}
+
+RM_ALIAS(Ialltoallv)
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return nbc_ialltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+        recvcounts, rdispls, recvtype, comm, request, 0);
+}
+
+RM_ALIAS(Alltoallv_init)
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info;
+    return nbc_ialltoallv("MPI_Alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+        recvcounts, rdispls, recvtype, comm, request, 1);
 }
 
 RM_ALIAS(Ialltoallw)
@@ -488,5 +628,118 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
     return coll_alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                          recvcounts, rdispls, recvtypes, comm, request, 1);
+        recvcounts, rdispls, recvtypes, comm, request, 1, 0);
+}
+
+RM_ALIAS(Alltoallw_init)
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return coll_alltoallw("MPI_Alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+        recvcounts, rdispls, recvtypes, comm, request, 1, 1);
+}
+
+RM_ALIAS(Ireduce)
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_ireduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request,
+        0);
+}
+
+RM_ALIAS(Reduce_init)
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_ireduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm,
+        request, 1);
+}
+
+RM_ALIAS(Iallreduce)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_iallreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request,
+        0);
+}
+
+RM_ALIAS(Allreduce_init)
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_iallreduce("MPI_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm,
+        request, 1);
+}
+
+RM_ALIAS(Ireduce_scatter_block)
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return nbc_ireduce_scatter_block("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount,
+        datatype, op, comm, request, 0);
+}
+
+RM_ALIAS(Reduce_scatter_block_init)
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    (void)info;
+    return nbc_ireduce_scatter_block("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount,
+        datatype, op, comm, request, 1);
+}
+
+RM_ALIAS(Ireduce_scatter)
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_ireduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op,
+        comm, request, 0);
+}
+
+RM_ALIAS(Reduce_scatter_init)
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    (void)info;
+    return nbc_ireduce_scatter("MPI_Reduce_scatter_init", sendbuf, recvbuf, recvcounts, datatype,
+        op, comm, request, 1);
+}
+
+RM_ALIAS(Iscan)
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_iscan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, request, 0);
+}
+
+RM_ALIAS(Scan_init)
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_iscan("MPI_Scan_init", sendbuf, recvbuf, count, datatype, op, comm, request, 1);
+}
+
+RM_ALIAS(Iexscan)
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return nbc_iexscan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, request, 0);
+}
+
+RM_ALIAS(Exscan_init)
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbc_iexscan("MPI_Exscan_init", sendbuf, recvbuf, count, datatype, op, comm, request,
+        1);
 }

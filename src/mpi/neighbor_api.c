@@ -25,6 +25,18 @@ static int nbr_query(void *state, MPI_Status *status)
     return mpi_err_from_status((rm_status_t)(intptr_t)state);
 }
 
+static int nbr_pquery(void *state, MPI_Status *status)
+{
+    (void)status;
+    return mpi_err_from_status(coll_sched_status(state));
+}
+
+static int nbr_pfree(void *state)
+{
+    coll_sched_release(state);
+    return MPI_SUCCESS;
+}
+
 /* Check one side of n blocks and describe it; `same`: every block is the
  * one buffer (allgather's send side). */
 static int nbr_side_check(const char *fn_name_, comm_t *c, int kind, const nbr_side_t *a, int n,
@@ -61,7 +73,7 @@ fn_exit:
 }
 
 static int nbr_coll(const char *fn_name_, int kind, const nbr_side_t *snd, const nbr_side_t *rcv,
-                    MPI_Comm comm, MPI_Request *request, int nb)
+                    MPI_Comm comm, MPI_Request *request, int nb, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -94,8 +106,9 @@ static int nbr_coll(const char *fn_name_, int kind, const nbr_side_t *snd, const
     coll_build_exchange(s, snd->buf, &sb, (void *)rcv->buf, &rb);
     if (nb) {
         request_t *r;
-        MPI_CHECK_STATUS(c, coll_sched_start(s, &r));
-        r->gq = nbr_query;
+        MPI_CHECK_STATUS(c, persist ? coll_sched_persist(s, &r) : coll_sched_start(s, &r));
+        r->gq = persist ? nbr_pquery : nbr_query;
+        r->gf = persist ? nbr_pfree : NULL;
         *request = r->handle;
     } else {
         MPI_CHECK_STATUS(c, coll_sched_run(s));
@@ -118,7 +131,7 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_coll("MPI_Neighbor_allgather", NB_ALLGATHER, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0);
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_allgather)
@@ -127,7 +140,7 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request *request)
 {
     return nbr_coll("MPI_Ineighbor_allgather", NB_ALLGATHER, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1);
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_allgatherv)
@@ -136,7 +149,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_coll("MPI_Neighbor_allgatherv", NB_ALLGATHERV, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, NULL, 0);
+                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_allgatherv)
@@ -145,7 +158,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     return nbr_coll("MPI_Ineighbor_allgatherv", NB_ALLGATHERV, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, request, 1);
+                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_alltoall)
@@ -153,7 +166,7 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_coll("MPI_Neighbor_alltoall", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0);
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_alltoall)
@@ -162,7 +175,7 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Request *request)
 {
     return nbr_coll("MPI_Ineighbor_alltoall", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1);
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_alltoallv)
@@ -171,7 +184,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_coll("MPI_Neighbor_alltoallv", NB_ALLTOALLV, SIDE_V(sendbuf, sendcounts, sdispls, sendtype),
-                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, NULL, 0);
+                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_alltoallv)
@@ -181,7 +194,7 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Request *request)
 {
     return nbr_coll("MPI_Ineighbor_alltoallv", NB_ALLTOALLV, SIDE_V(sendbuf, sendcounts, sdispls, sendtype),
-                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, request, 1);
+                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_alltoallw)
@@ -190,7 +203,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     return nbr_coll("MPI_Neighbor_alltoallw", NB_ALLTOALLW, SIDE_W(sendbuf, sendcounts, sdispls, sendtypes),
-                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, NULL, 0);
+                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_alltoallw)
@@ -200,5 +213,61 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
                              MPI_Comm comm, MPI_Request *request)
 {
     return nbr_coll("MPI_Ineighbor_alltoallw", NB_ALLTOALLW, SIDE_W(sendbuf, sendcounts, sdispls, sendtypes),
-                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, request, 1);
+                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, request, 1, 0);
+}
+
+/* MPI-4.0 persistent forms (the info argument is accepted and not examined). */
+
+RM_ALIAS(Neighbor_allgather_init)
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_allgather_init", NB_ALLGATHER, SIDE_REG(sendbuf, sendcount, sendtype),
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_allgatherv_init)
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_allgatherv_init", NB_ALLGATHERV, SIDE_REG(sendbuf, sendcount, sendtype),
+                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_alltoall_init)
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_alltoall_init", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_alltoallv_init)
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_alltoallv_init", NB_ALLTOALLV, SIDE_V(sendbuf, sendcounts, sdispls, sendtype),
+                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_alltoallw_init)
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_alltoallw_init", NB_ALLTOALLW, SIDE_W(sendbuf, sendcounts, sdispls, sendtypes),
+                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, request, 1, 1);
 }
