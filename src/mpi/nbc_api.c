@@ -73,8 +73,8 @@ static int nbc_ibarrier(const char *fn_name_, MPI_Comm comm, MPI_Request *reques
     MPI_END();
 }
 
-static int nbc_ibcast(const char *fn_name_, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request, int persist)
+static int nbc_ibcast(const char *fn_name_, void *buffer, int count, MPI_Datatype datatype,
+                      int root, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -223,8 +223,9 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
     MPI_END();
 }
 
-static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int persist)
+static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -249,10 +250,10 @@ static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcoun
     MPI_END();
 }
 
-static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request, int persist)
+static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int sendcounts[],
+                          const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -304,8 +305,9 @@ static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int s
     return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), name, "%s", rm_status_str(st)) \
                   : MPI_SUCCESS
 
-static int nbc_ireduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request, int persist)
+static int nbc_ireduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                       MPI_Request *request, int persist)
 {
     NBC_REDUCE_BEGIN(fn_name_, 1, root);
     if (comm_is_inter(c))
@@ -315,8 +317,9 @@ static int nbc_ireduce(const char *fn_name_, const void *sendbuf, void *recvbuf,
     NBC_REDUCE_END(fn_name_);
 }
 
-static int nbc_iallreduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request, int persist)
+static int nbc_iallreduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                          int persist)
 {
     NBC_REDUCE_BEGIN(fn_name_, 0, 0);
     if (comm_is_inter(c))
@@ -326,25 +329,27 @@ static int nbc_iallreduce(const char *fn_name_, const void *sendbuf, void *recvb
     NBC_REDUCE_END(fn_name_);
 }
 
-static int nbc_iscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request, int persist)
+static int nbc_iscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                     int persist)
 {
     NBC_REDUCE_BEGIN(fn_name_, 2, 0);
     coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 0, c);
     NBC_REDUCE_END(fn_name_);
 }
 
-static int nbc_iexscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request, int persist)
+static int nbc_iexscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                       int persist)
 {
     NBC_REDUCE_BEGIN(fn_name_, 2, 0);
     coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 1, c);
     NBC_REDUCE_END(fn_name_);
 }
 
-static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request, int persist)
+static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, void *recvbuf,
+                                     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                     MPI_Request *request, int persist)
 {
     int count = recvcount;
     NBC_REDUCE_BEGIN(fn_name_, 0, 0);
@@ -355,8 +360,9 @@ static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, 
     NBC_REDUCE_END(fn_name_);
 }
 
-static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, int persist)
+static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *recvbuf,
+                               const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
