@@ -8,11 +8,11 @@
 
 enum { STEP_SEND = 1, STEP_RECV, STEP_COPY, STEP_REDUCE };
 
-/* Tags of schedules on the collective context: above every fixed tag the
- * blocking code uses there (coll.c 1.., coll/inter.c 40.., comm/inter.c
- * 60..); 2^16 per schedule (recycled after 2^16 schedules), of which a step
- * may choose one of 256 (its `sub`) to tell apart two messages between the
- * same pair of ranks that the order of posting would not. */
+/* Tags of schedules on the collective context: above the fixed tags used
+ * there outside schedules (comm/inter.c 60..); 2^8 per schedule (the count
+ * wraps after 2^16 schedules), of which a step may choose one (its `sub`)
+ * to tell apart two messages between the same pair of ranks that the order
+ * of posting would not. */
 #define SCHED_TAG_BASE (1 << 24)
 #define SCHED_SEQ_MASK 0xffff
 #define SCHED_SUB_MASK 0xff
