@@ -1,9 +1,11 @@
 /* Reduction schedules: binomial reduce (commutative ops), in-rank-order
- * reduce at the root (non-commutative ops), recursive-doubling allreduce
- * on power-of-two sizes (either kind of op: the lower half's data stays on
- * the left), reduce + broadcast otherwise, reduce + scatter for
- * reduce_scatter, and the chained scans. */
+ * reduce at the root (non-commutative ops); allreduce as a ring for large
+ * vectors and commutative ops (RAILMPI_COLL_ALLREDUCE_RING_MIN), by
+ * recursive doubling on power-of-two sizes (either kind of op: the lower
+ * half's data stays on the left), reduce + broadcast otherwise; reduce +
+ * scatter for reduce_scatter, and the chained scans. */
 #include "coll/build.h"
+#include "util/config.h"
 
 #include <stdlib.h>
 
@@ -67,10 +69,52 @@ void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
     coll_sched_barrier(s);
 }
 
+/* Ring allreduce: n - 1 steps of reduce-scatter (each passes on the block
+ * it has just added its own data to) leave block me + 1 complete here, then
+ * n - 1 steps of allgather pass the complete blocks round. Every rank sends
+ * and receives about 2 (n - 1) / n of the vector, and the op runs on 1/n
+ * of it per step; each block's result is computed once, so every rank ends
+ * with the same bits. */
+static void allreduce_ring(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                           dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n;
+    MPI_Count base = count / n, extra = count % n;
+#define BCNT(i) (base + ((i) < extra))
+#define BAT(i) ((char *)rbuf + (MPI_Aint)((i) * base + ((i) < extra ? (i) : extra)) * dt->extent)
+    char *tmp = coll_sched_tmp(s, base + (extra > 0), dt);
+    if (!tmp)
+        return;
+    if (sbuf != MPI_IN_PLACE) {
+        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+        coll_sched_barrier(s);
+    }
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+        coll_sched_recv(s, tmp, BCNT(rb), dt, left);
+        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, BAT(rb), BCNT(rb), dt, op); /* runs before tmp is reused */
+    }
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me + 1 - k + n) % n, rb = (me - k + n) % n;
+        coll_sched_recv(s, BAT(rb), BCNT(rb), dt, left);
+        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+        coll_sched_barrier(s);
+    }
+#undef BCNT
+#undef BAT
+}
+
 void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                           dtype_t *dt, op_t *op, comm_t *c)
 {
     int n = c->size, me = c->rank;
+    if (n > 1 && op->commute && count >= n &&
+        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_allreduce_ring_min)) {
+        allreduce_ring(s, sbuf, rbuf, count, dt, op, c);
+        return;
+    }
     if (n & (n - 1)) {
         coll_build_reduce(s, sbuf == MPI_IN_PLACE && me != 0 ? rbuf : sbuf, rbuf, count, dt, op, 0, c);
         coll_build_bcast(s, rbuf, count, dt, 0, c);

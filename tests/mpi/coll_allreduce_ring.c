@@ -1,0 +1,86 @@
+/* ranks: 1 2 3 4 */
+/* The ring allreduce (commutative ops on large vectors): forced on for
+ * every size here (RAILMPI_COLL_ALLREDUCE_RING_MIN=1), over counts smaller
+ * than, equal to and not a multiple of the number of ranks, in place or
+ * not, blocking and nonblocking, a predefined and a user op, a strided
+ * type; then one vector of 1 MiB at the default switch point. */
+#include "check.h"
+
+#include <stdlib.h>
+
+static int rank, size;
+
+static void maxabs(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    int *a = in, *b = inout;
+    for (int i = 0; i < *len; i++)
+        if (abs(a[i]) > abs(b[i]) || (abs(a[i]) == abs(b[i]) && a[i] > b[i]))
+            b[i] = a[i]; /* ties to the larger: commutative */
+}
+
+static int val(int r, int i)
+{
+    return (r + 1) * (i % 97) - 3 * r;
+}
+
+static void one(int count, MPI_Op op, int user, int inplace, int nb)
+{
+    int *x = malloc(sizeof(int) * (size_t)(count + 1)), *y = malloc(sizeof(int) * (size_t)(count + 1));
+    for (int i = 0; i < count; i++)
+        x[i] = y[i] = val(rank, i);
+    MPI_Request rq;
+    const void *s = inplace ? MPI_IN_PLACE : x;
+    if (nb) {
+        MPI_Iallreduce(s, y, count, MPI_INT, op, MPI_COMM_WORLD, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Allreduce(s, y, count, MPI_INT, op, MPI_COMM_WORLD);
+    }
+    for (int i = 0; i < count; i++) {
+        int want = val(0, i);
+        for (int r = 1; r < size; r++)
+            want = user ? (abs(val(r, i)) > abs(want) || (abs(val(r, i)) == abs(want) && val(r, i) > want)
+                              ? val(r, i)
+                              : want)
+                        : want + val(r, i);
+        CHECK(y[i] == want, "count %d %s%s%s: [%d] = %d, want %d", count, user ? "user op" : "sum",
+              inplace ? " in place" : "", nb ? " nonblocking" : "", i, y[i], want);
+    }
+    free(x);
+    free(y);
+}
+
+int main(int argc, char **argv)
+{
+    setenv("RAILMPI_COLL_ALLREDUCE_RING_MIN", "1", 1);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Op mx;
+    MPI_Op_create(maxabs, 1, &mx);
+    int counts[] = {0, 1, size - 1, size, size + 1, 2 * size + 3, 1000, 65537};
+    for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        for (int v = 0; v < 8; v++)
+            one(counts[k], v & 1 ? mx : MPI_SUM, v & 1, (v >> 1) & 1, (v >> 2) & 1);
+    /* a strided type: every other int of 2 * n */
+    enum { N = 37 };
+    MPI_Datatype every2;
+    MPI_Type_vector(N, 1, 2, MPI_INT, &every2);
+    MPI_Type_commit(&every2);
+    int a[2 * N], b[2 * N];
+    for (int i = 0; i < 2 * N; i++) {
+        a[i] = rank + i;
+        b[i] = -1;
+    }
+    MPI_Allreduce(a, b, 1, every2, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < 2 * N; i++)
+        CHECK(b[i] == (i % 2 ? -1 : size * (size - 1) / 2 + size * i), "strided [%d] = %d", i, b[i]);
+    MPI_Type_free(&every2);
+    MPI_Op_free(&mx);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("coll_allreduce_ring: OK (%d ranks)\n", size);
+    MPI_Finalize();
+    return 0;
+}
