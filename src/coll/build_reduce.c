@@ -1,9 +1,10 @@
 /* Reduction schedules: binomial reduce (commutative ops), in-rank-order
  * reduce at the root (non-commutative ops); allreduce as a ring for large
- * vectors and commutative ops (RAILMPI_COLL_ALLREDUCE_RING_MIN), by
+ * vectors and commutative ops (RAILMPI_COLL_RING_MIN), by
  * recursive doubling on power-of-two sizes (either kind of op: the lower
- * half's data stays on the left), reduce + broadcast otherwise; reduce +
- * scatter for reduce_scatter, and the chained scans. */
+ * half's data stays on the left), reduce + broadcast otherwise;
+ * reduce_scatter as the ring's first half (commutative ops, large vectors)
+ * or reduce + scatter; and the chained scans. */
 #include "coll/build.h"
 #include "util/config.h"
 
@@ -111,7 +112,7 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
 {
     int n = c->size, me = c->rank;
     if (n > 1 && op->commute && count >= n &&
-        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_allreduce_ring_min)) {
+        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min)) {
         allreduce_ring(s, sbuf, rbuf, count, dt, op, c);
         return;
     }
@@ -140,6 +141,34 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
     coll_sched_barrier(s);
 }
 
+/* The reduce-scatter half of the ring: block b starts at rank b + 1 and
+ * travels round, each rank adding its own part, to end complete at rank b
+ * after n - 1 steps. Works on a copy of the input (`in` may be rbuf). */
+static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
+                                const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n, most = 0;
+    for (int i = 0; i < n; i++)
+        if (cnt[i] > most)
+            most = cnt[i];
+    char *work = coll_sched_tmp(s, total, dt), *tmp = coll_sched_tmp(s, most, dt);
+    if (!work || !tmp)
+        return;
+#define BAT(i) (work + (MPI_Aint)dsp[i] * dt->extent)
+    coll_sched_copy(s, in, total, dt, work, total, dt);
+    coll_sched_barrier(s);
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k - 1 + n) % n, rb = (me - k - 2 + 2 * n) % n;
+        coll_sched_recv(s, tmp, cnt[rb], dt, left);
+        coll_sched_send(s, BAT(sb), cnt[sb], dt, right);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, BAT(rb), cnt[rb], dt, op);
+    }
+    coll_sched_copy(s, BAT(me), cnt[me], dt, rbuf, cnt[me], dt);
+    coll_sched_barrier(s);
+#undef BAT
+}
+
 void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
                                const int *rcounts, dtype_t *dt, op_t *op, comm_t *c)
 {
@@ -156,10 +185,15 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
         dsp[r] = (int)total;
         total += cnt[r];
     }
-    char *tmp = coll_sched_tmp(s, total, dt);
-    if (tmp) {
-        coll_build_reduce(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, tmp, total, dt, op, 0, c);
-        coll_build_scatterv(s, tmp, 0, cnt, dsp, dt, rbuf, cnt[c->rank], dt, 0, c);
+    if (n > 1 && op->commute &&
+        (uint64_t)total * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min)) {
+        reduce_scatter_ring(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, cnt, dsp, total, dt, op, c);
+    } else {
+        char *tmp = coll_sched_tmp(s, total, dt);
+        if (tmp) {
+            coll_build_reduce(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, tmp, total, dt, op, 0, c);
+            coll_build_scatterv(s, tmp, 0, cnt, dsp, dt, rbuf, cnt[c->rank], dt, 0, c);
+        }
     }
     free(cnt);
 }

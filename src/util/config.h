@@ -79,9 +79,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(CTL_FD, ctl_fd, RM_CFG_INT, "-1",                                                           \
       "Pipe on which mpiexec passes operator commands (mpiexec -migrate) to this rank (set by "   \
       "mpiexec; never set it by hand)")                                                            \
-    X(COLL_ALLREDUCE_RING_MIN, coll_allreduce_ring_min, RM_CFG_SIZE, "131072",                    \
-      "Allreduce of a commutative op on vectors from this many bytes on: a ring (reduce-scatter " \
-      "then allgather, each rank moves about 2x the vector); smaller ones: recursive doubling")
+    X(COLL_RING_MIN, coll_ring_min, RM_CFG_SIZE, "131072",                                        \
+      "Allreduce and reduce_scatter of a commutative op on vectors from this many bytes on run "  \
+      "as a ring (each rank moves about 2x resp. 1x the vector); smaller ones by recursive "      \
+      "doubling or reduce + broadcast/scatter")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

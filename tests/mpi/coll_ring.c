@@ -1,9 +1,10 @@
 /* ranks: 1 2 3 4 */
-/* The ring allreduce (commutative ops on large vectors): forced on for
- * every size here (RAILMPI_COLL_ALLREDUCE_RING_MIN=1), over counts smaller
+/* The ring reductions (commutative ops on large vectors), forced on for
+ * every size here (RAILMPI_COLL_RING_MIN=1): allreduce over counts smaller
  * than, equal to and not a multiple of the number of ranks, in place or
  * not, blocking and nonblocking, a predefined and a user op, a strided
- * type; then one vector of 1 MiB at the default switch point. */
+ * type; reduce_scatter with uneven and empty blocks, and
+ * reduce_scatter_block. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -51,9 +52,44 @@ static void one(int count, MPI_Op op, int user, int inplace, int nb)
     free(y);
 }
 
+static void rscatter(int inplace, int nb, int block)
+{
+    int *cnt = malloc(sizeof(int) * (size_t)size), total = 0;
+    for (int r = 0; r < size; r++)
+        total += cnt[r] = block ? 3 : (r * 5) % 4; /* some blocks empty */
+    int *x = malloc(sizeof(int) * (size_t)(total + 1)), *y = malloc(sizeof(int) * (size_t)(total + 1));
+    for (int i = 0; i < total; i++)
+        x[i] = y[i] = val(rank, i);
+    const void *s = inplace ? MPI_IN_PLACE : x;
+    MPI_Request rq;
+    if (block && nb)
+        MPI_Ireduce_scatter_block(s, y, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    else if (block)
+        MPI_Reduce_scatter_block(s, y, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else if (nb)
+        MPI_Ireduce_scatter(s, y, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    else
+        MPI_Reduce_scatter(s, y, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (nb)
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    int off = 0;
+    for (int r = 0; r < rank; r++)
+        off += cnt[r];
+    for (int i = 0; i < cnt[rank]; i++) {
+        int want = 0;
+        for (int r = 0; r < size; r++)
+            want += val(r, off + i);
+        CHECK(y[i] == want, "reduce_scatter%s%s%s [%d] = %d, want %d", block ? "_block" : "",
+              inplace ? " in place" : "", nb ? " nonblocking" : "", i, y[i], want);
+    }
+    free(cnt);
+    free(x);
+    free(y);
+}
+
 int main(int argc, char **argv)
 {
-    setenv("RAILMPI_COLL_ALLREDUCE_RING_MIN", "1", 1);
+    setenv("RAILMPI_COLL_RING_MIN", "1", 1);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -63,6 +99,8 @@ int main(int argc, char **argv)
     for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++)
         for (int v = 0; v < 8; v++)
             one(counts[k], v & 1 ? mx : MPI_SUM, v & 1, (v >> 1) & 1, (v >> 2) & 1);
+    for (int v = 0; v < 8; v++)
+        rscatter(v & 1, (v >> 1) & 1, (v >> 2) & 1);
     /* a strided type: every other int of 2 * n */
     enum { N = 37 };
     MPI_Datatype every2;
@@ -80,7 +118,7 @@ int main(int argc, char **argv)
     MPI_Op_free(&mx);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
-        printf("coll_allreduce_ring: OK (%d ranks)\n", size);
+        printf("coll_ring: OK (%d ranks)\n", size);
     MPI_Finalize();
     return 0;
 }
