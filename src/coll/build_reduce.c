@@ -4,7 +4,7 @@
  * recursive doubling on power-of-two sizes (either kind of op: the lower
  * half's data stays on the left), reduce + broadcast otherwise;
  * reduce_scatter as the ring's first half (commutative ops, large vectors)
- * or reduce + scatter; and the chained scans. */
+ * or reduce + scatter; scans by recursive doubling. */
 #include "coll/build.h"
 #include "util/config.h"
 
@@ -198,25 +198,43 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
     free(cnt);
 }
 
+/* Recursive doubling: `part` holds the reduction over a run of ranks that
+ * ends at me and doubles each step; what comes from a lower partner goes on
+ * the left of both part and the result, from a higher one on the right of
+ * part only, so the order of a non-commutative op is kept at any size. */
 void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                      op_t *op, int exclusive, comm_t *c)
 {
-    int me = c->rank;
-    char *own = coll_sched_tmp(s, count, dt), *pre = coll_sched_tmp(s, count, dt);
-    if (!own || !pre)
+    int n = c->size, me = c->rank, have = !exclusive;
+    char *part = coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
+    if (!part || !tmp)
         return;
-    coll_sched_copy(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, own, count, dt);
-    coll_sched_barrier(s);
-    if (me > 0) {
-        coll_sched_recv(s, pre, count, dt, me - 1);
-        coll_sched_barrier(s);
-        if (exclusive)
-            coll_sched_copy(s, pre, count, dt, rbuf, count, dt);
-        coll_sched_reduce(s, pre, own, count, dt, op); /* x0..x(me-1) op x(me) */
-    }
+    const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    coll_sched_copy(s, own, count, dt, part, count, dt);
     if (!exclusive)
         coll_sched_copy(s, own, count, dt, rbuf, count, dt);
-    if (me + 1 < c->size)
-        coll_sched_send(s, own, count, dt, me + 1);
+    coll_sched_barrier(s);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int peer = me ^ mask;
+        if (peer >= n)
+            continue;
+        coll_sched_recv(s, tmp, count, dt, peer);
+        coll_sched_send(s, part, count, dt, peer);
+        coll_sched_barrier(s);
+        if (peer < me) {
+            if (have) {
+                coll_sched_reduce(s, tmp, rbuf, count, dt, op);
+            } else {
+                coll_sched_copy(s, tmp, count, dt, rbuf, count, dt);
+                have = 1;
+            }
+            coll_sched_reduce(s, tmp, part, count, dt, op); /* theirs op mine */
+        } else if (op->commute) {
+            coll_sched_reduce(s, tmp, part, count, dt, op);
+        } else {
+            coll_sched_reduce(s, part, tmp, count, dt, op); /* mine op theirs */
+            coll_sched_copy(s, tmp, count, dt, part, count, dt);
+        }
+    }
     coll_sched_barrier(s);
 }

@@ -284,6 +284,24 @@ static void test_reduce(void)
     MPI_Iscan(m, r1, K, mat, op, MPI_COMM_WORLD, &rq[0]);
     wait1(&rq[0]);
     CHECK(!memcmp(r1, pre, sizeof pre), "non-commutative iscan out of order");
+    /* exclusive: the product over the ranks below */
+    int ex[K][4];
+    for (int k = 0; k < K; k++) {
+        mat_of(0, k, ex[k]);
+        for (int r = 1; r < rank; r++) {
+            int t[4], one = 1;
+            mat_of(r, k, t);
+            matmul(ex[k], t, &one, NULL);
+            memcpy(ex[k], t, sizeof t);
+        }
+    }
+    MPI_Iexscan(m, r1, K, mat, op, MPI_COMM_WORLD, &rq[0]);
+    wait1(&rq[0]);
+    if (rank > 0)
+        CHECK(!memcmp(r1, ex, sizeof ex), "non-commutative iexscan out of order");
+    memcpy(r2, m, sizeof m);
+    MPI_Scan(MPI_IN_PLACE, r2, K, mat, op, MPI_COMM_WORLD);
+    CHECK(!memcmp(r2, pre, sizeof pre), "non-commutative in-place scan out of order");
     MPI_Op_free(&op);
     MPI_Type_free(&mat);
     /* zero counts */
