@@ -1,8 +1,10 @@
 /* Schedules that move data without reducing: dissemination barrier,
- * binomial broadcast, linear gather/scatter at the root, ring allgather,
+ * binomial broadcast (scatter + ring allgather for large vectors), linear
+ * gather/scatter at the root, ring allgather,
  * and the general block exchange behind the all-to-all family (every
  * message of it posted in one round, receives first). */
 #include "coll/build.h"
+#include "util/config.h"
 
 #include <stdlib.h>
 
@@ -16,9 +18,42 @@ void coll_build_barrier(coll_sched_t *s, comm_t *c)
     }
 }
 
+/* Large broadcasts: the root sends block i of the vector to rank i, then a
+ * ring allgather passes the blocks round; each rank sends and receives
+ * about the vector once instead of log2(n) times at the tree's inner nodes. */
+static void bcast_scatter_ring(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                               comm_t *c)
+{
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n;
+    MPI_Count base = count / n, extra = count % n;
+#define BCNT(i) (base + ((i) < extra))
+#define BAT(i) ((char *)buf + (MPI_Aint)((i) * base + ((i) < extra ? (i) : extra)) * dt->extent)
+    if (me == root) {
+        for (int i = 0; i < n; i++)
+            if (i != root)
+                coll_sched_send(s, BAT(i), BCNT(i), dt, i);
+    } else {
+        coll_sched_recv(s, BAT(me), BCNT(me), dt, root);
+    }
+    coll_sched_barrier(s);
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+        coll_sched_recv(s, BAT(rb), BCNT(rb), dt, left);
+        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+        coll_sched_barrier(s);
+    }
+#undef BCNT
+#undef BAT
+}
+
 void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
 {
     int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
+    if (n > 2 && count >= n &&
+        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_bcast_scatter_min)) {
+        bcast_scatter_ring(s, buf, count, dt, root, c);
+        return;
+    }
     while (mask < n) {
         if (rel & mask) {
             coll_sched_recv(s, buf, count, dt, (rel - mask + root) % n);

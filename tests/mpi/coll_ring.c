@@ -87,9 +87,28 @@ static void rscatter(int inplace, int nb, int block)
     free(y);
 }
 
+static void bcast(int count, int root, int nb, MPI_Datatype dt, int stride)
+{
+    int *x = malloc(sizeof(int) * (size_t)(stride * count + 1));
+    for (int i = 0; i < stride * count; i++)
+        x[i] = rank == root ? 7 * i + root : (i % stride ? -5 : -1);
+    MPI_Request rq;
+    if (nb) {
+        MPI_Ibcast(x, count, dt, root, MPI_COMM_WORLD, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Bcast(x, count, dt, root, MPI_COMM_WORLD);
+    }
+    for (int i = 0; i < stride * count; i++)
+        CHECK(x[i] == (i % stride && rank != root ? -5 : 7 * i + root), "bcast count %d root %d%s [%d] = %d",
+              count, root, nb ? " nonblocking" : "", i, x[i]);
+    free(x);
+}
+
 int main(int argc, char **argv)
 {
     setenv("RAILMPI_COLL_RING_MIN", "1", 1);
+    setenv("RAILMPI_COLL_BCAST_SCATTER_MIN", "1", 1);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -99,6 +118,16 @@ int main(int argc, char **argv)
     for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++)
         for (int v = 0; v < 8; v++)
             one(counts[k], v & 1 ? mx : MPI_SUM, v & 1, (v >> 1) & 1, (v >> 2) & 1);
+    MPI_Datatype pair; /* every other int of two */
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &pair);
+    MPI_Type_commit(&pair);
+    for (int root = 0; root < size; root++)
+        for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            bcast(counts[k], root, root % 2, MPI_INT, 1);
+            if (counts[k] < 5000)
+                bcast(counts[k], root, 1 - root % 2, pair, 2);
+        }
+    MPI_Type_free(&pair);
     for (int v = 0; v < 8; v++)
         rscatter(v & 1, (v >> 1) & 1, (v >> 2) & 1);
     /* a strided type: every other int of 2 * n */
