@@ -56,7 +56,9 @@ coll_sched_t *coll_sched_new(comm_t *c)
         return NULL;
     s->comm = s->on = c;
     c->refcount++;
-    s->tag = SCHED_TAG_BASE + (int)(((unsigned)c->coll_seq++ & SCHED_SEQ_MASK) << 8);
+    unsigned seq = (unsigned)c->coll_seq;
+    c->coll_seq = (int)((seq + 1) & SCHED_SEQ_MASK); /* never overflows the int */
+    s->tag = SCHED_TAG_BASE + (int)(seq << 8);
     return s;
 }
 
