@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* tags on an intercommunicator's collective context (coll/inter.c uses 40..) */
+/* tags on an intercommunicator's collective context (schedules, coll/sched.c, use 2^24..) */
 enum { TAG_C_ID = 60, TAG_C_MERGE, TAG_C_CREATE, TAG_C_SPLIT };
 
 /* A bridge between the two leaders: over `ctx` of `via`, to rank `peer`. */

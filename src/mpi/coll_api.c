@@ -1,43 +1,7 @@
 /* Collective bindings: argument checks, then src/coll. */
 #include "coll/coll.h"
 #include "coll/inter.h"
-#include "mpi/mpiimpl.h"
-
-#define CHECK_OP(c, o, h, dt)                                                        \
-    do {                                                                             \
-        if (!((o) = op_get(h)))                                                      \
-            MPI_FAIL((c), MPI_ERR_OP, "invalid op 0x%x", (unsigned)(h));             \
-        int rc_ = op_check((o), (dt));                                               \
-        if (rc_ != MPI_SUCCESS)                                                      \
-            MPI_FAIL((c), rc_, "op 0x%x is not defined for datatype %s", (unsigned)(h), (dt)->name); \
-    } while (0)
-
-#define CHECK_ALIAS(c, s, r, n)                                                      \
-    do {                                                                             \
-        if ((n) > 0 && (s) && (s) == (r) && (s) != MPI_IN_PLACE)                     \
-            MPI_FAIL((c), MPI_ERR_BUFFER, "sendbuf and recvbuf are the same (use MPI_IN_PLACE)"); \
-    } while (0)
-
-/* Rooted calls: whether this process receives (gather) or sends (scatter)
- * the root's side, and whether it takes part as a non-root. */
-#define AT_ROOT(c, root) (comm_is_inter(c) ? (root) == MPI_ROOT : (c)->rank == (root))
-#define NON_ROOT(c, root) (comm_is_inter(c) ? (root) >= 0 : (c)->rank != (root))
-
-/* MPI_IN_PLACE has no meaning on an intercommunicator (MPI-3.1 §5.2.3). */
-#define CHECK_NOT_IN_PLACE(c, b)                                                     \
-    do {                                                                             \
-        if (comm_is_inter(c) && (b) == MPI_IN_PLACE)                                 \
-            MPI_FAIL((c), MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid on an intercommunicator"); \
-    } while (0)
-
-#define CHECK_COUNTS(c, arr, n)                                                      \
-    do {                                                                             \
-        if (!(arr))                                                                  \
-            MPI_FAIL((c), MPI_ERR_ARG, "%s is NULL", #arr);                          \
-        for (int i_ = 0; i_ < (n); i_++)                                             \
-            if ((arr)[i_] < 0)                                                       \
-                MPI_FAIL((c), MPI_ERR_COUNT, "%s[%d] = %d is negative", #arr, i_, (arr)[i_]); \
-    } while (0)
+#include "mpi/coll_check.h"
 
 RM_ALIAS(Barrier)
 int PMPI_Barrier(MPI_Comm comm)
@@ -284,7 +248,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     MPI_END();
 }
 
-static int coll_reduce_checks(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
+int coll_reduce_checks(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, int rooted, int root,
                               comm_t **cp, dtype_t **dtp, op_t **opp)
 {

@@ -1,5 +1,6 @@
 /* Point-to-point bindings: sends in four modes, receives, probes, persistent
  * requests, buffered-send buffers. */
+#include "coll/sched.h"
 #include "mpi/mpiimpl.h"
 
 #include <stdlib.h>
@@ -315,7 +316,8 @@ static int p2p_start_one(const char *fn_name_, MPI_Request h)
     if (r->active)
         return mpi_err_raise(r->comm, MPI_ERR_REQUEST, fn_name_, "request 0x%x is already active",
                              (unsigned)h);
-    rm_status_t st = proto_start(r);
+    /* persistent collectives (MPI-4.0) are schedules behind a REQ_GREQ */
+    rm_status_t st = r->kind == REQ_GREQ ? coll_sched_restart(r) : proto_start(r);
     if (st < 0)
         return mpi_err_raise(r->comm, mpi_err_from_status(st), fn_name_, "%s", rm_status_str(st));
     return MPI_SUCCESS;

@@ -27,7 +27,8 @@ rm_status_t proto_setting_changed(int row)
         return RM_ERR_INVALID;
     const char *name = info.name;
     int64_t v = rm_config_value(row);
-    if (!strcmp(name, "VERBOSE") || !strcmp(name, "STATS") || !strcmp(name, "TCP_QUEUE_MAX"))
+    if (!strcmp(name, "VERBOSE") || !strcmp(name, "STATS") || !strcmp(name, "TCP_QUEUE_MAX") ||
+        !strcmp(name, "COLL_RING_MIN") || !strcmp(name, "COLL_BCAST_SCATTER_MIN"))
         return RM_OK; /* read where used */
     if (!strcmp(name, "PATH_TIMEOUT_MS"))
         return v >= 10 ? RM_OK : RM_ERR_INVALID;

@@ -87,7 +87,14 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Address the launcher reaches this host on (set by mpiexec; excluded from default rails)")   \
     X(CTL_FD, ctl_fd, RM_CFG_INT, "-1",                                                           \
       "Pipe on which mpiexec passes operator commands (mpiexec -migrate) to this rank (set by "   \
-      "mpiexec; never set it by hand)")
+      "mpiexec; never set it by hand)")                                                            \
+    X(COLL_RING_MIN, coll_ring_min, RM_CFG_SIZE, "131072",                                        \
+      "Allreduce and reduce_scatter of a commutative op on vectors from this many bytes on run "  \
+      "as a ring (each rank moves about 2x resp. 1x the vector); smaller ones by recursive "      \
+      "doubling or reduce + broadcast/scatter")                                                 \
+    X(COLL_BCAST_SCATTER_MIN, coll_bcast_scatter_min, RM_CFG_SIZE, "524288",                      \
+      "Broadcasts from this many bytes on: the root scatters the vector and a ring allgather "   \
+      "completes it everywhere; smaller ones: binomial tree")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

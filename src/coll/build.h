@@ -1,0 +1,83 @@
+/* Schedule builders: each adds the rounds of one collective algorithm to a
+ * schedule (coll/sched.h), so blocking, nonblocking and neighbourhood
+ * collectives share them and compositions (reduce then scatter) are one
+ * schedule. Arguments are checked by src/mpi; MPI_IN_PLACE is passed
+ * through. Families: data movement (build_move.c), reductions
+ * (build_reduce.c), neighbourhoods (build_neighbor.c). */
+#ifndef RM_COLL_BUILD_H
+#define RM_COLL_BUILD_H
+
+#include "coll/sched.h"
+
+void coll_build_barrier(coll_sched_t *s, comm_t *c);
+void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
+/* rcounts/displs NULL: rcount each, at i * rcount (gather); likewise scatter. */
+void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                        dtype_t *rdt, int root, comm_t *c);
+void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const int *scounts,
+                         const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+                         dtype_t *rdt, int root, comm_t *c);
+void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                           void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                           dtype_t *rdt, comm_t *c);
+/* The general exchange: block i goes to to[i] (i when to is NULL) and
+ * block j comes from from[j]; displacements in bytes, one type per block
+ * (sdts/rdts) or one for all (sdt/rdt when the arrays are NULL). sbuf
+ * MPI_IN_PLACE: send what the receive blocks hold (nsend == nrecv). */
+typedef struct coll_blocks {
+    int n;
+    const int *peers;        /* NULL: block i with rank i */
+    const int *counts;       /* NULL: count for each */
+    MPI_Count count;
+    const MPI_Aint *bdispls; /* bytes; NULL: displs * extent, or i * count * extent */
+    const int *displs;
+    dtype_t *const *dts;     /* NULL: dt for each */
+    dtype_t *dt;
+    const int *subs;         /* sub-tag per block (coll_sched_send_sub), NULL: 0 */
+} coll_blocks_t;
+void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb);
+
+/* Neighbourhood collectives (MPI-3.1 §7.6) on c's topology: the
+ * neighbours in the standard's order, with sub-tags that pair each send with
+ * the right receive where one rank is a neighbour twice (a periodic
+ * dimension of size 1 or 2). *in and *out are one allocation (free *in);
+ * RM_ERR_INVALID when c has no topology. */
+typedef struct coll_nbrs {
+    int nin, nout;
+    int *in, *out, *insub, *outsub;
+} coll_nbrs_t;
+rm_status_t coll_nbrs_get(const comm_t *c, coll_nbrs_t *nb);
+void coll_nbrs_free(coll_nbrs_t *nb);
+
+void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                       op_t *op, int root, comm_t *c);
+void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                          dtype_t *dt, op_t *op, comm_t *c);
+/* rcounts NULL: rcount each (reduce_scatter_block). */
+void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
+                               const int *rcounts, dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                     op_t *op, int exclusive, comm_t *c);
+
+/* Intercommunicators (build_inter.c); the all-to-all family and allgather
+ * are coll_build_exchange over the remote group. */
+void coll_build_inter_barrier(coll_sched_t *s, comm_t *c);
+void coll_build_inter_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                            comm_t *c);
+void coll_build_inter_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              dtype_t *rdt, int root, comm_t *c);
+void coll_build_inter_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount,
+                               const int *scounts, const int *displs, dtype_t *sdt, void *rbuf,
+                               MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+void coll_build_inter_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                             dtype_t *dt, op_t *op, int root, comm_t *c);
+void coll_build_inter_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                                dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_inter_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf,
+                                     MPI_Count rcount, const int *rcounts, dtype_t *dt, op_t *op,
+                                     comm_t *c);
+
+#endif

@@ -1,0 +1,203 @@
+/* Schedules that move data without reducing: dissemination barrier,
+ * binomial broadcast (scatter + ring allgather for large vectors), linear
+ * gather/scatter at the root, ring allgather,
+ * and the general block exchange behind the all-to-all family (every
+ * message of it posted in one round, receives first). */
+#include "coll/build.h"
+#include "util/config.h"
+
+#include <stdlib.h>
+
+void coll_build_barrier(coll_sched_t *s, comm_t *c)
+{
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    for (int k = 1; k < c->size; k <<= 1) {
+        coll_sched_recv(s, NULL, 0, byte, (c->rank - k + c->size) % c->size);
+        coll_sched_send(s, NULL, 0, byte, (c->rank + k) % c->size);
+        coll_sched_barrier(s);
+    }
+}
+
+/* Large broadcasts: the root sends block i of the vector to rank i, then a
+ * ring allgather passes the blocks round; each rank sends and receives
+ * about the vector once instead of log2(n) times at the tree's inner nodes. */
+static void bcast_scatter_ring(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                               comm_t *c)
+{
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n;
+    MPI_Count base = count / n, extra = count % n;
+#define BCNT(i) (base + ((i) < extra))
+#define BAT(i) ((char *)buf + (MPI_Aint)((i) * base + ((i) < extra ? (i) : extra)) * dt->extent)
+    if (me == root) {
+        for (int i = 0; i < n; i++)
+            if (i != root)
+                coll_sched_send(s, BAT(i), BCNT(i), dt, i);
+    } else {
+        coll_sched_recv(s, BAT(me), BCNT(me), dt, root);
+    }
+    coll_sched_barrier(s);
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+        coll_sched_recv(s, BAT(rb), BCNT(rb), dt, left);
+        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+        coll_sched_barrier(s);
+    }
+#undef BCNT
+#undef BAT
+}
+
+void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
+{
+    int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
+    if (n > 2 && count >= n &&
+        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_bcast_scatter_min)) {
+        bcast_scatter_ring(s, buf, count, dt, root, c);
+        return;
+    }
+    while (mask < n) {
+        if (rel & mask) {
+            coll_sched_recv(s, buf, count, dt, (rel - mask + root) % n);
+            coll_sched_barrier(s);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rel + mask < n)
+            coll_sched_send(s, buf, count, dt, (rel + mask + root) % n);
+    coll_sched_barrier(s);
+}
+
+static char *blk_at(const void *buf, MPI_Count count, const int *displs, int i, const dtype_t *dt)
+{
+    MPI_Aint off = displs ? (MPI_Aint)displs[i] : (MPI_Aint)i * (MPI_Aint)count;
+    return (char *)buf + off * dt->extent;
+}
+
+void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                        dtype_t *rdt, int root, comm_t *c)
+{
+    if (c->rank != root) {
+        coll_sched_send(s, sbuf, scount, sdt, root);
+    } else {
+        for (int r = 0; r < c->size; r++) {
+            MPI_Count n = rcounts ? rcounts[r] : rcount;
+            char *at = blk_at(rbuf, rcount, displs, r, rdt);
+            if (r != root)
+                coll_sched_recv(s, at, n, rdt, r);
+            else if (sbuf != MPI_IN_PLACE)
+                coll_sched_copy(s, sbuf, scount, sdt, at, n, rdt);
+        }
+    }
+    coll_sched_barrier(s);
+}
+
+void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const int *scounts,
+                         const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+                         dtype_t *rdt, int root, comm_t *c)
+{
+    if (c->rank != root) {
+        coll_sched_recv(s, rbuf, rcount, rdt, root);
+    } else {
+        for (int r = 0; r < c->size; r++) {
+            MPI_Count n = scounts ? scounts[r] : scount;
+            const char *at = blk_at(sbuf, scount, displs, r, sdt);
+            if (r != root)
+                coll_sched_send(s, at, n, sdt, r);
+            else if (rbuf != MPI_IN_PLACE)
+                coll_sched_copy(s, at, n, sdt, rbuf, rcount, rdt);
+        }
+    }
+    coll_sched_barrier(s);
+}
+
+void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                           void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                           dtype_t *rdt, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+#define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    if (sbuf != MPI_IN_PLACE) {
+        coll_sched_copy(s, sbuf, scount, sdt, blk_at(rbuf, rcount, displs, me, rdt), CNT(me), rdt);
+        coll_sched_barrier(s);
+    }
+    /* ring: in step k pass on the block received in step k-1 */
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+        coll_sched_recv(s, blk_at(rbuf, rcount, displs, rb, rdt), CNT(rb), rdt, (me - 1 + n) % n);
+        coll_sched_send(s, blk_at(rbuf, rcount, displs, sb, rdt), CNT(sb), rdt, (me + 1) % n);
+        coll_sched_barrier(s);
+    }
+#undef CNT
+}
+
+static MPI_Count blocks_count(const coll_blocks_t *b, int i)
+{
+    return b->counts ? b->counts[i] : b->count;
+}
+
+static dtype_t *blocks_dt(const coll_blocks_t *b, int i)
+{
+    return b->dts ? b->dts[i] : b->dt;
+}
+
+static MPI_Aint blocks_off(const coll_blocks_t *b, int i)
+{
+    if (b->bdispls)
+        return b->bdispls[i];
+    MPI_Aint ext = blocks_dt(b, i)->extent;
+    return b->displs ? (MPI_Aint)b->displs[i] * ext : (MPI_Aint)i * (MPI_Aint)b->count * ext;
+}
+
+static int blocks_peer(const coll_blocks_t *b, int i)
+{
+    return b->peers ? b->peers[i] : i;
+}
+
+static int blocks_sub(const coll_blocks_t *b, int i)
+{
+    return b->subs ? b->subs[i] : 0;
+}
+
+void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb)
+{
+    const char *src = sbuf;
+    const coll_blocks_t *from = sb;
+    if (sbuf == MPI_IN_PLACE) {
+        /* send from a copy of the bytes the receive blocks cover */
+        MPI_Aint lo = 0, hi = 0;
+        int any = 0;
+        for (int i = 0; i < rb->n; i++) {
+            MPI_Count n = blocks_count(rb, i);
+            dtype_t *dt = blocks_dt(rb, i);
+            if (!n || !dt->size)
+                continue;
+            MPI_Aint a = blocks_off(rb, i) + dt->true_lb;
+            MPI_Aint z = blocks_off(rb, i) + dt->true_ub + (MPI_Aint)(n - 1) * dt->extent;
+            if (!any || a < lo)
+                lo = a;
+            if (!any || z > hi)
+                hi = z;
+            any = 1;
+        }
+        char *tmp = coll_sched_bytes(s, (size_t)(hi - lo));
+        if (!tmp)
+            return;
+        if (any) {
+            dtype_t *byte = dtype_get(MPI_BYTE);
+            coll_sched_copy(s, (char *)rbuf + lo, hi - lo, byte, tmp, hi - lo, byte);
+            coll_sched_barrier(s);
+        }
+        src = tmp - lo;
+        from = rb;
+    }
+    for (int i = 0; i < rb->n; i++)
+        coll_sched_recv_sub(s, (char *)rbuf + blocks_off(rb, i), blocks_count(rb, i),
+                            blocks_dt(rb, i), blocks_peer(rb, i), blocks_sub(rb, i));
+    for (int i = 0; i < from->n; i++)
+        coll_sched_send_sub(s, src + blocks_off(from, i), blocks_count(from, i),
+                            blocks_dt(from, i), blocks_peer(from, i), blocks_sub(from, i));
+    coll_sched_barrier(s);
+}

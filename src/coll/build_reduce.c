@@ -1,0 +1,240 @@
+/* Reduction schedules: binomial reduce (commutative ops), in-rank-order
+ * reduce at the root (non-commutative ops); allreduce as a ring for large
+ * vectors and commutative ops (RAILMPI_COLL_RING_MIN), by
+ * recursive doubling on power-of-two sizes (either kind of op: the lower
+ * half's data stays on the left), reduce + broadcast otherwise;
+ * reduce_scatter as the ring's first half (commutative ops, large vectors)
+ * or reduce + scatter; scans by recursive doubling. */
+#include "coll/build.h"
+#include "util/config.h"
+
+#include <stdlib.h>
+
+void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                       op_t *op, int root, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    if (sbuf == MPI_IN_PLACE)
+        sbuf = rbuf; /* only the root may pass MPI_IN_PLACE */
+    if (!op->commute) {
+        if (me != root) {
+            coll_sched_send(s, sbuf, count, dt, root);
+            coll_sched_barrier(s);
+            return;
+        }
+        /* everyone's data at the root, folded from the top:
+         * x0 op (x1 op (... op x(n-1))) */
+        char **in = malloc(sizeof *in * (size_t)n);
+        char *acc = coll_sched_tmp(s, count, dt);
+        if (!in || !acc) {
+            free(in);
+            coll_sched_fail(s, RM_ERR_NOMEM);
+            return;
+        }
+        for (int r = 0; r < n; r++) {
+            in[r] = r == me ? (char *)sbuf : coll_sched_tmp(s, count, dt);
+            if (!in[r]) {
+                free(in);
+                return;
+            }
+            if (r != me)
+                coll_sched_recv(s, in[r], count, dt, r);
+        }
+        coll_sched_barrier(s);
+        coll_sched_copy(s, in[n - 1], count, dt, acc, count, dt);
+        for (int r = n - 2; r >= 0; r--)
+            coll_sched_reduce(s, in[r], acc, count, dt, op);
+        coll_sched_copy(s, acc, count, dt, rbuf, count, dt);
+        coll_sched_barrier(s);
+        free(in);
+        return;
+    }
+    int rel = (me - root + n) % n;
+    char *acc = coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
+    if (!acc || !tmp)
+        return;
+    coll_sched_copy(s, sbuf, count, dt, acc, count, dt);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (rel & mask) {
+            coll_sched_send(s, acc, count, dt, (rel - mask + root) % n);
+            coll_sched_barrier(s);
+            return;
+        }
+        if (rel + mask < n) {
+            coll_sched_recv(s, tmp, count, dt, (rel + mask + root) % n);
+            coll_sched_barrier(s);
+            coll_sched_reduce(s, tmp, acc, count, dt, op); /* runs before tmp is reused */
+        }
+    }
+    coll_sched_copy(s, acc, count, dt, rbuf, count, dt);
+    coll_sched_barrier(s);
+}
+
+/* Ring allreduce: n - 1 steps of reduce-scatter (each passes on the block
+ * it has just added its own data to) leave block me + 1 complete here, then
+ * n - 1 steps of allgather pass the complete blocks round. Every rank sends
+ * and receives about 2 (n - 1) / n of the vector, and the op runs on 1/n
+ * of it per step; each block's result is computed once, so every rank ends
+ * with the same bits. */
+static void allreduce_ring(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                           dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n;
+    MPI_Count base = count / n, extra = count % n;
+#define BCNT(i) (base + ((i) < extra))
+#define BAT(i) ((char *)rbuf + (MPI_Aint)((i) * base + ((i) < extra ? (i) : extra)) * dt->extent)
+    char *tmp = coll_sched_tmp(s, base + (extra > 0), dt);
+    if (!tmp)
+        return;
+    if (sbuf != MPI_IN_PLACE) {
+        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+        coll_sched_barrier(s);
+    }
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+        coll_sched_recv(s, tmp, BCNT(rb), dt, left);
+        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, BAT(rb), BCNT(rb), dt, op); /* runs before tmp is reused */
+    }
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me + 1 - k + n) % n, rb = (me - k + n) % n;
+        coll_sched_recv(s, BAT(rb), BCNT(rb), dt, left);
+        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+        coll_sched_barrier(s);
+    }
+#undef BCNT
+#undef BAT
+}
+
+void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                          dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    if (n > 1 && op->commute && count >= n &&
+        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min)) {
+        allreduce_ring(s, sbuf, rbuf, count, dt, op, c);
+        return;
+    }
+    if (n & (n - 1)) {
+        coll_build_reduce(s, sbuf == MPI_IN_PLACE && me != 0 ? rbuf : sbuf, rbuf, count, dt, op, 0, c);
+        coll_build_bcast(s, rbuf, count, dt, 0, c);
+        return;
+    }
+    char *tmp = coll_sched_tmp(s, count, dt);
+    if (!tmp)
+        return;
+    if (sbuf != MPI_IN_PLACE)
+        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int peer = me ^ mask;
+        coll_sched_recv(s, tmp, count, dt, peer);
+        coll_sched_send(s, rbuf, count, dt, peer);
+        coll_sched_barrier(s);
+        if (peer < me || op->commute) {
+            coll_sched_reduce(s, tmp, rbuf, count, dt, op); /* peer's op mine */
+        } else {
+            coll_sched_reduce(s, rbuf, tmp, count, dt, op); /* mine op peer's */
+            coll_sched_copy(s, tmp, count, dt, rbuf, count, dt);
+        }
+    }
+    coll_sched_barrier(s);
+}
+
+/* The reduce-scatter half of the ring: block b starts at rank b + 1 and
+ * travels round, each rank adding its own part, to end complete at rank b
+ * after n - 1 steps. Works on a copy of the input (`in` may be rbuf). */
+static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
+                                const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n, most = 0;
+    for (int i = 0; i < n; i++)
+        if (cnt[i] > most)
+            most = cnt[i];
+    char *work = coll_sched_tmp(s, total, dt), *tmp = coll_sched_tmp(s, most, dt);
+    if (!work || !tmp)
+        return;
+#define BAT(i) (work + (MPI_Aint)dsp[i] * dt->extent)
+    coll_sched_copy(s, in, total, dt, work, total, dt);
+    coll_sched_barrier(s);
+    for (int k = 0; k < n - 1; k++) {
+        int sb = (me - k - 1 + n) % n, rb = (me - k - 2 + 2 * n) % n;
+        coll_sched_recv(s, tmp, cnt[rb], dt, left);
+        coll_sched_send(s, BAT(sb), cnt[sb], dt, right);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, BAT(rb), cnt[rb], dt, op);
+    }
+    coll_sched_copy(s, BAT(me), cnt[me], dt, rbuf, cnt[me], dt);
+    coll_sched_barrier(s);
+#undef BAT
+}
+
+void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
+                               const int *rcounts, dtype_t *dt, op_t *op, comm_t *c)
+{
+    int n = c->size;
+    int *cnt = malloc(sizeof(int) * 2 * (size_t)n);
+    if (!cnt) {
+        coll_sched_fail(s, RM_ERR_NOMEM);
+        return;
+    }
+    int *dsp = cnt + n;
+    MPI_Count total = 0;
+    for (int r = 0; r < n; r++) {
+        cnt[r] = rcounts ? rcounts[r] : (int)rcount;
+        dsp[r] = (int)total;
+        total += cnt[r];
+    }
+    if (n > 1 && op->commute &&
+        (uint64_t)total * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min)) {
+        reduce_scatter_ring(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, cnt, dsp, total, dt, op, c);
+    } else {
+        char *tmp = coll_sched_tmp(s, total, dt);
+        if (tmp) {
+            coll_build_reduce(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, tmp, total, dt, op, 0, c);
+            coll_build_scatterv(s, tmp, 0, cnt, dsp, dt, rbuf, cnt[c->rank], dt, 0, c);
+        }
+    }
+    free(cnt);
+}
+
+/* Recursive doubling: `part` holds the reduction over a run of ranks that
+ * ends at me and doubles each step; what comes from a lower partner goes on
+ * the left of both part and the result, from a higher one on the right of
+ * part only, so the order of a non-commutative op is kept at any size. */
+void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                     op_t *op, int exclusive, comm_t *c)
+{
+    int n = c->size, me = c->rank, have = !exclusive;
+    char *part = coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
+    if (!part || !tmp)
+        return;
+    const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    coll_sched_copy(s, own, count, dt, part, count, dt);
+    if (!exclusive)
+        coll_sched_copy(s, own, count, dt, rbuf, count, dt);
+    coll_sched_barrier(s);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int peer = me ^ mask;
+        if (peer >= n)
+            continue;
+        coll_sched_recv(s, tmp, count, dt, peer);
+        coll_sched_send(s, part, count, dt, peer);
+        coll_sched_barrier(s);
+        if (peer < me) {
+            if (have) {
+                coll_sched_reduce(s, tmp, rbuf, count, dt, op);
+            } else {
+                coll_sched_copy(s, tmp, count, dt, rbuf, count, dt);
+                have = 1;
+            }
+            coll_sched_reduce(s, tmp, part, count, dt, op); /* theirs op mine */
+        } else if (op->commute) {
+            coll_sched_reduce(s, tmp, part, count, dt, op);
+        } else {
+            coll_sched_reduce(s, part, tmp, count, dt, op); /* mine op theirs */
+            coll_sched_copy(s, tmp, count, dt, part, count, dt);
+        }
+    }
+    coll_sched_barrier(s);
+}
