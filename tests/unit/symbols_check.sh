@@ -1,11 +1,14 @@
 #!/bin/bash
-# The shared library exports only MPI_*, PMPI_*, MPIX_* (plus the ELF
+# The shared library exports only MPI_*, PMPI_*, MPIX_*, the Fortran mpi_*/pmpi_*
+# and MPICH's Fortran common blocks (plus the ELF
 # bookkeeping symbols every library has), and every MPI_ function has a PMPI_ twin.
 set -u
 lib=$1
 [ -f "$lib" ] || { echo "FAIL: $lib not found"; exit 1; }
 syms=$(nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | sort -u)
-bad=$(echo "$syms" | grep -vE '^(MPI_|PMPI_|MPIX_)' | grep -vE '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+# Fortran: mpi_x_ and its spellings, and MPICH's sentinel common blocks
+bad=$(echo "$syms" | grep -vE '^(MPI_|PMPI_|MPIX_|mpi_|pmpi_)' |
+      grep -vE '^(_init|_fini|_edata|_end|__bss_start|mpipriv1_|mpipriv2_|mpiprivc_|mpifcmb5_|mpifcmb9_)$' || true)
 if [ -n "$bad" ]; then
     echo "FAIL: unexpected exported symbols:"; echo "$bad" | head -20; exit 1
 fi
