@@ -172,7 +172,7 @@ static void f_keyval_create(c_keyval_create_t create, void (*copy)(void), void (
                             MPI_Fint *keyval, MPI_Aint extra, int mpi1, MPI_Fint *ierr)
 {
     struct f_keyval *k = malloc(sizeof *k);
-    if (!k) { *ierr = MPI_ERR_NO_MEM; return; }
+    if (!k) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }
     k->copy = (f_copy_t)copy;
     k->del = (f_delete_t)del;
     k->mpi1 = mpi1;
@@ -186,9 +186,10 @@ static void f_keyval_create(c_keyval_create_t create, void (*copy)(void), void (
                    del == (void (*)(void))mpi_comm_null_delete_fn_ ||
                    del == (void (*)(void))mpi_type_null_delete_fn_ ||
                    del == (void (*)(void))mpi_win_null_delete_fn_;
-    *ierr = create(null_copy ? NULL : (void *)f_copy_tramp, null_del ? NULL : (void *)f_delete_tramp,
-                   (int *)keyval, k);
-    if (*ierr != MPI_SUCCESS) free(k);
+    int rc = create(null_copy ? NULL : (void *)f_copy_tramp, null_del ? NULL : (void *)f_delete_tramp,
+                    (int *)keyval, k);
+    if (rc != MPI_SUCCESS) free(k);
+    if (ierr) *ierr = rc; /* optional in mpi_f08 */
 }
 
 #define F_KEYVAL(lower, UP, C, ET, MPI1)                                                  \
@@ -246,13 +247,14 @@ RM_FEXPORT void pmpi_grequest_start_(void (*query)(void), void (*fre)(void), voi
                                      void *extra, MPI_Fint *request, MPI_Fint *ierr)
 {
     struct f_greq *g = malloc(sizeof *g);
-    if (!g) { *ierr = MPI_ERR_NO_MEM; return; }
+    if (!g) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }
     g->query = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))query;
     g->free = (void (*)(MPI_Aint *, MPI_Fint *))fre;
     g->cancel = (void (*)(MPI_Aint *, MPI_Fint *, MPI_Fint *))cancel;
     g->extra = *(MPI_Aint *)extra;
-    *ierr = MPI_Grequest_start(f_greq_query, f_greq_free, f_greq_cancel, g, (MPI_Request *)request);
-    if (*ierr != MPI_SUCCESS) free(g);
+    int rc = MPI_Grequest_start(f_greq_query, f_greq_free, f_greq_cancel, g, (MPI_Request *)request);
+    if (rc != MPI_SUCCESS) free(g);
+    if (ierr) *ierr = rc;
 }
 RM_FALIAS(pmpi_grequest_start_, mpi_grequest_start_)
 RM_FALIAS(pmpi_grequest_start_, mpi_grequest_start)

@@ -177,7 +177,7 @@ def c_body(f):
             elif k == "aint_fint_arr_in":
                 ln = "f_" + a.ref
                 pre.append("MPI_Aint *c_%s = f_aint_array(%s, *%s);" % (a.name, n, ln))
-                pre.append("if (!c_%s && *%s > 0) { *ierr = MPI_ERR_NO_MEM; return; }" % (a.name, ln))
+                pre.append("if (!c_%s && *%s > 0) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }" % (a.name, ln))
                 call.append("c_" + a.name)
                 post.append("free(c_%s);" % a.name)
             else:
@@ -187,12 +187,12 @@ def c_body(f):
             call.append("*" + n if k == base else n)
         elif k == "str_in":
             pre.append("char *c_%s = f_str_in(%s, %s_len);" % (a.name, n, n))
-            pre.append("if (!c_%s) { *ierr = MPI_ERR_NO_MEM; return; }" % a.name)
+            pre.append("if (!c_%s) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }" % a.name)
             call.append("c_" + a.name)
             post.append("free(c_%s);" % a.name)
         elif k == "str_out":
             pre.append("char *c_%s = f_str_out_buf(%s_len);" % (a.name, n))
-            pre.append("if (!c_%s) { *ierr = MPI_ERR_NO_MEM; return; }" % a.name)
+            pre.append("if (!c_%s) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }" % a.name)
             call.append("c_" + a.name)
             post.append("f_str_out(c_%s, %s, %s_len);" % (a.name, n, n))
             post.append("free(c_%s);" % a.name)
@@ -204,11 +204,11 @@ def c_body(f):
             call.append("F_STATUSES(%s)" % n)
         elif k == "index_out":
             call.append("(int *)" + n)
-            post.append("if (*ierr == MPI_SUCCESS && *%s >= 0) (*%s)++;" % (n, n))
+            post.append("if (rc == MPI_SUCCESS && *%s >= 0) (*%s)++;" % (n, n))
         elif k == "indices_out":
             ln = "f_" + a.ref
             call.append("(int *)" + n)
-            post.append("if (*ierr == MPI_SUCCESS) for (int i = 0; i < *%s; i++) %s[i]++;" % (ln, n))
+            post.append("if (rc == MPI_SUCCESS) for (int i = 0; i < *%s; i++) %s[i]++;" % (ln, n))
         elif k == "weights_in" or k == "weights_out":
             call.append("F_WEIGHTS(%s)" % n)
         elif k == "attr_in":
@@ -221,9 +221,9 @@ def c_body(f):
             flag = [x for x in f.args if x.kind == "logical_out"][0]
             key = "f_" + a.ref
             if k == "attr_out":
-                post.append("if (*ierr == MPI_SUCCESS && *f_%s) *(MPI_Aint *)%s = f_attr_value(f_keyval_c(*%s), c_%s);" % (flag.name, n, key, a.name))
+                post.append("if (rc == MPI_SUCCESS && *f_%s) *(MPI_Aint *)%s = f_attr_value(f_keyval_c(*%s), c_%s);" % (flag.name, n, key, a.name))
             else:
-                post.append("if (*ierr == MPI_SUCCESS && *f_%s) *(MPI_Fint *)%s = (MPI_Fint)f_attr_value(f_keyval_c(*%s), c_%s);" % (flag.name, n, key, a.name))
+                post.append("if (rc == MPI_SUCCESS && *f_%s) *(MPI_Fint *)%s = (MPI_Fint)f_attr_value(f_keyval_c(*%s), c_%s);" % (flag.name, n, key, a.name))
         elif k.startswith("fn:"):
             call.append("(%s *)%s" % (k[3:], n))
         else:
@@ -242,6 +242,13 @@ def gen_c(funcs):
            "/* Fortran bindings of the C API: one body per function, the other spellings",
            " * (pmpi_x_, mpi_x, mpi_x__, MPI_X, ...) are aliases of it. */",
            '#include "fortran.h"', ""]
+    # == and /= of mpi_f08 handles (one INTEGER each)
+    out.append("RM_FEXPORT MPI_Fint mpi_f08_eq_comm_(const MPI_Fint *a, const MPI_Fint *b) { return *a == *b; }")
+    out.append("RM_FEXPORT MPI_Fint mpi_f08_ne_comm_(const MPI_Fint *a, const MPI_Fint *b) { return *a != *b; }")
+    for h in ["datatype", "group", "op", "errhandler", "request", "message", "info", "win", "file"]:
+        out.append("RM_FALIAS(mpi_f08_eq_comm_, mpi_f08_eq_%s_)" % h)
+        out.append("RM_FALIAS(mpi_f08_ne_comm_, mpi_f08_ne_%s_)" % h)
+    out.append("")
     for f in funcs:
         if not f.fortran:
             continue
@@ -256,8 +263,10 @@ def gen_c(funcs):
             out.append("RM_FEXPORT void %s(%s)" % (sym, params))
             out.append("{")
             out += ["    " + s for s in pre]
-            out.append("    *ierr = %s(%s);" % (f.name, ", ".join(call)))
+            out.append("    int rc = %s(%s);" % (f.name, ", ".join(call)))
             out += ["    " + s for s in post]
+            # ierror is optional in mpi_f08: an absent one arrives as NULL
+            out.append("    if (ierr) *ierr = rc;")
             out.append("}")
         else:
             pre, call, post = c_body(f)
@@ -278,11 +287,16 @@ def gen_c(funcs):
 # ---------------------------------------------------------------- constants
 def header_constants(path):
     """Integer constants of mpi.h, evaluated (casts dropped, aliases resolved)."""
-    raw = {}
+    raw, cls = {}, {}
     for line in open(path):
         m = re.match(r"#define\s+(MPIX?_[A-Z0-9_]+)\s+(.+?)\s*(/\*.*)?$", line)
         if m:
             raw[m.group(1)] = m.group(2)
+            c = re.match(r"\(\((MPI_[A-Za-z]+)\)", m.group(2))
+            if c and c.group(1) in HANDLE_C.values():
+                cls[m.group(1)] = c.group(1)
+            elif re.fullmatch(r"MPI_[A-Z0-9_]+", m.group(2).strip()):
+                cls[m.group(1)] = m.group(2).strip()  # an alias: resolved below
     vals = {}
 
     def ev(name, depth=0):
@@ -317,7 +331,17 @@ def header_constants(path):
         v = ev(name)
         if v is not None:
             out.append((name, v))
+    HANDLE_CLASS.clear()
+    for name in cls:
+        c = cls[name]
+        for _ in range(5):
+            c = cls.get(c, c)
+        if c in HANDLE_C.values():
+            HANDLE_CLASS[name] = c
     return out
+
+
+HANDLE_CLASS = {}  # constant name -> C handle type, filled by header_constants
 
 
 FORTRAN_ONLY = [
@@ -480,6 +504,99 @@ def gen_module(funcs, header):
     return "\n".join(res) + "\n"
 
 
+F08_HANDLES = ["Comm", "Datatype", "Group", "Op", "Errhandler", "Request", "Message",
+               "Info", "Win", "File"]
+
+
+def f08_decl(a):
+    k, n = a.kind, a.name
+    if k.startswith("h."):
+        cls, _, mode = k[2:].partition("_")
+        t = "TYPE(%s)" % HANDLE_C[cls]
+        return ["%s :: %s%s" % (t, n, "(*)" if "_arr" in k else "")]
+    if k in ("status_in", "status_out", "status_inout"):
+        return ["TYPE(MPI_Status) :: " + n]
+    if k == "statuses_out":
+        return ["TYPE(MPI_Status) :: %s(*)" % n]
+    return f_decl(a)
+
+
+def gen_module_f08(funcs, header):
+    """mpi_f08: handles are sequence types holding the same integer, MPI_Status
+    is laid out as the C struct, so the same wrappers serve both modules."""
+    consts = all_constants(header)
+    out = ["! " + MANGLE_NOTE,
+           "! The `mpi_f08` module of railmpi: TYPE(MPI_Comm) and friends (one",
+           "! INTEGER, the MPICH handle), MPI_Status as in C, optional ierror.",
+           "MODULE mpi_f08",
+           "  IMPLICIT NONE"]
+    for h in F08_HANDLES:
+        out += ["  TYPE :: MPI_" + h, "    SEQUENCE", "    INTEGER :: MPI_VAL", "  END TYPE MPI_" + h]
+    out += ["  TYPE :: MPI_Status",
+            "    SEQUENCE",
+            "    INTEGER :: count_lo, count_hi_and_cancelled",
+            "    INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+            "  END TYPE MPI_Status"]
+    for n, v in consts:
+        if n in HANDLE_CLASS:
+            t = HANDLE_CLASS[n]
+            out.append("  TYPE(%s), PARAMETER :: %s = %s(%d)" % (t, n, t, v))
+        else:
+            kind = "INTEGER(KIND=8)" if n == "MPI_DISPLACEMENT_CURRENT" else "INTEGER"
+            out.append("  %s, PARAMETER :: %s = %d" % (kind, n, v))
+    out += ["  INTEGER :: MPI_BOTTOM, MPI_IN_PLACE",
+            "  TYPE(MPI_Status) :: MPI_STATUS_IGNORE",
+            "  TYPE(MPI_Status) :: MPI_STATUSES_IGNORE(1)",
+            "  INTEGER :: MPI_ERRCODES_IGNORE(1)",
+            "  CHARACTER*1 :: MPI_ARGVS_NULL(1,1), MPI_ARGV_NULL(1)",
+            "  INTEGER :: MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY",
+            "  COMMON /MPIPRIV1/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE",
+            "  COMMON /MPIPRIV2/ MPI_STATUSES_IGNORE, MPI_ERRCODES_IGNORE",
+            "  COMMON /MPIPRIVC/ MPI_ARGVS_NULL, MPI_ARGV_NULL",
+            "  COMMON /MPIFCMB5/ MPI_UNWEIGHTED",
+            "  COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY",
+            "  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/",
+            "  EXTERNAL :: " + ", ".join(EXTERNALS[:6]),
+            "  EXTERNAL :: " + ", ".join(EXTERNALS[6:])]
+    for op, tag in (("==", "eq"), ("/=", "ne")):
+        out.append("  INTERFACE OPERATOR(%s)" % op)
+        for h in F08_HANDLES:
+            fn = "mpi_f08_%s_%s" % (tag, h.lower())
+            out += ["    LOGICAL FUNCTION %s(a, b)" % fn, "      IMPORT :: MPI_" + h,
+                    "      TYPE(MPI_%s), INTENT(IN) :: a, b" % h, "    END FUNCTION " + fn]
+        out.append("  END INTERFACE")
+    out.append("  INTERFACE")
+    for f in funcs:
+        if not f.fortran:
+            continue
+        name = f.name
+        dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
+        if f.ret == "int":
+            dummies.append("ierror")
+            out.append("    SUBROUTINE %s(%s)" % (name, ", ".join(dummies)))
+        else:
+            rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
+            out.append("    %s FUNCTION %s(%s)" % (rt, name, ", ".join(dummies)))
+        out.append("      IMPORT")
+        for a in f.args:
+            out += ["      " + d for d in f08_decl(a)]
+        if f.ret == "int":
+            out.append("      INTEGER, OPTIONAL :: ierror")
+            out.append("    END SUBROUTINE " + name)
+        else:
+            out.append("    END FUNCTION " + name)
+    out.append("  END INTERFACE")
+    out.append("END MODULE mpi_f08")
+    res = []
+    for line in out:
+        while len(line) > 130:
+            cut = line.rfind(",", 0, 120) + 1
+            res.append(line[:cut] + " &")
+            line = "      & " + line[cut:].lstrip()
+        res.append(line)
+    return "\n".join(res) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--api", required=True)
@@ -487,6 +604,7 @@ def main():
     ap.add_argument("--c")
     ap.add_argument("--mpif")
     ap.add_argument("--module")
+    ap.add_argument("--module-f08")
     ap.add_argument("--ctypes", action="store_true")
     ap.add_argument("--names", action="store_true")
     o = ap.parse_args()
@@ -503,6 +621,8 @@ def main():
         open(o.mpif, "w").write(gen_mpif(funcs, o.header))
     if o.module:
         open(o.module, "w").write(gen_module(funcs, o.header))
+    if o.module_f08:
+        open(o.module_f08, "w").write(gen_module_f08(funcs, o.header))
     if o.ctypes:
         print("\n".join(ctypes_lines(funcs)))
     if o.names:
