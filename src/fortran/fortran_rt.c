@@ -263,3 +263,17 @@ RM_FALIAS(pmpi_grequest_start_, MPI_GREQUEST_START)
 RM_FALIAS(pmpi_grequest_start_, pmpi_grequest_start)
 RM_FALIAS(pmpi_grequest_start_, pmpi_grequest_start__)
 RM_FALIAS(pmpi_grequest_start_, PMPI_GREQUEST_START)
+
+/* MPI_F_SYNC_REG: an external call the compiler cannot see through, so a
+ * buffer a nonblocking operation writes is reread from memory after it. */
+RM_FEXPORT void pmpi_f_sync_reg_(void *buf)
+{
+    __asm__ __volatile__("" : : "r"(buf) : "memory");
+}
+RM_FALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg_)
+RM_FALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg)
+RM_FALIAS(pmpi_f_sync_reg_, mpi_f_sync_reg__)
+RM_FALIAS(pmpi_f_sync_reg_, MPI_F_SYNC_REG)
+RM_FALIAS(pmpi_f_sync_reg_, pmpi_f_sync_reg)
+RM_FALIAS(pmpi_f_sync_reg_, pmpi_f_sync_reg__)
+RM_FALIAS(pmpi_f_sync_reg_, PMPI_F_SYNC_REG)

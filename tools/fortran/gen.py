@@ -362,6 +362,18 @@ EXTERNALS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN",
              "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN"]
 
 
+# choice buffers are passed by address: no subarray descriptors, and the
+# compiler knows nothing of nonblocking transfers (MPI-3.1 17.1.7)
+LOGICAL_FALSE = ["MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"]
+# Extra interfaces of both modules: procedures with no C counterpart.
+EXTRA_INTERFACES = [
+    "    SUBROUTINE MPI_F_SYNC_REG(buf)",
+    "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf",
+    "      TYPE(*), DIMENSION(*) :: buf",
+    "    END SUBROUTINE MPI_F_SYNC_REG",
+]
+
+
 def all_constants(header):
     consts = [(n, v) for n, v in header_constants(header)
               if n not in dict(FORTRAN_ONLY)]
@@ -405,6 +417,8 @@ def gen_mpif(funcs, header):
     for n, v in all_constants(header):
         out += const_decl(n, v, ind)
     out += sentinel_decls(ind)
+    for n in LOGICAL_FALSE:
+        out += [ind + "LOGICAL " + n, ind + "PARAMETER (%s=.FALSE.)" % n]
     out.append(ind + "EXTERNAL MPI_WTIME, MPI_WTICK, PMPI_WTIME, PMPI_WTICK")
     out.append(ind + "DOUBLE PRECISION MPI_WTIME, MPI_WTICK")
     out.append(ind + "DOUBLE PRECISION PMPI_WTIME, PMPI_WTICK")
@@ -468,9 +482,11 @@ def gen_module(funcs, header):
         kind = "INTEGER(KIND=8)" if n == "MPI_DISPLACEMENT_CURRENT" else "INTEGER"
         out.append("  %s, PARAMETER :: %s = %d" % (kind, n, v))
     out += ["  " + s for s in sentinel_decls("")]
+    out += ["  LOGICAL, PARAMETER :: %s = .FALSE." % n for n in LOGICAL_FALSE]
     out.append("  EXTERNAL :: " + ", ".join(EXTERNALS[:6]))
     out.append("  EXTERNAL :: " + ", ".join(EXTERNALS[6:]))
     out.append("  INTERFACE")
+    out += EXTRA_INTERFACES
     for prefix in ("", "P"):
         for f in funcs:
             if not f.fortran:
@@ -555,8 +571,9 @@ def gen_module_f08(funcs, header):
             "  COMMON /MPIPRIVC/ MPI_ARGVS_NULL, MPI_ARGV_NULL",
             "  COMMON /MPIFCMB5/ MPI_UNWEIGHTED",
             "  COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY",
-            "  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/",
-            "  EXTERNAL :: " + ", ".join(EXTERNALS[:6]),
+            "  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/"]
+    out += ["  LOGICAL, PARAMETER :: %s = .FALSE." % n for n in LOGICAL_FALSE]
+    out += ["  EXTERNAL :: " + ", ".join(EXTERNALS[:6]),
             "  EXTERNAL :: " + ", ".join(EXTERNALS[6:])]
     for op, tag in (("==", "eq"), ("/=", "ne")):
         out.append("  INTERFACE OPERATOR(%s)" % op)
@@ -566,6 +583,7 @@ def gen_module_f08(funcs, header):
                     "      TYPE(MPI_%s), INTENT(IN) :: a, b" % h, "    END FUNCTION " + fn]
         out.append("  END INTERFACE")
     out.append("  INTERFACE")
+    out += EXTRA_INTERFACES
     for f in funcs:
         if not f.fortran:
             continue
