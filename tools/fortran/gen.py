@@ -117,9 +117,14 @@ def fortran_params(f):
             params.append("%s *%s" % (SCALAR_C[k.split("_")[0]], n))
         else:
             params.append("MPI_Fint *" + n)
-    if f.ret == "int":
+    if has_ierror(f):
         params.append("MPI_Fint *ierr")
     return params + hidden
+
+
+def has_ierror(f):
+    # MPI_PCONTROL(LEVEL): the standard's one subroutine without IERROR
+    return f.ret == "int" and not any(a.kind == "varargs" for a in f.args)
 
 
 def c_body(f):
@@ -265,8 +270,11 @@ def gen_c(funcs):
             out += ["    " + s for s in pre]
             out.append("    int rc = %s(%s);" % (f.name, ", ".join(call)))
             out += ["    " + s for s in post]
-            # ierror is optional in mpi_f08: an absent one arrives as NULL
-            out.append("    if (ierr) *ierr = rc;")
+            if has_ierror(f):
+                # ierror is optional in mpi_f08: an absent one arrives as NULL
+                out.append("    if (ierr) *ierr = rc;")
+            else:
+                out.append("    (void)rc;")
             out.append("}")
         else:
             pre, call, post = c_body(f)
@@ -494,7 +502,8 @@ def gen_module(funcs, header):
             name = prefix + f.name.upper()
             dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
             if f.ret == "int":
-                dummies.append("ierror")
+                if has_ierror(f):
+                    dummies.append("ierror")
                 out.append("    SUBROUTINE %s(%s)" % (name, ", ".join(dummies)))
             else:
                 rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
@@ -502,8 +511,9 @@ def gen_module(funcs, header):
             out.append("      IMPORT")
             for a in f.args:
                 out += ["      " + d for d in f_decl(a)]
-            if f.ret == "int":
+            if has_ierror(f):
                 out.append("      INTEGER :: ierror")
+            if f.ret == "int":
                 out.append("    END SUBROUTINE " + name)
             else:
                 out.append("    END FUNCTION " + name)
@@ -590,7 +600,8 @@ def gen_module_f08(funcs, header):
         name = f.name
         dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
         if f.ret == "int":
-            dummies.append("ierror")
+            if has_ierror(f):
+                dummies.append("ierror")
             out.append("    SUBROUTINE %s(%s)" % (name, ", ".join(dummies)))
         else:
             rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
@@ -598,8 +609,9 @@ def gen_module_f08(funcs, header):
         out.append("      IMPORT")
         for a in f.args:
             out += ["      " + d for d in f08_decl(a)]
-        if f.ret == "int":
+        if has_ierror(f):
             out.append("      INTEGER, OPTIONAL :: ierror")
+        if f.ret == "int":
             out.append("    END SUBROUTINE " + name)
         else:
             out.append("    END FUNCTION " + name)
