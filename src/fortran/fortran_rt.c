@@ -77,7 +77,10 @@ struct f_keyval {
     f_delete_t del;
     int mpi1;            /* MPI_KEYVAL_CREATE: INTEGER values and extra_state */
     MPI_Aint extra;
+    struct f_keyval *next;
 };
+/* Every record stays on this list: see f_keyval_create. */
+static struct f_keyval *f_keyvals;
 
 static int f_copy_tramp(int old, int keyval, void *extra, void *in, void *out, int *flag)
 {
@@ -167,7 +170,7 @@ typedef int (*c_keyval_create_t)(void *, void *, int *, void *);
 
 /* The record lives as long as the keyval may be used; a keyval is freed only
  * once its last attribute is gone, which the library does not report, so
- * the record (a few words per keyval) is kept. */
+ * the record (a few words per keyval) is kept, on a list. */
 static void f_keyval_create(c_keyval_create_t create, void (*copy)(void), void (*del)(void),
                             MPI_Fint *keyval, MPI_Aint extra, int mpi1, MPI_Fint *ierr)
 {
@@ -188,7 +191,14 @@ static void f_keyval_create(c_keyval_create_t create, void (*copy)(void), void (
                    del == (void (*)(void))mpi_win_null_delete_fn_;
     int rc = create(null_copy ? NULL : (void *)f_copy_tramp, null_del ? NULL : (void *)f_delete_tramp,
                     (int *)keyval, k);
-    if (rc != MPI_SUCCESS) free(k);
+    if (rc != MPI_SUCCESS) {
+        free(k);
+    } else {
+        k->next = __atomic_load_n(&f_keyvals, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(&f_keyvals, &k->next, k, 1, __ATOMIC_RELEASE,
+                                            __ATOMIC_RELAXED))
+            ;
+    }
     if (ierr) *ierr = rc; /* optional in mpi_f08 */
 }
 

@@ -29,8 +29,7 @@
      &                 MPI_ANY_TAG, MPI_COMM_WORLD, ST, IERR)
          IF (ST(MPI_SOURCE) .NE. 0) CALL FAIL('source')
          IF (ST(MPI_TAG) .NE. 42) CALL FAIL('tag')
-         IF (ST(MPI_ERROR) .NE. MPI_SUCCESS .AND.
-     &       ST(MPI_ERROR) .NE. 0) CALL FAIL('error')
+!        (MPI_ERROR is set by the calls completing several requests only)
          CALL MPI_GET_COUNT(ST, MPI_INTEGER, CNT, IERR)
          IF (CNT .NE. 7 .OR. JBUF(7) .NE. 49) CALL FAIL('recv data')
          CALL MPI_RECV(DBUF, 5, MPI_DOUBLE_PRECISION, 0, 43,
