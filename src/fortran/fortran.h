@@ -58,6 +58,15 @@ char *f_str_in(const char *s, size_t len);
 char *f_str_out_buf(size_t len);
 /* Copy a C string into a Fortran one, blank padded. */
 void f_str_out(const char *c, char *f, size_t len);
+/* MPI_COMM_SPAWN's ARGV (CHARACTER*(*) ARGV(*), ended by a blank entry;
+ * MPI_ARGV_NULL), MPI_COMM_SPAWN_MULTIPLE's ARRAY_OF_ARGV(COUNT, *)
+ * (MPI_ARGVS_NULL) and ARRAY_OF_COMMANDS(COUNT) as C arrays (NULL-ended).
+ * They return MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int f_argv_in(const char *f, size_t len, char ***out);
+void f_argv_free(char **argv);
+int f_argvs_in(const char *f, int count, size_t len, char ****out);
+void f_argvs_free(char ***argvs, int count);
+int f_str_arr_in(const char *f, int count, size_t len, char ***out);
 /* MPI-1 INTEGER displacements widened to MPI_Aint (malloc'd). */
 MPI_Aint *f_aint_array(const MPI_Fint *a, MPI_Fint n);
 /* A keyval from Fortran: MPICH's Fortran values of the predefined

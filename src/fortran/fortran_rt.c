@@ -4,7 +4,6 @@
  * predefined Fortran callbacks (MPI_COMM_DUP_FN, ...). */
 #include "fortran.h"
 
-#include <string.h>
 
 /* Our own copies of MPICH's sentinel blocks: a Fortran program defines them
  * too, and the program's copy wins (the library refers to them through the
@@ -14,33 +13,6 @@ RM_FEXPORT struct f_priv2 mpipriv2_;
 RM_FEXPORT struct f_privc mpiprivc_;
 RM_FEXPORT MPI_Fint mpifcmb5_;
 RM_FEXPORT MPI_Fint mpifcmb9_;
-
-char *f_str_in(const char *s, size_t len)
-{
-    while (len > 0 && s[len - 1] == ' ') len--;
-    size_t lead = 0;
-    while (lead < len && s[lead] == ' ') lead++; /* the standard ignores leading blanks too */
-    char *c = malloc(len - lead + 1);
-    if (!c) return NULL;
-    memcpy(c, s + lead, len - lead);
-    c[len - lead] = 0;
-    return c;
-}
-
-char *f_str_out_buf(size_t len)
-{
-    /* the library may write up to its own maximum whatever the Fortran length */
-    size_t n = len > MPI_MAX_LIBRARY_VERSION_STRING ? len : MPI_MAX_LIBRARY_VERSION_STRING;
-    return calloc(n + 1, 1);
-}
-
-void f_str_out(const char *c, char *f, size_t len)
-{
-    size_t n = strlen(c);
-    if (n > len) n = len;
-    memcpy(f, c, n);
-    memset(f + n, ' ', len - n);
-}
 
 MPI_Aint *f_aint_array(const MPI_Fint *a, MPI_Fint n)
 {

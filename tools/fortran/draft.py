@@ -36,6 +36,10 @@ def guess(ctype, name, arr):
     if base == "void":
         return "choice_in" if const else "choice_out"
     if base == "char":
+        if ptr >= 3:
+            return "argvs_in/count"
+        if ptr == 2:
+            return "str_arr_in/count" if name.startswith("array_of") else "argv_in"
         return "str_in" if const else "str_out"
     if base == "MPI_Status":
         if name.startswith("array_of"):
@@ -60,6 +64,8 @@ def guess(ctype, name, arr):
             return "ranges"
         if ptr == 0:
             return "logical" if flagish else "int"
+        if "errcodes" in name:
+            return "errcodes_out"
         if arr or name.startswith("array_of") or name in ("ranks", "dims", "coords", "sources", "destinations", "degrees", "index", "edges", "neighbors", "indices"):
             if flagish:
                 return "logical_arr_in" if const else "logical_arr_out"

@@ -86,6 +86,7 @@ def c_type(kind):
             "extra_state": "void *", "baseptr_out": "void *", "detach_buf": "void *",
             "copy_fn": "fnptr *", "delete_fn": "fnptr *", "grequest_fn": "fnptr *",
             "argc_null": "int *", "argv_null": "char ***", "varargs": "...",
+            "argv_in": "char **", "str_arr_in": "char **", "argvs_in": "char ***",
             }.get(k, "?" + k)
 
 
@@ -110,7 +111,7 @@ def fortran_params(f):
             params.append("void (*%s)(void)" % n)
         elif k.startswith(("choice", "addr_in", "baseptr", "detach_buf", "attr_out", "attr1_out")) or k in ("extra_state", "attr_in", "attr1_in"):
             params.append("void *" + n)
-        elif k in ("str_in", "str_out"):
+        elif k in ("str_in", "str_out", "argv_in", "str_arr_in", "argvs_in"):
             params.append("char *" + n)
             hidden.append("size_t %s_len" % n)
         elif k.startswith(("aint", "offset", "count")) and not k.startswith("aint_fint"):
@@ -129,7 +130,7 @@ def has_ierror(f):
 
 def c_body(f):
     """Statements before the call, the call's argument list, statements after."""
-    pre, call, post = [], [], []
+    pre, call, post, fails = [], [], [], []
     by_name = {a.name: a for a in f.args}
     for a in f.args:
         k, n = a.kind, "f_" + a.name
@@ -182,7 +183,7 @@ def c_body(f):
             elif k == "aint_fint_arr_in":
                 ln = "f_" + a.ref
                 pre.append("MPI_Aint *c_%s = f_aint_array(%s, *%s);" % (a.name, n, ln))
-                pre.append("if (!c_%s && *%s > 0) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }" % (a.name, ln))
+                fails.append("!c_%s && *%s > 0 ? MPI_ERR_NO_MEM" % (a.name, ln))
                 call.append("c_" + a.name)
                 post.append("free(c_%s);" % a.name)
             else:
@@ -192,14 +193,33 @@ def c_body(f):
             call.append("*" + n if k == base else n)
         elif k == "str_in":
             pre.append("char *c_%s = f_str_in(%s, %s_len);" % (a.name, n, n))
-            pre.append("if (!c_%s) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }" % a.name)
+            fails.append("!c_%s ? MPI_ERR_NO_MEM" % a.name)
             call.append("c_" + a.name)
             post.append("free(c_%s);" % a.name)
+        elif k in ("argv_in", "str_arr_in", "argvs_in"):
+            if k == "argv_in":
+                pre.append("char **c_%s;" % a.name)
+                pre.append("int rc_%s = f_argv_in(%s, %s_len, &c_%s);" % (a.name, n, n, a.name))
+                post.append("f_argv_free(c_%s);" % a.name)
+            elif k == "str_arr_in":
+                pre.append("char **c_%s;" % a.name)
+                pre.append("int rc_%s = f_str_arr_in(%s, *f_%s, %s_len, &c_%s);" % (a.name, n, a.ref, n, a.name))
+                post.append("f_argv_free(c_%s);" % a.name)
+            else:
+                pre.append("char ***c_%s;" % a.name)
+                pre.append("int rc_%s = f_argvs_in(%s, *f_%s, %s_len, &c_%s);" % (a.name, n, a.ref, n, a.name))
+                post.append("f_argvs_free(c_%s, *f_%s);" % (a.name, a.ref))
+            # a failed conversion leaves NULL (or the sentinel): freeing it is a no-op
+            fails.append("rc_%s != MPI_SUCCESS ? rc_%s" % (a.name, a.name))
+            call.append("c_" + a.name)
         elif k == "str_out":
             pre.append("char *c_%s = f_str_out_buf(%s_len);" % (a.name, n))
-            pre.append("if (!c_%s) { if (ierr) *ierr = MPI_ERR_NO_MEM; return; }" % a.name)
+            fails.append("!c_%s ? MPI_ERR_NO_MEM" % a.name)
             call.append("c_" + a.name)
-            post.append("f_str_out(c_%s, %s, %s_len);" % (a.name, n, n))
+            # MPI_INFO_GET leaves VALUE alone when the key is missing
+            flag = [x for x in f.args if x.kind == "logical_out" and x.name == "flag"]
+            cond = "rc == MPI_SUCCESS" + (" && *f_flag" if flag else "")
+            post.append("if (%s) f_str_out(c_%s, %s, %s_len);" % (cond, a.name, n, n))
             post.append("free(c_%s);" % a.name)
         elif k in ("status_in", "status_inout"):
             call.append("(MPI_Status *)" + n)
@@ -234,7 +254,7 @@ def c_body(f):
         else:
             sys.exit("gen.py: kind %s of %s.%s has no C translation" % (k, f.name, a.name))
     del by_name
-    return pre, call, post
+    return pre, call, post, fails
 
 
 def manglings(name):
@@ -264,11 +284,12 @@ def gen_c(funcs):
             out.append("/* %s: written by hand in src/fortran/fortran_rt.c */" % f.name)
             out.append("RM_FEXPORT void %s(%s);" % (sym, params))
         elif f.ret == "int":
-            pre, call, post = c_body(f)
+            pre, call, post, fails = c_body(f)
             out.append("RM_FEXPORT void %s(%s)" % (sym, params))
             out.append("{")
             out += ["    " + s for s in pre]
-            out.append("    int rc = %s(%s);" % (f.name, ", ".join(call)))
+            # a failed conversion (no memory) skips the call; the frees below still run
+            out.append("    int rc = %s%s(%s);" % ("".join(x + " : " for x in fails), f.name, ", ".join(call)))
             out += ["    " + s for s in post]
             if has_ierror(f):
                 # ierror is optional in mpi_f08: an absent one arrives as NULL
@@ -277,7 +298,7 @@ def gen_c(funcs):
                 out.append("    (void)rc;")
             out.append("}")
         else:
-            pre, call, post = c_body(f)
+            pre, call, post, fails = c_body(f)
             rt = {"double": "double", "aint": "MPI_Aint"}[f.ret]
             out.append("RM_FEXPORT %s %s(%s)" % (rt, sym, params))
             out.append("{")
@@ -460,6 +481,10 @@ def f_decl(a):
         return ["INTEGER :: %s(3,*)" % n]
     if k in ("str_in", "str_out"):
         return ["CHARACTER(LEN=*) :: " + n]
+    if k in ("argv_in", "str_arr_in"):
+        return ["CHARACTER(LEN=*) :: %s(*)" % n]
+    if k == "argvs_in":
+        return ["CHARACTER(LEN=*) :: %s(%s,*)" % (n, a.ref)]
     if k in ("status_in", "status_out", "status_inout"):
         return ["INTEGER :: %s(MPI_STATUS_SIZE)" % n]
     if k == "statuses_out":
