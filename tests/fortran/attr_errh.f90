@@ -2,11 +2,12 @@
 ! Callbacks written in Fortran: attribute copy and delete procedures (the
 ! MPI-2 keyval interface and MPI-1's MPI_KEYVAL_CREATE), the predefined
 ! MPI_COMM_DUP_FN, predefined attributes as values, a user error handler,
-! a user reduction operation.
+! a user reduction operation, a generalized request's callbacks.
 module cb
   use mpi
   implicit none
   integer :: ncopy = 0, ndelete = 0, nerr = 0, lastcode = 0, lastcomm = 0
+  integer :: nquery = 0, nfree = 0
   integer(kind=MPI_ADDRESS_KIND) :: lastval = 0, lastextra = 0
 contains
   subroutine copy_fn(oldcomm, keyval, extra, valin, valout, flag, ierr)
@@ -53,6 +54,28 @@ contains
        if (abs(invec(i)) > abs(inoutvec(i))) inoutvec(i) = invec(i)
     end do
   end subroutine absmax
+  subroutine gq_query(extra, status, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: status(MPI_STATUS_SIZE), ierr
+    nquery = nquery + 1
+    call MPI_Status_set_elements(status, MPI_INTEGER, int(extra), ierr)
+    call MPI_Status_set_cancelled(status, .false., ierr)
+    status(MPI_SOURCE) = 5
+    status(MPI_TAG) = 6
+    ierr = MPI_SUCCESS
+  end subroutine gq_query
+  subroutine gq_free(extra, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: ierr
+    nfree = nfree + 1
+    ierr = MPI_SUCCESS
+  end subroutine gq_free
+  subroutine gq_cancel(extra, complete, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    logical :: complete
+    integer :: ierr
+    ierr = MPI_SUCCESS
+  end subroutine gq_cancel
 end module cb
 
 program attr_errh
@@ -60,7 +83,7 @@ program attr_errh
   use cb
   implicit none
   integer :: ierr, rank, np, key, key2, key1, dup, dup2, eh, cls, op, iv(2)
-  integer :: ival
+  integer :: ival, greq, st(MPI_STATUS_SIZE)
   integer(kind=MPI_ADDRESS_KIND) :: val, extra
   logical :: flag
 
@@ -140,6 +163,19 @@ program attr_errh
   call MPI_Allreduce(MPI_IN_PLACE, iv, 2, MPI_INTEGER, op, MPI_COMM_WORLD, ierr)
   call check(iv(1) == np - 1 .and. iv(2) == -(np - 1), 'user op')
   call MPI_Op_free(op, ierr)
+
+  ! a generalized request whose callbacks are Fortran
+  extra = 3
+  call MPI_Grequest_start(gq_query, gq_free, gq_cancel, extra, greq, ierr)
+  call MPI_Test(greq, flag, st, ierr)
+  call check(.not. flag, 'grequest pending')
+  call MPI_Grequest_complete(greq, ierr)
+  call MPI_Wait(greq, st, ierr)
+  call check(nquery >= 1 .and. nfree == 1, 'grequest query and free callbacks')
+  call check(st(MPI_SOURCE) == 5 .and. st(MPI_TAG) == 6, 'grequest status from the query callback')
+  call MPI_Get_count(st, MPI_INTEGER, ival, ierr)
+  call check(ival == 3, 'grequest count from extra_state')
+  call check(greq == MPI_REQUEST_NULL, 'grequest freed')
 
   if (rank == 0) print '(a)', 'OK'
   call MPI_Finalize(ierr)
