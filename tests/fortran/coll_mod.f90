@@ -20,6 +20,9 @@ program coll_mod
   integer(kind=8) :: i8
   real(kind=8) :: mat(4, 3)
   character(len=MPI_MAX_OBJECT_NAME) :: name
+  integer :: dims(2), gdims(2), coords(2), cart, src, dst, reqs(2), outcount, indices(2)
+  integer :: statuses(MPI_STATUS_SIZE, 2)
+  logical :: periods(2), gperiods(2)
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -140,6 +143,32 @@ program coll_mod
   call MPI_Send(iv, 1, MPI_INTEGER, np + 5, 0, MPI_COMM_WORLD, ierr)
   call MPI_Error_class(ierr, i, ierr)
   call check(i == MPI_ERR_RANK, 'error class through ierror')
+
+  ! a periodic Cartesian topology: LOGICAL arrays in and out
+  dims = 0
+  call MPI_Dims_create(np, 2, dims, ierr)
+  call check(dims(1) * dims(2) == np, 'dims_create')
+  periods = (/ .true., .false. /)
+  call MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., cart, ierr)
+  call MPI_Cart_get(cart, 2, gdims, gperiods, coords, ierr)
+  call check(all(gdims == dims) .and. gperiods(1) .and. .not. gperiods(2), 'cart_get periods')
+  call MPI_Cart_shift(cart, 0, 1, src, dst, ierr)
+  call check(src == MPI_PROC_NULL .eqv. .false., 'periodic shift has a source')
+  call MPI_Cart_shift(cart, 1, 1, src, dst, ierr)
+  if (coords(2) == dims(2) - 1) call check(dst == MPI_PROC_NULL, 'non-periodic edge')
+  call MPI_Comm_free(cart, ierr)
+  ! WAITSOME: Fortran indices start at 1
+  call MPI_Irecv(iv(1), 1, MPI_INTEGER, rank, 21, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Irecv(iv(2), 1, MPI_INTEGER, rank, 22, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_Send(rank, 1, MPI_INTEGER, rank, 22, MPI_COMM_WORLD, ierr)
+  call MPI_Waitsome(2, reqs, outcount, indices, statuses, ierr)
+  call check(outcount == 1 .and. indices(1) == 2, 'waitsome 1-based index')
+  call check(statuses(MPI_TAG, 1) == 22, 'waitsome status')
+  call MPI_Send(rank, 1, MPI_INTEGER, rank, 21, MPI_COMM_WORLD, ierr)
+  call MPI_Waitsome(2, reqs, outcount, indices, statuses, ierr)
+  call check(outcount == 1 .and. indices(1) == 1, 'waitsome second')
+  call MPI_Waitsome(2, reqs, outcount, indices, statuses, ierr)
+  call check(outcount == MPI_UNDEFINED, 'waitsome with no active request')
 
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a)', 'OK'

@@ -131,7 +131,6 @@ def has_ierror(f):
 def c_body(f):
     """Statements before the call, the call's argument list, statements after."""
     pre, call, post, fails = [], [], [], []
-    by_name = {a.name: a for a in f.args}
     for a in f.args:
         k, n = a.kind, "f_" + a.name
         ct = c_type(k)
@@ -253,7 +252,6 @@ def c_body(f):
             call.append("(%s *)%s" % (k[3:], n))
         else:
             sys.exit("gen.py: kind %s of %s.%s has no C translation" % (k, f.name, a.name))
-    del by_name
     return pre, call, post, fails
 
 
