@@ -1,7 +1,8 @@
 /* ranks: 1 2 */
 /* C side of the Fortran interface: c2f/f2c of every handle kind the library
  * has (Fortran handles are the C ones in MPICH's ABI), MPI_Status_c2f/f2c,
- * and MPI_F_STATUS(ES)_IGNORE, which are the addresses of the sentinels
+ * MPI_Status_c2f08/f082c, and MPI_F_STATUS(ES)_IGNORE and
+ * MPI_F08_STATUS(ES)_IGNORE, which are the addresses of the sentinels
  * MPICH's mpif.h declares in COMMON /MPIPRIV1/ and /MPIPRIV2/. */
 #include "check.h"
 
@@ -39,7 +40,14 @@ int main(int argc, char **argv)
 
     CHECK(MPI_F_STATUS_IGNORE == &mpipriv1_[2], "MPI_F_STATUS_IGNORE is the mpif.h sentinel");
     CHECK(MPI_F_STATUSES_IGNORE == &mpipriv2_[0], "MPI_F_STATUSES_IGNORE is the mpif.h sentinel");
+    CHECK((void *)MPI_F08_STATUS_IGNORE == (void *)&mpipriv1_[2], "MPI_F08_STATUS_IGNORE");
+    CHECK((void *)MPI_F08_STATUSES_IGNORE == (void *)&mpipriv2_[0], "MPI_F08_STATUSES_IGNORE");
+    MPI_F08_status f08;
+    CHECK(MPI_Status_c2f08(&st, &f08) == MPI_SUCCESS && f08.MPI_SOURCE == 3 && f08.MPI_TAG == 77, "status_c2f08");
+    memset(&back, 0, sizeof back);
+    CHECK(MPI_Status_f082c(&f08, &back) == MPI_SUCCESS && memcmp(&st, &back, sizeof st) == 0, "status_f082c");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK(MPI_Status_f082c(MPI_F08_STATUS_IGNORE, &back) != MPI_SUCCESS, "f082c of MPI_F08_STATUS_IGNORE is an error");
     CHECK(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &back) != MPI_SUCCESS, "f2c of MPI_F_STATUS_IGNORE is an error");
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) printf("OK\n");
