@@ -1,0 +1,29 @@
+#!/bin/bash
+# Every C function the library exports has its Fortran binding, under the
+# names MPICH's Fortran programs call (mpi_x_ and pmpi_x_, plus mpi_x,
+# mpi_x__ and MPI_X), except the functions the standard binds in C only.
+#   bindings_check.sh LIBRARY
+set -u
+lib=$1
+export LC_ALL=C  # sort and join must agree on the order
+[ -f "$lib" ] || { echo "FAIL: $lib not found"; exit 1; }
+syms=$(nm -D --defined-only "$lib" | awk '$2 == "T" || $2 == "W" || $2 == "i" {print $3}' | sed 's/@.*//' | sort -u)
+# C only in MPI-3.1: the tools interface, handle and status conversions.
+c_only='^MPI_(T_[a-z_]+|[A-Z][a-z]+_c2f|[A-Z][a-z]+_f2c|Status_c2f|Status_f2c|Status_c2f08|Status_f082c)$'
+fns=$(echo "$syms" | grep -E '^MPI_[A-Z][a-z0-9_]*[a-z][a-z0-9_]*$' | grep -vE "$c_only")
+n=$(echo "$fns" | grep -c .)
+# every spelling each function must have, against what the library has
+want=$(echo "$fns" | awk '{ l = tolower($0); u = toupper($0);
+    print $0 " " l "_"; print $0 " p" l "_"; print $0 " " l; print $0 " " l "__";
+    print $0 " " u; print $0 " P" u }' | sort -k2,2)
+missing=$(join -1 2 -2 1 -v 1 <(echo "$want") <(echo "$syms" | sort) | awk '{ print $2 " has no Fortran binding " $1 }')
+if [ -n "$missing" ]; then
+    echo "$missing" | sed 's/^/FAIL: /' | head -40
+    echo "(describe the functions in tools/api/mpi_api.txt)"
+    missing=1
+else
+    missing=0
+fi
+[ $n -gt 100 ] || { echo "FAIL: only $n C functions found"; exit 1; }
+[ $missing = 0 ] || exit 1
+echo "OK: all $n C functions with a Fortran binding in MPI-3.1 have one"
