@@ -46,8 +46,9 @@ def parse_api(path):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        fortran = not line.startswith("!")
-        line = line.lstrip("! ").strip()
+        # "!": C only in the standard; "?": its Fortran binding is not written yet
+        fortran = not line.startswith(("!", "?"))
+        line = line.lstrip("!? ").strip()
         m = re.match(r"(MPI_\w+)\((.*)\)\s*(?:->\s*(\w+))?\s*(@hand)?$", line)
         if not m:
             sys.exit("gen.py: cannot parse: " + raw.rstrip())
