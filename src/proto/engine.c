@@ -288,7 +288,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     for (int r = 0; r < size; r++)
         rail_channel_init(&proto_eng.ch[r], r);
 
-    net_env_t env = {
+    net_env_t env = proto_eng.env = (net_env_t){
         .world_rank = rank,
         .world_size = size,
         .node_of = proto_proc.node_of,
@@ -349,6 +349,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         return st;
     proto_eng.eager_max = eager;
     proto_eng.chunk = chunk;
+    proto_eng.secret_shared = *proto_eng.job_secret != 0;
     rm_log_debug("proto: %d ranks on %d hosts, %d here; eager <= %zu bytes, chunk %zu, single copy %s",
                  size, proto_proc.nnodes, nlocal, eager, chunk, proto_eng.cma ? "on" : "off");
     return RM_OK;
@@ -455,8 +456,8 @@ rm_status_t proto_waitall(int n, request_t **reqs)
  * kernel's unsent bytes count), or an ack we still owe the peer. */
 static int proto_pending_frames(void)
 {
-    for (int r = 0; r < proto_proc.world_size; r++) {
-        rail_channel_t *ch = &proto_eng.ch[r];
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++) {
+        rail_channel_t *ch = proto_chan(r);
         if (!rail_channel_idle(ch))
             return 1;
         if (rail_channel_failure(ch) || rail_channel_closing(ch))
@@ -487,8 +488,8 @@ rm_status_t proto_drain(void)
 static void proto_print_stats(void)
 {
     uint64_t now = rm_now();
-    for (int r = 0; r < proto_proc.world_size; r++) {
-        rail_channel_t *ch = &proto_eng.ch[r];
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++) {
+        rail_channel_t *ch = proto_chan(r);
         for (int i = 0; i < ch->npaths; i++) {
             rail_path_t *p = &ch->paths[i];
             if (!p->frames && ch->recv_next <= 1)
@@ -520,13 +521,22 @@ rm_status_t proto_finalize(void)
     /* Acknowledge the last frames (the final barrier's) at once: progress
      * holds a lone ack back for a while. The goodbye carries the ack too. */
     rail_flush_all(1);
-    for (int r = 0; r < proto_proc.world_size; r++)
-        rail_channel_bye(&proto_eng.ch[r]);
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++)
+        rail_channel_bye(proto_chan(r));
     proto_async_stop();
     if (RM_CFG(stats))
         proto_print_stats();
-    for (int r = 0; r < proto_proc.world_size; r++)
-        rail_channel_destroy(&proto_eng.ch[r]);
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++)
+        rail_channel_destroy(proto_chan(r));
+    for (int i = 0; i < proto_eng.nx; i++)
+        free(proto_eng.xch[i]);
+    free(proto_eng.xch);
+    free(proto_eng.xsecret);
+    free(proto_eng.xrank);
+    proto_eng.xch = NULL;
+    proto_eng.xsecret = NULL;
+    proto_eng.xrank = NULL;
+    proto_eng.nx = proto_eng.xcap = 0;
     for (int i = 0; i < proto_eng.nifaces; i++)
         proto_eng.ifaces[i].ops->close(proto_eng.ifaces[i].ifc);
     proto_eng.nifaces = 0;

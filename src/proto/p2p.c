@@ -19,7 +19,7 @@ static void proto_rndv_stream(request_t *s);
 
 static inline rail_channel_t *proto_channel(int world)
 {
-    return &proto_eng.ch[world];
+    return proto_chan(world);
 }
 
 static void proto_hdr_make(proto_hdr_t *h, int type, int flags, int src, int tag, uint32_t ctx,

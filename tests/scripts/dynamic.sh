@@ -1,0 +1,39 @@
+#!/bin/bash
+# Dynamic processes between two jobs started by two mpiexec on one host:
+# connect/accept with traffic both ways and disconnect, join over a TCP
+# connection, and MPI_ERR_PORT in bounded time for closed or unanswered ports.
+set -u
+build=$1
+bin=$build/bin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+skip_if_sanitized "$build" "dynamic.c is built without the sanitizer"
+"$bin/mpicc" -O1 "$(dirname "$0")/dynamic.c" -o "$tmp/dyn" || { echo "FAIL: cannot build dynamic.c"; exit 1; }
+
+pair() { # NAME SERVER_N SERVER_MODE CLIENT_N CLIENT_MODE
+    rm -f "$tmp/port"
+    timeout 90 "$bin/mpiexec" -n "$2" "$tmp/dyn" "$3" "$tmp/port" >"$tmp/s.out" 2>&1 &
+    local s=$!
+    timeout 90 "$bin/mpiexec" -n "$4" "$tmp/dyn" "$5" "$tmp/port" >"$tmp/c.out" 2>&1
+    local crc=$?
+    wait $s
+    local src=$?
+    if [ $src != 0 ] || [ $crc != 0 ] || ! grep -q "$3 ok" "$tmp/s.out" || ! grep -q "$5 ok" "$tmp/c.out"; then
+        fail "$1: server exit $src, client exit $crc"
+        sed 's/^/  server: /' "$tmp/s.out"
+        sed 's/^/  client: /' "$tmp/c.out"
+    fi
+}
+
+pair "connect/accept 2+3 ranks" 2 server 3 client
+pair "connect/accept 1+1 rank" 1 server 1 client
+pair "join" 1 joinserver 1 joinclient
+
+start=$(date +%s)
+timeout 60 "$bin/mpiexec" -n 1 "$tmp/dyn" closed >"$tmp/x.out" 2>&1 || fail "closed ports: $(cat "$tmp/x.out")"
+grep -q "closed ok" "$tmp/x.out" || fail "closed ports: $(cat "$tmp/x.out")"
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "closed ports took too long"
+
+[ $fails = 0 ] || exit 1
+echo "OK: dynamic processes"
