@@ -861,6 +861,11 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
                      MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+int MPI_Publish_name(const char *service_name, MPI_Info info,
+                     const char *port_name);
+int MPI_Unpublish_name(const char *service_name, MPI_Info info,
+                       const char *port_name);
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
@@ -1353,6 +1358,11 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
                      MPI_Comm comm, MPI_Comm *newcomm);
 int PMPI_Comm_disconnect(MPI_Comm *comm);
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+int PMPI_Publish_name(const char *service_name, MPI_Info info,
+                     const char *port_name);
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
+                       const char *port_name);
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,

@@ -4,6 +4,7 @@
 #include "boot/wire.h"
 #include "util/log.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,4 +102,74 @@ rm_status_t boot_finalize(void)
     rm_status_t st = boot_ops ? boot_ops->finalize() : RM_OK;
     boot_ops = NULL;
     return st;
+}
+
+/* Every byte but [A-Za-z0-9._:/-] as %XX: PMI-1 values end at a space. */
+static int boot_name_encode(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        int plain = isalnum(*p) || strchr("._:/-", *p);
+        if (n + (plain ? 1 : 3) >= cap)
+            return -1;
+        if (plain)
+            out[n++] = (char)*p;
+        else
+            n += (size_t)snprintf(out + n, cap - n, "%%%02X", *p);
+    }
+    out[n] = 0;
+    return 0;
+}
+
+static void boot_name_decode(char *s)
+{
+    char *o = s;
+    for (char *p = s; *p; p++) {
+        unsigned v;
+        if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1 && isxdigit((unsigned char)p[1]) &&
+            isxdigit((unsigned char)p[2])) {
+            *o++ = (char)v;
+            p += 2;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+}
+
+rm_status_t boot_name_publish(const char *service, const char *port)
+{
+    char s[512], p[1024];
+    if (!boot_ops || !boot_ops->name_publish)
+        return RM_ERR_UNSUPPORTED;
+    if (boot_name_encode(service, s, sizeof s) < 0 || boot_name_encode(port, p, sizeof p) < 0)
+        return RM_ERR_INVALID;
+    return boot_ops->name_publish(s, p);
+}
+
+rm_status_t boot_name_lookup(const char *service, char *port, int cap)
+{
+    char s[512], p[1024];
+    if (!boot_ops || !boot_ops->name_lookup)
+        return RM_ERR_UNSUPPORTED;
+    if (boot_name_encode(service, s, sizeof s) < 0)
+        return RM_ERR_INVALID;
+    rm_status_t st = boot_ops->name_lookup(s, p, sizeof p);
+    if (st < 0)
+        return st;
+    boot_name_decode(p);
+    if (strlen(p) >= (size_t)cap)
+        return RM_ERR_TRUNCATE;
+    strcpy(port, p);
+    return RM_OK;
+}
+
+rm_status_t boot_name_unpublish(const char *service)
+{
+    char s[512];
+    if (!boot_ops || !boot_ops->name_unpublish)
+        return RM_ERR_UNSUPPORTED;
+    if (boot_name_encode(service, s, sizeof s) < 0)
+        return RM_ERR_INVALID;
+    return boot_ops->name_unpublish(s);
 }

@@ -17,5 +17,12 @@ rm_status_t boot_fence(void);
 rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen);
 void boot_abort(int code, const char *msg) __attribute__((noreturn));
 rm_status_t boot_finalize(void);
+/* The launcher's name service (MPI_Publish_name etc.). Any bytes go in
+ * service names and ports: they travel percent-encoded. RM_ERR_NOT_FOUND:
+ * refused (publish: taken; lookup, unpublish: not there);
+ * RM_ERR_UNSUPPORTED: this launcher has none. */
+rm_status_t boot_name_publish(const char *service, const char *port);
+rm_status_t boot_name_lookup(const char *service, char *port, int cap);
+rm_status_t boot_name_unpublish(const char *service);
 
 #endif

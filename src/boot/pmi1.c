@@ -135,6 +135,32 @@ static rm_status_t pmi1_finalize(void)
     return st;
 }
 
+/* MPICH's simple PMI name service commands */
+static rm_status_t pmi1_name_publish(const char *service, const char *port)
+{
+    char line[PMI1_LINE_MAX], reply[PMI1_LINE_MAX];
+    snprintf(line, sizeof line, "cmd=publish_name service=%s port=%s\n", service, port);
+    return pmi1_call(line, "publish_result", reply, sizeof reply);
+}
+
+static rm_status_t pmi1_name_lookup(const char *service, char *port, size_t cap)
+{
+    char line[PMI1_LINE_MAX], reply[PMI1_LINE_MAX];
+    snprintf(line, sizeof line, "cmd=lookup_name service=%s\n", service);
+    rm_status_t st = pmi1_call(line, "lookup_result", reply, sizeof reply);
+    if (st < 0)
+        return st;
+    int f = boot_wire_field(reply, "port", ' ', port, cap);
+    return f < 0 ? RM_ERR_TRUNCATE : f ? RM_OK : RM_ERR_NOT_FOUND;
+}
+
+static rm_status_t pmi1_name_unpublish(const char *service)
+{
+    char line[PMI1_LINE_MAX], reply[PMI1_LINE_MAX];
+    snprintf(line, sizeof line, "cmd=unpublish_name service=%s\n", service);
+    return pmi1_call(line, "unpublish_result", reply, sizeof reply);
+}
+
 const boot_ops_t boot_pmi1_ops = {
     .name = PMI1,
     .bad_key = " =\n",
@@ -145,4 +171,7 @@ const boot_ops_t boot_pmi1_ops = {
     .get = pmi1_get,
     .abort = pmi1_abort,
     .finalize = pmi1_finalize,
+    .name_publish = pmi1_name_publish,
+    .name_lookup = pmi1_name_lookup,
+    .name_unpublish = pmi1_name_unpublish,
 };

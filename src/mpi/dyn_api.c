@@ -1,7 +1,8 @@
 /* Dynamic process bindings between separately started jobs (MPI-3.1 §10.4):
- * ports, accept/connect, join, disconnect. */
+ * ports, accept/connect, join, disconnect, and the launcher's name service. */
 #include "comm/attr.h"
 #include "coll/inter.h"
+#include "boot/boot.h"
 #include "mpi/mpiimpl.h"
 
 #include <stdlib.h>
@@ -125,5 +126,67 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         MPI_FAIL(c, err, "an attribute delete callback returned %d", err);
     comm_release(c);
     *comm = MPI_COMM_NULL;
+    MPI_END();
+}
+
+/* MPI-3.1 §10.4.4: names live in the launcher's name service (PMI-1's
+ * publish_name, lookup_name, unpublish_name; mpiexec keeps them). */
+static int dyn_name_class(rm_status_t st, int refused)
+{
+    return st == RM_ERR_NOT_FOUND || st == RM_ERR_UNSUPPORTED ? refused
+           : st == RM_ERR_INVALID                           ? MPI_ERR_ARG
+                                                            : MPI_ERR_OTHER;
+}
+
+static const char *dyn_name_why(rm_status_t st, const char *refused)
+{
+    return st == RM_ERR_NOT_FOUND     ? refused
+           : st == RM_ERR_UNSUPPORTED ? "the launcher offers no name service (railmpi's mpiexec and Hydra do)"
+           : st == RM_ERR_INVALID     ? "the service or port name is too long"
+                                      : "the launcher did not answer";
+}
+
+RM_ALIAS(Publish_name)
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    MPI_BEGIN("MPI_Publish_name");
+    CHECK_ARG(NULL, service_name && *service_name, "service_name is NULL or empty");
+    CHECK_ARG(NULL, port_name && *port_name, "port_name is NULL or empty");
+    (void)info;
+    rm_status_t st = boot_name_publish(service_name, port_name);
+    if (st < 0)
+        MPI_FAIL(NULL, dyn_name_class(st, MPI_ERR_SERVICE), "'%.80s': %s", service_name,
+                 dyn_name_why(st, "the name is published already"));
+    MPI_END();
+}
+
+RM_ALIAS(Lookup_name)
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+{
+    MPI_BEGIN("MPI_Lookup_name");
+    CHECK_ARG(NULL, service_name && *service_name, "service_name is NULL or empty");
+    CHECK_ARG(NULL, port_name, "port_name is NULL");
+    (void)info;
+    rm_status_t st = boot_name_lookup(service_name, port_name, MPI_MAX_PORT_NAME);
+    if (st == RM_ERR_TRUNCATE)
+        MPI_FAIL(NULL, MPI_ERR_NAME, "'%.80s': the published port name is longer than MPI_MAX_PORT_NAME",
+                 service_name);
+    if (st < 0)
+        MPI_FAIL(NULL, dyn_name_class(st, MPI_ERR_NAME), "'%.80s': %s", service_name,
+                 dyn_name_why(st, "no such name is published"));
+    MPI_END();
+}
+
+RM_ALIAS(Unpublish_name)
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    MPI_BEGIN("MPI_Unpublish_name");
+    CHECK_ARG(NULL, service_name && *service_name, "service_name is NULL or empty");
+    CHECK_ARG(NULL, port_name, "port_name is NULL");
+    (void)info;
+    rm_status_t st = boot_name_unpublish(service_name);
+    if (st < 0)
+        MPI_FAIL(NULL, dyn_name_class(st, MPI_ERR_SERVICE), "'%.80s': %s", service_name,
+                 dyn_name_why(st, "no such name is published"));
     MPI_END();
 }

@@ -1,7 +1,9 @@
 /* Two separately started jobs meet (tests/scripts/dynamic.sh):
  *   dynamic server FILE | client FILE     MPI_Open_port / Comm_accept / Comm_connect
  *   dynamic joinserver FILE | joinclient FILE   MPI_Comm_join over a TCP connection
- *   dynamic closed                        MPI_ERR_PORT for closed, unanswered, bad ports
+ *   dynamic pubserver NAME | pubclient NAME     the same, the port found through the name service
+ *   dynamic closed NAME                   MPI_ERR_PORT for closed, unanswered, bad ports;
+ *                                         MPI_ERR_NAME, MPI_ERR_SERVICE from the name service
  * FILE passes the port name (or TCP port) from one job to the other. */
 #include <mpi.h>
 
@@ -130,6 +132,31 @@ int main(int argc, char **argv)
             get_file(file, port, sizeof port);
         MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
         exercise(inter, 1);
+    } else if (!strcmp(mode, "pubserver")) {
+        if (rank == 0) {
+            MPI_Open_port(MPI_INFO_NULL, port);
+            MPI_Publish_name(file, MPI_INFO_NULL, port);
+        }
+        MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+        exercise(inter, 0);
+        if (rank == 0) {
+            MPI_Unpublish_name(file, MPI_INFO_NULL, port);
+            MPI_Close_port(port);
+        }
+    } else if (!strcmp(mode, "pubclient")) {
+        if (rank == 0) {
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            int rc = MPI_ERR_NAME;
+            for (int i = 0; i < 600 && rc != MPI_SUCCESS; i++) { /* 60 s */
+                rc = MPI_Lookup_name(file, MPI_INFO_NULL, port);
+                if (rc != MPI_SUCCESS)
+                    usleep(100000);
+            }
+            CHECK(rc == MPI_SUCCESS, "no name %s after 60 s", file);
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        }
+        MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+        exercise(inter, 1);
     } else if (!strcmp(mode, "joinserver") || !strcmp(mode, "joinclient")) {
         int server = !strcmp(mode, "joinserver"), fd;
         if (server) {
@@ -190,6 +217,27 @@ int main(int argc, char **argv)
         rc = MPI_Close_port(port);
         MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_PORT, "closing a closed port: class %d", cls);
+        /* the name service */
+        char svc[300], got[MPI_MAX_PORT_NAME];
+        snprintf(svc, sizeof svc, "%s with spaces=and%%signs", file);
+        rc = MPI_Lookup_name(svc, MPI_INFO_NULL, got);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_NAME, "lookup of an unknown name: class %d", cls);
+        CHECK(MPI_Publish_name(svc, MPI_INFO_NULL, "a port name") == MPI_SUCCESS, "publish");
+        rc = MPI_Publish_name(svc, MPI_INFO_NULL, "another");
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_SERVICE, "second publish: class %d", cls);
+        CHECK(MPI_Lookup_name(svc, MPI_INFO_NULL, got) == MPI_SUCCESS && !strcmp(got, "a port name"),
+              "lookup gave '%s'", got);
+        CHECK(MPI_Unpublish_name(svc, MPI_INFO_NULL, "a port name") == MPI_SUCCESS, "unpublish");
+        rc = MPI_Unpublish_name(svc, MPI_INFO_NULL, "a port name");
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_SERVICE, "second unpublish: class %d", cls);
+        rc = MPI_Lookup_name(svc, MPI_INFO_NULL, got);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_NAME, "lookup after unpublish: class %d", cls);
+        /* a name left published goes with its job (checked by the script) */
+        CHECK(MPI_Publish_name(file, MPI_INFO_NULL, "left") == MPI_SUCCESS, "publish to leave");
         MPI_Comm w = MPI_COMM_WORLD;
         rc = MPI_Comm_disconnect(&w);
         MPI_Error_class(rc, &cls);

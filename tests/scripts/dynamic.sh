@@ -1,7 +1,8 @@
 #!/bin/bash
 # Dynamic processes between two jobs started by two mpiexec on one host:
-# connect/accept with traffic both ways and disconnect, join over a TCP
-# connection, and MPI_ERR_PORT in bounded time for closed or unanswered ports.
+# connect/accept with traffic both ways and disconnect, the port found through
+# mpiexec's name service, join over a TCP connection, MPI_ERR_PORT in bounded
+# time for closed or unanswered ports, MPI_ERR_NAME / MPI_ERR_SERVICE.
 set -u
 build=$1
 bin=$build/bin
@@ -11,11 +12,14 @@ trap 'rm -rf "$tmp"' EXIT
 skip_if_sanitized "$build" "dynamic.c is built without the sanitizer"
 "$bin/mpicc" -O1 "$(dirname "$0")/dynamic.c" -o "$tmp/dyn" || { echo "FAIL: cannot build dynamic.c"; exit 1; }
 
-pair() { # NAME SERVER_N SERVER_MODE CLIENT_N CLIENT_MODE
+mkdir "$tmp/names"
+ns=(-nameserver "$tmp/names")
+pair() { # NAME SERVER_N SERVER_MODE CLIENT_N CLIENT_MODE [ARG]
     rm -f "$tmp/port"
-    timeout 90 "$bin/mpiexec" -n "$2" "$tmp/dyn" "$3" "$tmp/port" >"$tmp/s.out" 2>&1 &
+    local arg=${6:-$tmp/port}
+    timeout 90 "$bin/mpiexec" "${ns[@]}" -n "$2" "$tmp/dyn" "$3" "$arg" >"$tmp/s.out" 2>&1 &
     local s=$!
-    timeout 90 "$bin/mpiexec" -n "$4" "$tmp/dyn" "$5" "$tmp/port" >"$tmp/c.out" 2>&1
+    timeout 90 "$bin/mpiexec" "${ns[@]}" -n "$4" "$tmp/dyn" "$5" "$arg" >"$tmp/c.out" 2>&1
     local crc=$?
     wait $s
     local src=$?
@@ -28,12 +32,15 @@ pair() { # NAME SERVER_N SERVER_MODE CLIENT_N CLIENT_MODE
 
 pair "connect/accept 2+3 ranks" 2 server 3 client
 pair "connect/accept 1+1 rank" 1 server 1 client
+pair "publish/lookup, connect/accept 2+2" 2 pubserver 2 pubclient "railmpi test $$"
+[ -z "$(ls "$tmp/names")" ] || fail "names left after unpublish: $(ls "$tmp/names")"
 pair "join" 1 joinserver 1 joinclient
 
 start=$(date +%s)
-timeout 60 "$bin/mpiexec" -n 1 "$tmp/dyn" closed >"$tmp/x.out" 2>&1 || fail "closed ports: $(cat "$tmp/x.out")"
+timeout 60 "$bin/mpiexec" "${ns[@]}" -n 1 "$tmp/dyn" closed "left$$" >"$tmp/x.out" 2>&1 || fail "closed ports: $(cat "$tmp/x.out")"
 grep -q "closed ok" "$tmp/x.out" || fail "closed ports: $(cat "$tmp/x.out")"
 [ $(( $(date +%s) - start )) -lt 30 ] || fail "closed ports took too long"
+[ -z "$(ls "$tmp/names")" ] || fail "a name outlived its job: $(ls "$tmp/names")"
 
 [ $fails = 0 ] || exit 1
 echo "OK: dynamic processes"

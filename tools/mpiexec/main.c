@@ -135,6 +135,12 @@ static void usage(FILE *f)
             "  -ppn N               ranks per host (default 1, or -n spread over the hosts)\n"
             "  -launcher-exec CMD   start proxies as `CMD HOST COMMAND...` (default ssh)\n"
             "  -iface IFACE         the interface (or address) proxies reach mpiexec on\n"
+            "  -nameserver DIR      the name service's directory (MPI_Publish_name, MPI_Lookup_name):\n"
+            "                       one file per name; default $TMPDIR/railmpi-names-UID, shared by\n"
+            "                       the user's jobs on this host (give a shared directory for jobs\n"
+            "                       on several hosts); a job's names go when it ends\n"
+            "dynamic processes: MPI_Open_port/Comm_accept/Comm_connect/Comm_join between jobs;\n"
+            "  MPI_Comm_spawn is not supported\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
             "  -migrate off|on RAIL [-job PID]  move every rank's traffic off network rail RAIL\n"
             "                       (it stays connected, ready to come back) or back onto it; PID\n"
@@ -961,6 +967,8 @@ int main(int argc, char **argv)
             j.world = atoi(argv[++i]);
         } else if (!strcmp(a, "--host-id") && more) {
             snprintf(j.host_id, sizeof j.host_id, "%s", argv[++i]);
+        } else if (!strcmp(a, "-nameserver") && more) {
+            pmi_server_names_dir(argv[++i]);
         } else if (!strcmp(a, "-genvall")) {
             j.genvnone = 0;
         } else if (!strcmp(a, "-genvnone")) {

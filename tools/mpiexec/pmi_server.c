@@ -1,10 +1,12 @@
 #include "pmi_server.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct pmi_kv {
@@ -29,7 +31,97 @@ struct pmi_server {
     int barrier_count;
     pmi_events_t ev;
     void *ctx;
+    char **published; /* names this job published and has not withdrawn */
+    int npublished;
 };
+
+/* The name service (MPI_Publish_name and friends): one file per name in a
+ * directory that every mpiexec of the user on the host shares, so that
+ * separately started jobs find each other's names. */
+static char pmi_names_dir[1024];
+
+void pmi_server_names_dir(const char *dir)
+{
+    snprintf(pmi_names_dir, sizeof pmi_names_dir, "%s", dir);
+}
+
+static const char *pmi_names(void)
+{
+    if (!*pmi_names_dir) {
+        const char *t = getenv("TMPDIR");
+        snprintf(pmi_names_dir, sizeof pmi_names_dir, "%s/railmpi-names-%u", t && *t ? t : "/tmp",
+                 (unsigned)getuid());
+    }
+    mkdir(pmi_names_dir, 0700);
+    return pmi_names_dir;
+}
+
+/* A service name as a file name: hex, so that any name is one safe component. */
+static int pmi_name_path(const char *service, char *out, size_t cap)
+{
+    size_t l = strlen(service);
+    if (!l || 2 * l + strlen(pmi_names()) + 8 > cap)
+        return -1;
+    int n = snprintf(out, cap, "%s/", pmi_names());
+    for (size_t i = 0; i < l; i++)
+        n += snprintf(out + n, cap - (size_t)n, "%02x", (unsigned char)service[i]);
+    return 0;
+}
+
+/* 0 published, -1 taken or impossible */
+static int pmi_name_publish(pmi_server_t *s, const char *service, const char *port)
+{
+    char path[2400], tmp[2500];
+    if (pmi_name_path(service, path, sizeof path) < 0)
+        return -1;
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    int ok = write(fd, port, strlen(port)) == (ssize_t)strlen(port);
+    close(fd);
+    /* link() fails when the name exists: publishing is atomic among jobs */
+    ok = ok && link(tmp, path) == 0;
+    unlink(tmp);
+    if (!ok)
+        return -1;
+    char **p = realloc(s->published, sizeof *p * (size_t)(s->npublished + 1));
+    if (p) {
+        s->published = p;
+        s->published[s->npublished++] = strdup(path);
+    }
+    return 0;
+}
+
+static int pmi_name_lookup(const char *service, char *port, size_t cap)
+{
+    char path[2400];
+    if (pmi_name_path(service, path, sizeof path) < 0)
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, port, cap - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    port[n] = 0;
+    return 0;
+}
+
+static int pmi_name_unpublish(pmi_server_t *s, const char *service)
+{
+    char path[2400];
+    if (pmi_name_path(service, path, sizeof path) < 0 || unlink(path) < 0)
+        return -1;
+    for (int i = 0; i < s->npublished; i++) {
+        if (s->published[i] && !strcmp(s->published[i], path)) {
+            free(s->published[i]);
+            s->published[i] = NULL;
+        }
+    }
+    return 0;
+}
 
 pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname, pmi_events_t ev,
                              void *ctx)
@@ -52,6 +144,13 @@ pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname
 
 void pmi_server_free(pmi_server_t *s)
 {
+    /* names the job left published go with it */
+    for (int i = 0; i < s->npublished; i++) {
+        if (s->published[i])
+            unlink(s->published[i]);
+        free(s->published[i]);
+    }
+    free(s->published);
     for (int i = 0; i < s->nkv; i++) {
         free(s->kv[i].key);
         free(s->kv[i].val);
@@ -165,6 +264,24 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
         else
             snprintf(out, sizeof out, "cmd=get_result rc=-1 msg=key_not_found\n");
         pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "publish_name")) {
+        /* MPICH's simple PMI: cmd=publish_name service=S port=P */
+        if (pmi_arg(line, "service", a, sizeof a) && pmi_arg(line, "port", b, sizeof b) &&
+            pmi_name_publish(s, a, b) == 0)
+            pmi_reply(s, rank, "cmd=publish_result rc=0 info=ok\n");
+        else
+            pmi_reply(s, rank, "cmd=publish_result rc=-1 info=name_already_published\n");
+    } else if (!strcmp(cmd, "lookup_name")) {
+        if (pmi_arg(line, "service", a, sizeof a) && pmi_name_lookup(a, b, sizeof b) == 0)
+            snprintf(out, sizeof out, "cmd=lookup_result rc=0 info=ok port=%s\n", b);
+        else
+            snprintf(out, sizeof out, "cmd=lookup_result rc=-1 info=name_not_found\n");
+        pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "unpublish_name")) {
+        if (pmi_arg(line, "service", a, sizeof a) && pmi_name_unpublish(s, a) == 0)
+            pmi_reply(s, rank, "cmd=unpublish_result rc=0 info=ok\n");
+        else
+            pmi_reply(s, rank, "cmd=unpublish_result rc=-1 info=name_not_published\n");
     } else if (!strcmp(cmd, "barrier_in")) {
         if (!s->conns[rank].in_barrier) {
             s->conns[rank].in_barrier = 1;

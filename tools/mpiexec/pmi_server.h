@@ -29,6 +29,9 @@ int pmi_server_fd(pmi_server_t *s, int rank);
 /* Handle whatever the rank wrote before it exited (never blocks): a rank is
  * judged on everything it said, not on what has been read so far. */
 void pmi_server_drain(pmi_server_t *s, int rank);
+/* The name service's directory (-nameserver DIR); default
+ * $TMPDIR/railmpi-names-UID, shared by the user's jobs on the host. */
+void pmi_server_names_dir(const char *dir);
 /* The rank said PMI init: it is an MPI process, so it must finalize. */
 int pmi_server_initialized(pmi_server_t *s, int rank);
 
