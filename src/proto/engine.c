@@ -344,6 +344,17 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
             return st;
         if (shm->ops->ready)
             shm->ops->ready(shm->ifc);
+    } else {
+        /* a rank alone on its host still joins the two fences the others'
+         * shared-memory set-up takes, or the fences would pair up wrongly */
+        int shared = 0, *count = calloc((size_t)proto_proc.nnodes, sizeof *count);
+        if (!count)
+            return RM_ERR_NOMEM;
+        for (int r = 0; r < size && !shared; r++)
+            shared = ++count[proto_proc.node_of[r]] > 1;
+        free(count);
+        if (shared && ((st = boot_fence()) < 0 || (st = boot_fence()) < 0))
+            return st;
     }
     if (proto_proc.nnodes > 1 && (st = proto_open_network(&env, &eager, &chunk)) < 0)
         return st;
