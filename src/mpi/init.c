@@ -113,6 +113,7 @@ int PMPI_Finalize(void)
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
+    comm_ports_close_all(); /* ports left open */
     comm_finalize();
     mpi_info_finalize();
     mpi_err_user_finalize();
