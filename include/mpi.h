@@ -861,6 +861,10 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
                      MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+                   MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
+                   int array_of_errcodes[]);
+int MPI_Comm_get_parent(MPI_Comm *parent);
 int MPI_Publish_name(const char *service_name, MPI_Info info,
                      const char *port_name);
 int MPI_Unpublish_name(const char *service_name, MPI_Info info,
@@ -1358,6 +1362,10 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
                      MPI_Comm comm, MPI_Comm *newcomm);
 int PMPI_Comm_disconnect(MPI_Comm *comm);
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+                   MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
+                   int array_of_errcodes[]);
+int PMPI_Comm_get_parent(MPI_Comm *parent);
 int PMPI_Publish_name(const char *service_name, MPI_Info info,
                      const char *port_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info,

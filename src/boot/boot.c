@@ -173,3 +173,44 @@ rm_status_t boot_name_unpublish(const char *service)
         return RM_ERR_INVALID;
     return boot_ops->name_unpublish(s);
 }
+
+rm_status_t boot_spawn(int n, const char *exe, char *const *args, int nargs, int ninfo,
+                       const char *const *ikeys, const char *const *ivals, const char *port, char *why,
+                       size_t cap)
+{
+    if (!boot_ops || !boot_ops->spawn)
+        return RM_ERR_UNSUPPORTED;
+    size_t len = 256 + strlen(exe) + strlen(port);
+    for (int i = 0; i < nargs; i++)
+        len += strlen(args[i]) + 24;
+    for (int i = 0; i < ninfo; i++)
+        len += strlen(ikeys[i]) + strlen(ivals[i]) + 48;
+    char *b = malloc(len);
+    if (!b)
+        return RM_ERR_NOMEM;
+    size_t o = (size_t)snprintf(b, len, "nprocs=%d\nexecname=%s\ntotspawns=1\nspawnssofar=1\nargcnt=%d\n", n,
+                                exe, nargs);
+    for (int i = 0; i < nargs; i++)
+        o += (size_t)snprintf(b + o, len - o, "arg%d=%s\n", i + 1, args[i]);
+    o += (size_t)snprintf(b + o, len - o, "preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=%s\n",
+                          port);
+    o += (size_t)snprintf(b + o, len - o, "info_num=%d\n", ninfo);
+    for (int i = 0; i < ninfo; i++)
+        o += (size_t)snprintf(b + o, len - o, "info_key_%d=%s\ninfo_val_%d=%s\n", i, ikeys[i], i, ivals[i]);
+    /* one line per value: a newline inside one would end it early */
+    int lines = 0;
+    for (char *p = b; *p; p++)
+        lines += *p == '\n';
+    rm_status_t st = lines == 9 + nargs + 2 * ninfo ? boot_ops->spawn(b, why, cap) : RM_ERR_INVALID;
+    free(b);
+    return st;
+}
+
+rm_status_t boot_parent_port(char *port, int cap)
+{
+    /* only PMI-1 carries MPICH's spawn protocol; elsewhere a get of a key
+     * nobody put may wait for it (Hydra's PMI-2) */
+    if (!boot_ops || boot_ops != &boot_pmi1_ops)
+        return RM_ERR_NOT_FOUND;
+    return boot_ops->get("PARENT_ROOT_PORT_NAME", port, (size_t)cap);
+}

@@ -161,6 +161,20 @@ static rm_status_t pmi1_name_unpublish(const char *service)
     return pmi1_call(line, "unpublish_result", reply, sizeof reply);
 }
 
+static rm_status_t pmi1_spawn(const char *block, char *why, size_t cap)
+{
+    size_t len = strlen(block) + 32;
+    char *line = malloc(len), reply[PMI1_LINE_MAX];
+    if (!line)
+        return RM_ERR_NOMEM;
+    snprintf(line, len, "mcmd=spawn\n%sendcmd\n", block);
+    rm_status_t st = pmi1_call(line, "spawn_result", reply, sizeof reply);
+    free(line);
+    if (st == RM_ERR_NOT_FOUND && boot_wire_field(reply, "msg", ' ', why, cap) != 1)
+        snprintf(why, cap, "refused");
+    return st;
+}
+
 const boot_ops_t boot_pmi1_ops = {
     .name = PMI1,
     .bad_key = " =\n",
@@ -174,4 +188,5 @@ const boot_ops_t boot_pmi1_ops = {
     .name_publish = pmi1_name_publish,
     .name_lookup = pmi1_name_lookup,
     .name_unpublish = pmi1_name_unpublish,
+    .spawn = pmi1_spawn,
 };

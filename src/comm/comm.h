@@ -137,7 +137,9 @@ rm_status_t comm_inter_merge(comm_t *c, int high, comm_t **out);
 rm_status_t comm_port_open(char *name); /* MPI_MAX_PORT_NAME bytes */
 rm_status_t comm_port_close(const char *name);
 void comm_ports_close_all(void);
-rm_status_t comm_dyn_accept(const char *port, int root, comm_t *local, int *errclass, comm_t **out);
+/* accept: timeout_s 0 waits for ever; root_err (at the root) fails at once */
+rm_status_t comm_dyn_accept(const char *port, double timeout_s, int root, int root_err, comm_t *local,
+                            int *errclass, comm_t **out);
 rm_status_t comm_dyn_connect(const char *port, double timeout_s, int root, comm_t *local, int *errclass,
                              comm_t **out);
 rm_status_t comm_dyn_join(int fd, int *errclass, comm_t **out);

@@ -122,7 +122,7 @@ void comm_ports_close_all(void)
 
 /* Root of MPI_Comm_accept: the next connection that presents the port's
  * token; others are dropped. -1 with *errclass set when the port is unknown. */
-static int dyn_accept_fd(const char *name, int *errclass)
+static int dyn_accept_fd(const char *name, uint64_t deadline, int *errclass)
 {
     dyn_port_t *p = *dyn_port_find(name);
     if (!p) {
@@ -130,7 +130,7 @@ static int dyn_accept_fd(const char *name, int *errclass)
         return -1;
     }
     for (;;) {
-        rm_status_t st = proto_fd_wait(p->lfd, POLLIN, 0);
+        rm_status_t st = proto_fd_wait(p->lfd, POLLIN, deadline);
         if (st < 0) {
             *errclass = MPI_ERR_PORT;
             return -1;
@@ -275,13 +275,14 @@ out:
     return st;
 }
 
-rm_status_t comm_dyn_accept(const char *port, int root, comm_t *local, int *errclass, comm_t **out)
+rm_status_t comm_dyn_accept(const char *port, double timeout_s, int root, int root_err, comm_t *local,
+                            int *errclass, comm_t **out)
 {
     *out = NULL;
-    *errclass = MPI_SUCCESS;
+    *errclass = root_err;
     int fd = -1;
-    if (local->rank == root)
-        fd = dyn_accept_fd(port, errclass);
+    if (local->rank == root && root_err == MPI_SUCCESS)
+        fd = dyn_accept_fd(port, timeout_s > 0 ? rm_now() + (uint64_t)(timeout_s * 1e9) : 0, errclass);
     rm_status_t st = dyn_join_groups(local, root, fd, 0, errclass, out);
     if (fd >= 0)
         close(fd);

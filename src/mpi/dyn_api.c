@@ -51,7 +51,8 @@ int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm co
     (void)info;
     int errclass;
     /* port_name matters at the root only */
-    MPI_CHECK_STATUS(c, comm_dyn_accept(c->rank == root && port_name ? port_name : "", root, c, &errclass, &n));
+    MPI_CHECK_STATUS(c, comm_dyn_accept(c->rank == root && port_name ? port_name : "", 0, root, MPI_SUCCESS, c,
+                                        &errclass, &n));
     if (errclass != MPI_SUCCESS)
         MPI_FAIL(c, errclass, "%s", dyn_class_msg(errclass));
     *newcomm = n->handle;
@@ -124,6 +125,7 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     MPI_CHECK_STATUS(c, proto_drain());
     if (c->attrs && (err = attr_delete_all(&c->attrs, ATTR_COMM, *comm)) != MPI_SUCCESS)
         MPI_FAIL(c, err, "an attribute delete callback returned %d", err);
+    mpi_spawn_forget(c);
     comm_release(c);
     *comm = MPI_COMM_NULL;
     MPI_END();

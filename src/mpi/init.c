@@ -58,7 +58,8 @@ static int mpi_init_common(int required, int *provided)
         goto fail;
     if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)
         goto fail;
-    if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = proto_async_start()) < 0)
+    if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = mpi_spawn_init()) < 0 ||
+        (st = proto_async_start()) < 0)
         goto fail;
     mpi_state.initialized = 1;
     return MPI_SUCCESS;

@@ -59,6 +59,10 @@ int comm_group_compare(const group_t *a, const group_t *b);
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st);
+/* A spawned job connects to its parent in MPI_Init (spawn_api.c); a
+ * disconnected parent communicator is forgotten. */
+rm_status_t mpi_spawn_init(void);
+void mpi_spawn_forget(comm_t *c);
 
 /* ---- binding skeleton ------------------------------------------------------
  *   int PMPI_Foo(...) {

@@ -2,6 +2,8 @@
  *   dynamic server FILE | client FILE     MPI_Open_port / Comm_accept / Comm_connect
  *   dynamic joinserver FILE | joinclient FILE   MPI_Comm_join over a TCP connection
  *   dynamic pubserver NAME | pubclient NAME     the same, the port found through the name service
+ *   dynamic spawn DIR                     MPI_Comm_spawn of 3 children (mode child) in wdir DIR
+ *   dynamic spawnbad                      a program that does not exist: MPI_ERR_SPAWN, errcodes
  *   dynamic closed NAME                   MPI_ERR_PORT for closed, unanswered, bad ports;
  *                                         MPI_ERR_NAME, MPI_ERR_SERVICE from the name service
  * FILE passes the port name (or TCP port) from one job to the other. */
@@ -157,6 +159,56 @@ int main(int argc, char **argv)
         }
         MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
         exercise(inter, 1);
+    } else if (!strcmp(mode, "spawn")) {
+        MPI_Comm parent;
+        MPI_Comm_get_parent(&parent);
+        CHECK(parent == MPI_COMM_NULL, "a job started by mpiexec has a parent");
+        char self[4096];
+        ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[l > 0 ? l : 0] = 0;
+        char *args[] = {"child", (char *)file, NULL};
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "wdir", file);
+        int codes[3] = {-1, -1, -1};
+        MPI_Comm_spawn(self, args, 3, info, 0, MPI_COMM_WORLD, &inter, codes);
+        MPI_Info_free(&info);
+        for (int i = 0; i < 3; i++)
+            CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
+        int rsize;
+        MPI_Comm_remote_size(inter, &rsize);
+        CHECK(rsize == 3, "spawned %d", rsize);
+        exercise(inter, 0);
+    } else if (!strcmp(mode, "child")) {
+        MPI_Comm parent;
+        MPI_Comm_get_parent(&parent);
+        CHECK(parent != MPI_COMM_NULL, "a spawned process has no parent");
+        char cwd[4096];
+        CHECK(getcwd(cwd, sizeof cwd) && !strcmp(cwd, file), "started in %s, not %s", cwd, file);
+        int flag, *usize;
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag);
+        CHECK(flag && *usize >= 3, "MPI_UNIVERSE_SIZE");
+        exercise(parent, 1);
+        MPI_Comm_get_parent(&parent);
+        CHECK(parent == MPI_COMM_NULL, "the parent is still there after MPI_Comm_disconnect");
+    } else if (!strcmp(mode, "spawnbad")) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        int codes[2] = {-1, -1}, cls;
+        double t0 = MPI_Wtime();
+        int rc = MPI_Comm_spawn("/nonexistent/railmpi-program", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
+                                MPI_COMM_WORLD, &inter, codes);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_SPAWN, "spawning a missing program: class %d", cls);
+        CHECK(inter == MPI_COMM_NULL, "an intercommunicator for a failed spawn");
+        CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN, "errcodes %d %d", codes[0], codes[1]);
+        CHECK(MPI_Wtime() - t0 < 10, "took %.1f s", MPI_Wtime() - t0);
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "host", "no-such-host.invalid");
+        rc = MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+        MPI_Info_free(&info);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_SPAWN, "spawning on an unknown host: class %d", cls);
     } else if (!strcmp(mode, "joinserver") || !strcmp(mode, "joinclient")) {
         int server = !strcmp(mode, "joinserver"), fd;
         if (server) {
@@ -248,5 +300,6 @@ int main(int argc, char **argv)
     MPI_Finalize();
     if (rank == 0)
         printf("%s ok\n", mode);
+    fflush(stdout);
     return 0;
 }

@@ -35,6 +35,17 @@ pair "publish/lookup, connect/accept 2+2" 2 pubserver 2 pubclient "railmpi test 
 [ -z "$(ls "$tmp/names")" ] || fail "names left after unpublish: $(ls "$tmp/names")"
 pair "join" 1 joinserver 1 joinclient
 
+# MPI_Comm_spawn: 2 parents, 3 children in another directory; the parent's
+# mpiexec ends after the children's
+mkdir "$tmp/wdir"
+out=$(timeout 90 "$bin/mpiexec" -n 2 "$tmp/dyn" spawn "$tmp/wdir" 2>&1)
+echo "$out" | grep -q "^spawn ok" || fail "spawn: $out"
+echo "$out" | grep -q "^child ok" || fail "spawn, the children: $out"
+out=$(timeout 60 "$bin/mpiexec" -n 2 "$tmp/dyn" spawnbad 2>&1)
+echo "$out" | grep -q "^spawnbad ok" || fail "spawn of a missing program: $out"
+sleep 0.3
+pgrep -f "railmpi-program" >/dev/null && fail "processes left by a failed spawn"
+
 start=$(date +%s)
 timeout 60 "$bin/mpiexec" "${ns[@]}" -n 1 "$tmp/dyn" closed "left$$" >"$tmp/x.out" 2>&1 || fail "closed ports: $(cat "$tmp/x.out")"
 grep -q "closed ok" "$tmp/x.out" || fail "closed ports: $(cat "$tmp/x.out")"

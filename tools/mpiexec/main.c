@@ -6,6 +6,7 @@
 #include "control.h"
 #include "pmi_server.h"
 #include "remote.h"
+#include "spawn.h"
 #include "util/config.h"
 
 #include <errno.h>
@@ -76,6 +77,11 @@ typedef struct job {
     int failed;       /* first failure decides the exit code */
     int exit_code;
     int aborting;
+    /* jobs this one spawned (MPI_Comm_spawn): their mpiexec, until reaped */
+    pid_t *spawned;
+    int nspawned;
+    char **preput;    /* --preput KEY VALUE: pairs put in the key-value space */
+    int npreput;
     /* operator control (top mpiexec only): see control.h */
     int control_fd;
     char control_path[108];
@@ -140,7 +146,9 @@ static void usage(FILE *f)
             "                       the user's jobs on this host (give a shared directory for jobs\n"
             "                       on several hosts); a job's names go when it ends\n"
             "dynamic processes: MPI_Open_port/Comm_accept/Comm_connect/Comm_join between jobs;\n"
-            "  MPI_Comm_spawn is not supported\n"
+            "  MPI_Comm_spawn starts its job as another mpiexec on the spawning rank's host, with\n"
+            "  the info keys wdir (directory), path (where to look for the program) and host (that\n"
+            "  host only); this mpiexec ends after the jobs it spawned\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
             "  -migrate off|on RAIL [-job PID]  move every rank's traffic off network rail RAIL\n"
             "                       (it stays connected, ready to come back) or back onto it; PID\n"
@@ -151,6 +159,9 @@ static void usage(FILE *f)
 
 static void job_kill(job_t *j, int sig)
 {
+    for (int i = 0; i < j->nspawned; i++)
+        if (j->spawned[i] > 0)
+            kill(-j->spawned[i], sig);
     for (int i = 0; i < j->n; i++)
         if (j->ranks[i].pid > 0 && !j->ranks[i].exited)
             kill(-j->ranks[i].pid, sig); /* the rank's whole process group */
@@ -322,6 +333,26 @@ static void child_setup(pid_t parent, int out, int err, int keep_stdin)
     }
 }
 
+static int on_spawn(void *ctx, int rank, const char *const *kv, int n, char *msg, size_t msglen)
+{
+    job_t *j = ctx;
+    (void)rank;
+    char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[l > 0 ? l : 0] = 0;
+    pid_t *sp = realloc(j->spawned, sizeof *sp * (size_t)(j->nspawned + 1));
+    if (!sp) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    j->spawned = sp;
+    pid_t pid = spawn_start(self, kv, n, msg, msglen);
+    if (pid < 0)
+        return -1;
+    j->spawned[j->nspawned++] = pid;
+    return 0;
+}
+
 /* proxy: the ranks' puts and barriers go up to the top mpiexec */
 static void on_put_up(void *ctx, const char *key, const char *val)
 {
@@ -348,12 +379,14 @@ static int job_start(job_t *j)
         snprintf(kvs, sizeof kvs, "rm%d", (int)getpid());
         secret(sec, sizeof sec);
     }
-    pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized};
+    pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized, .spawn = on_spawn};
     if (j->up.fd >= 0) {
         ev.put = on_put_up;
         ev.barrier = on_barrier_up;
     }
     j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
+    for (int i = 0; i + 1 < j->npreput; i += 2)
+        pmi_server_kv_put(j->pmi, j->preput[i], j->preput[i + 1]);
     hwloc_topology_t topo = NULL;
     if (strcmp(j->bind, "none") && hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) != 0) {
         hwloc_topology_destroy(topo);
@@ -758,6 +791,9 @@ static void job_reap(job_t *j)
     int st;
     pid_t pid;
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        for (int i = 0; i < j->nspawned; i++)
+            if (j->spawned[i] == pid)
+                j->spawned[i] = 0; /* a spawned job's fate is its own */
         for (int r = 0; r < j->n; r++) {
             rank_proc_t *p = &j->ranks[r];
             if (p->pid != pid)
@@ -792,6 +828,9 @@ static void job_reap(job_t *j)
 
 static int job_done(job_t *j)
 {
+    for (int i = 0; i < j->nspawned; i++)
+        if (j->spawned[i] > 0)
+            return 0; /* a job ends after the jobs it spawned */
     for (int r = 0; r < j->n; r++)
         if (!j->ranks[r].exited || j->ranks[r].out.fd >= 0 || j->ranks[r].err.fd >= 0)
             return 0;
@@ -967,6 +1006,14 @@ int main(int argc, char **argv)
             j.world = atoi(argv[++i]);
         } else if (!strcmp(a, "--host-id") && more) {
             snprintf(j.host_id, sizeof j.host_id, "%s", argv[++i]);
+        } else if (!strcmp(a, "--preput") && i + 2 < argc) {
+            char **p = realloc(j.preput, sizeof *p * (size_t)(j.npreput + 2));
+            if (p) {
+                j.preput = p;
+                j.preput[j.npreput++] = argv[i + 1];
+                j.preput[j.npreput++] = argv[i + 2];
+            }
+            i += 2;
         } else if (!strcmp(a, "-nameserver") && more) {
             pmi_server_names_dir(argv[++i]);
         } else if (!strcmp(a, "-genvall")) {
@@ -1070,6 +1117,8 @@ out:
         free(j.kv[k].val);
     }
     free(j.kv);
+    free(j.spawned);
+    free(j.preput);
     if (j.ctl)
         for (int h = 0; h < j.nhosts; h++)
             if (j.ctl[h].fd >= 0)

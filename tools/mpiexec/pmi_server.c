@@ -19,6 +19,10 @@ typedef struct pmi_conn {
     size_t len;
     int in_barrier;
     int initialized; /* said cmd=init: an MPI process */
+    /* inside an `mcmd=spawn` ... `endcmd` block: its key=value lines */
+    int in_spawn;
+    char **spawn_kv;
+    int nspawn_kv;
 } pmi_conn_t;
 
 struct pmi_server {
@@ -156,9 +160,13 @@ void pmi_server_free(pmi_server_t *s)
         free(s->kv[i].val);
     }
     free(s->kv);
-    for (int i = 0; i < s->size; i++)
+    for (int i = 0; i < s->size; i++) {
         if (s->conns[i].fd >= 0)
             close(s->conns[i].fd);
+        for (int k = 0; k < s->conns[i].nspawn_kv; k++)
+            free(s->conns[i].spawn_kv[k]);
+        free(s->conns[i].spawn_kv);
+    }
     free(s->conns);
     free(s);
 }
@@ -317,6 +325,53 @@ void pmi_server_barrier_release(pmi_server_t *s)
     s->barrier_count = 0;
 }
 
+/* MPICH's simple PMI spawn: `mcmd=spawn`, one key=value per line (nprocs,
+ * execname, argcnt, argN, preput_num, preput_key_N, preput_val_N, info_num,
+ * info_key_N, info_val_N, totspawns, spawnssofar), then `endcmd`; answered
+ * with cmd=spawn_result. Several blocks (MPI_Comm_spawn_multiple) are not
+ * supported: they are refused. */
+static void pmi_spawn_line(pmi_server_t *s, int rank, const char *line)
+{
+    pmi_conn_t *c = &s->conns[rank];
+    if (strcmp(line, "endcmd") != 0) {
+        char **kv = realloc(c->spawn_kv, sizeof *kv * (size_t)(c->nspawn_kv + 1));
+        if (kv) {
+            c->spawn_kv = kv;
+            c->spawn_kv[c->nspawn_kv++] = strdup(line);
+        }
+        return;
+    }
+    char msg[300] = "spawning is not supported here";
+    int ok = -1;
+    const char *tot = pmi_spawn_value((const char *const *)c->spawn_kv, c->nspawn_kv, "totspawns");
+    if (tot && atoi(tot) != 1)
+        snprintf(msg, sizeof msg, "only one command per spawn is supported");
+    else if (s->ev.spawn)
+        ok = s->ev.spawn(s->ctx, rank, (const char *const *)c->spawn_kv, c->nspawn_kv, msg, sizeof msg);
+    for (int i = 0; i < c->nspawn_kv; i++)
+        free(c->spawn_kv[i]);
+    free(c->spawn_kv);
+    c->spawn_kv = NULL;
+    c->nspawn_kv = 0;
+    c->in_spawn = 0;
+    char out[400];
+    for (char *p = msg; *p; p++)
+        if (*p == ' ' || *p == '\n')
+            *p = '_';
+    snprintf(out, sizeof out, "cmd=spawn_result rc=%d%s%s\n", ok == 0 ? 0 : -1, ok == 0 ? "" : " msg=",
+             ok == 0 ? "" : msg);
+    pmi_reply(s, rank, out);
+}
+
+const char *pmi_spawn_value(const char *const *kv, int n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (int i = 0; i < n; i++)
+        if (!strncmp(kv[i], key, kl) && kv[i][kl] == '=')
+            return kv[i] + kl + 1;
+    return NULL;
+}
+
 int pmi_server_input(pmi_server_t *s, int rank)
 {
     pmi_conn_t *c = &s->conns[rank];
@@ -333,7 +388,12 @@ int pmi_server_input(pmi_server_t *s, int rank)
     char *start = c->buf, *nl;
     while ((nl = strchr(start, '\n'))) {
         *nl = 0;
-        pmi_command(s, rank, start);
+        if (c->in_spawn)
+            pmi_spawn_line(s, rank, start);
+        else if (!strcmp(start, "mcmd=spawn"))
+            c->in_spawn = 1;
+        else
+            pmi_command(s, rank, start);
         start = nl + 1;
     }
     c->len = strlen(start);

@@ -3,6 +3,8 @@
 #ifndef RM_MPIEXEC_PMI_SERVER_H
 #define RM_MPIEXEC_PMI_SERVER_H
 
+#include <stddef.h>
+
 typedef struct pmi_server pmi_server_t;
 
 typedef struct pmi_events {
@@ -13,7 +15,13 @@ typedef struct pmi_events {
      * barrier" (release with pmi_server_barrier_release). NULL on one host. */
     void (*put)(void *ctx, const char *key, const char *val);
     void (*barrier)(void *ctx);
+    /* a rank asked to spawn (MPI_Comm_spawn): the spawn block's key=value
+     * lines; 0 started, -1 refused with a reason in msg. NULL: refused. */
+    int (*spawn)(void *ctx, int rank, const char *const *kv, int n, char *msg, size_t msglen);
 } pmi_events_t;
+
+/* The value of `key` among a spawn block's key=value lines, or NULL. */
+const char *pmi_spawn_value(const char *const *kv, int n, const char *key);
 
 /* `nlocal` ranks connect here; they are ranks first..first+nlocal-1 of a job of `size`. */
 pmi_server_t *pmi_server_new(int nlocal, int first, int size, const char *kvsname, pmi_events_t ev,

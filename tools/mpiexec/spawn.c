@@ -1,0 +1,159 @@
+/* MPI_Comm_spawn through mpiexec (MPICH's simple PMI spawn block). The new
+ * job is another mpiexec on this host: `mpiexec -n N --preput K V ... PROGRAM
+ * ARGS`, started in the info key wdir. Its ranks find the parent's port in
+ * their key-value space (PARENT_ROOT_PORT_NAME, as MPICH names it) and
+ * connect to it in MPI_Init. The program is looked for before anything is
+ * started (in wdir when it names a path, else in the info key path and then
+ * PATH), so a program that does not exist starts no process. */
+#include "spawn.h"
+#include "pmi_server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int spawn_runnable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The program's absolute path into out; -1 when there is none. */
+static int spawn_find(const char *exe, const char *wdir, const char *path, char *out, size_t len)
+{
+    if (strchr(exe, '/')) {
+        if (exe[0] == '/')
+            snprintf(out, len, "%s", exe);
+        else
+            snprintf(out, len, "%s/%s", wdir, exe);
+        return spawn_runnable(out) ? 0 : -1;
+    }
+    const char *env = getenv("PATH");
+    char dirs[8192];
+    snprintf(dirs, sizeof dirs, "%s%s%s", path ? path : "", path && env ? ":" : "", env ? env : "");
+    for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        if (d[0] == '/')
+            snprintf(out, len, "%s/%s", d, exe);
+        else
+            snprintf(out, len, "%s/%s/%s", wdir, d, exe);
+        if (spawn_runnable(out))
+            return 0;
+    }
+    return -1;
+}
+
+/* The info value for `key`, or NULL. */
+static const char *spawn_info(const char *const *kv, int n, const char *key)
+{
+    const char *cnt = pmi_spawn_value(kv, n, "info_num");
+    int m = cnt ? atoi(cnt) : 0;
+    for (int i = 0; i < m; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "info_key_%d", i);
+        const char *name = pmi_spawn_value(kv, n, k);
+        if (name && !strcmp(name, key)) {
+            snprintf(k, sizeof k, "info_val_%d", i);
+            return pmi_spawn_value(kv, n, k);
+        }
+    }
+    return NULL;
+}
+
+pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, size_t msglen)
+{
+    const char *np = pmi_spawn_value(kv, n, "nprocs"), *exe = pmi_spawn_value(kv, n, "execname");
+    const char *ac = pmi_spawn_value(kv, n, "argcnt"), *pc = pmi_spawn_value(kv, n, "preput_num");
+    int nprocs = np ? atoi(np) : 0, argc = ac ? atoi(ac) : 0, npre = pc ? atoi(pc) : 0;
+    if (nprocs < 1 || !exe || !*exe || argc < 0 || argc > 4096 || npre < 0 || npre > 64) {
+        snprintf(msg, msglen, "malformed spawn request");
+        return -1;
+    }
+    const char *host = spawn_info(kv, n, "host");
+    char me[256] = "";
+    gethostname(me, sizeof me);
+    const char *hid = getenv("RAILMPI_HOST_ID");
+    if (host && strcmp(host, "localhost") && strcmp(host, me) && !(hid && !strcmp(host, hid))) {
+        snprintf(msg, msglen, "cannot spawn on host %s: only on the spawning process's host (%s)", host,
+                 hid && *hid ? hid : me);
+        return -1;
+    }
+    char cwd[4096] = ".", prog[8192];
+    const char *wdir = spawn_info(kv, n, "wdir");
+    if (!getcwd(cwd, sizeof cwd))
+        strcpy(cwd, ".");
+    if (!wdir)
+        wdir = cwd;
+    struct stat st;
+    if (stat(wdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "no directory %s (info key wdir)", wdir);
+        return -1;
+    }
+    if (spawn_find(exe, wdir, spawn_info(kv, n, "path"), prog, sizeof prog) < 0) {
+        snprintf(msg, msglen, "cannot find the program %s", exe);
+        return -1;
+    }
+    char **argv = calloc((size_t)(6 + 3 * npre + argc), sizeof *argv);
+    if (!argv) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    char nbuf[16];
+    snprintf(nbuf, sizeof nbuf, "%d", nprocs);
+    int k = 0;
+    argv[k++] = (char *)self;
+    argv[k++] = "-n";
+    argv[k++] = nbuf;
+    for (int i = 0; i < npre; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "preput_key_%d", i);
+        const char *pk = pmi_spawn_value(kv, n, key);
+        snprintf(key, sizeof key, "preput_val_%d", i);
+        const char *pv = pmi_spawn_value(kv, n, key);
+        if (!pk || !pv)
+            continue;
+        argv[k++] = "--preput";
+        argv[k++] = (char *)pk;
+        argv[k++] = (char *)pv;
+    }
+    argv[k++] = prog;
+    for (int i = 1; i <= argc; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "arg%d", i);
+        const char *a = pmi_spawn_value(kv, n, key);
+        argv[k++] = (char *)(a ? a : "");
+    }
+    argv[k] = NULL;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        /* the spawned job ends with the mpiexec that started it */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(127);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        if (chdir(wdir) != 0)
+            _exit(127);
+        execv(self, argv);
+        _exit(127);
+    }
+    free(argv);
+    if (pid < 0) {
+        snprintf(msg, msglen, "fork: %s", strerror(errno));
+        return -1;
+    }
+    setpgid(pid, pid);
+    return pid;
+}

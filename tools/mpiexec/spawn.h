@@ -1,0 +1,14 @@
+/* MPI_Comm_spawn through mpiexec: a spawned job is another mpiexec, started
+ * on this host with what the spawn block asks for. */
+#ifndef RM_MPIEXEC_SPAWN_H
+#define RM_MPIEXEC_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Start the job a spawn block (key=value lines) describes; `self` is this
+ * mpiexec's path. Returns its mpiexec's pid (its own process group), or -1
+ * with the reason in msg: nothing was started. */
+pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, size_t msglen);
+
+#endif
