@@ -865,6 +865,12 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
                    MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
                    int array_of_errcodes[]);
 int MPI_Comm_get_parent(MPI_Comm *parent);
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+                            char **array_of_argv[],
+                            const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root,
+                            MPI_Comm comm, MPI_Comm *intercomm,
+                            int array_of_errcodes[]);
 int MPI_Publish_name(const char *service_name, MPI_Info info,
                      const char *port_name);
 int MPI_Unpublish_name(const char *service_name, MPI_Info info,
@@ -1366,6 +1372,12 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
                    MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
                    int array_of_errcodes[]);
 int PMPI_Comm_get_parent(MPI_Comm *parent);
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+                            char **array_of_argv[],
+                            const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root,
+                            MPI_Comm comm, MPI_Comm *intercomm,
+                            int array_of_errcodes[]);
 int PMPI_Publish_name(const char *service_name, MPI_Info info,
                      const char *port_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info,

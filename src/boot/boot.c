@@ -174,34 +174,44 @@ rm_status_t boot_name_unpublish(const char *service)
     return boot_ops->name_unpublish(s);
 }
 
-rm_status_t boot_spawn(int n, const char *exe, char *const *args, int nargs, int ninfo,
-                       const char *const *ikeys, const char *const *ivals, const char *port, char *why,
-                       size_t cap)
+rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap)
 {
     if (!boot_ops || !boot_ops->spawn)
         return RM_ERR_UNSUPPORTED;
-    size_t len = 256 + strlen(exe) + strlen(port);
-    for (int i = 0; i < nargs; i++)
-        len += strlen(args[i]) + 24;
-    for (int i = 0; i < ninfo; i++)
-        len += strlen(ikeys[i]) + strlen(ivals[i]) + 48;
+    size_t len = 64;
+    for (int c = 0; c < count; c++) {
+        len += 256 + strlen(cmds[c].exe) + strlen(port);
+        for (int i = 0; i < cmds[c].nargs; i++)
+            len += strlen(cmds[c].args[i]) + 24;
+        for (int i = 0; i < cmds[c].ninfo; i++)
+            len += strlen(cmds[c].ikeys[i]) + strlen(cmds[c].ivals[i]) + 48;
+    }
     char *b = malloc(len);
     if (!b)
         return RM_ERR_NOMEM;
-    size_t o = (size_t)snprintf(b, len, "nprocs=%d\nexecname=%s\ntotspawns=1\nspawnssofar=1\nargcnt=%d\n", n,
-                                exe, nargs);
-    for (int i = 0; i < nargs; i++)
-        o += (size_t)snprintf(b + o, len - o, "arg%d=%s\n", i + 1, args[i]);
-    o += (size_t)snprintf(b + o, len - o, "preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=%s\n",
-                          port);
-    o += (size_t)snprintf(b + o, len - o, "info_num=%d\n", ninfo);
-    for (int i = 0; i < ninfo; i++)
-        o += (size_t)snprintf(b + o, len - o, "info_key_%d=%s\ninfo_val_%d=%s\n", i, ikeys[i], i, ivals[i]);
-    /* one line per value: a newline inside one would end it early */
+    *b = 0;
+    size_t o = 0;
+    int want = 0; /* lines: a newline inside a value would end it early */
+    for (int c = 0; c < count; c++) {
+        const boot_cmd_t *m = &cmds[c];
+        o += (size_t)snprintf(b + o, len - o,
+                              "mcmd=spawn\nnprocs=%d\nexecname=%s\ntotspawns=%d\nspawnssofar=%d\nargcnt=%d\n",
+                              m->n, m->exe, count, c + 1, m->nargs);
+        for (int i = 0; i < m->nargs; i++)
+            o += (size_t)snprintf(b + o, len - o, "arg%d=%s\n", i + 1, m->args[i]);
+        o += (size_t)snprintf(b + o, len - o,
+                              "preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=%s\ninfo_num=%d\n",
+                              port, m->ninfo);
+        for (int i = 0; i < m->ninfo; i++)
+            o += (size_t)snprintf(b + o, len - o, "info_key_%d=%s\ninfo_val_%d=%s\n", i, m->ikeys[i], i,
+                                  m->ivals[i]);
+        o += (size_t)snprintf(b + o, len - o, "endcmd\n");
+        want += 11 + m->nargs + 2 * m->ninfo;
+    }
     int lines = 0;
     for (char *p = b; *p; p++)
         lines += *p == '\n';
-    rm_status_t st = lines == 9 + nargs + 2 * ninfo ? boot_ops->spawn(b, why, cap) : RM_ERR_INVALID;
+    rm_status_t st = lines == want ? boot_ops->spawn(b, why, cap) : RM_ERR_INVALID;
     free(b);
     return st;
 }

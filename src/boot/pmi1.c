@@ -161,15 +161,11 @@ static rm_status_t pmi1_name_unpublish(const char *service)
     return pmi1_call(line, "unpublish_result", reply, sizeof reply);
 }
 
-static rm_status_t pmi1_spawn(const char *block, char *why, size_t cap)
+static rm_status_t pmi1_spawn(const char *blocks, char *why, size_t cap)
 {
-    size_t len = strlen(block) + 32;
-    char *line = malloc(len), reply[PMI1_LINE_MAX];
-    if (!line)
-        return RM_ERR_NOMEM;
-    snprintf(line, len, "mcmd=spawn\n%sendcmd\n", block);
-    rm_status_t st = pmi1_call(line, "spawn_result", reply, sizeof reply);
-    free(line);
+    char reply[PMI1_LINE_MAX];
+    /* one answer after the last block */
+    rm_status_t st = pmi1_call(blocks, "spawn_result", reply, sizeof reply);
     if (st == RM_ERR_NOT_FOUND && boot_wire_field(reply, "msg", ' ', why, cap) != 1)
         snprintf(why, cap, "refused");
     return st;

@@ -28,10 +28,10 @@ typedef struct boot_ops {
     rm_status_t (*name_publish)(const char *service, const char *port);
     rm_status_t (*name_lookup)(const char *service, char *port, size_t cap);
     rm_status_t (*name_unpublish)(const char *service);
-    /* optional: spawn a job (MPI_Comm_spawn); `block` is MPICH's spawn block
-     * of key=value lines, without mcmd=spawn and endcmd. RM_ERR_NOT_FOUND
-     * when the launcher refuses, with its reason in why. */
-    rm_status_t (*spawn)(const char *block, char *why, size_t cap);
+    /* optional: spawn a job (MPI_Comm_spawn); `blocks` are MPICH's spawn
+     * blocks (mcmd=spawn, key=value lines, endcmd), one per command.
+     * RM_ERR_NOT_FOUND when the launcher refuses, its reason in why. */
+    rm_status_t (*spawn)(const char *blocks, char *why, size_t cap);
 } boot_ops_t;
 
 extern const boot_ops_t boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;

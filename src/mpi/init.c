@@ -39,6 +39,7 @@ static int mpi_init_common(int required, int *provided)
     rm_log_rank = bi.rank;
     mpi_state.world_rank = bi.rank;
     mpi_state.world_size = bi.size;
+    mpi_state.appnum = bi.appnum;
 
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;

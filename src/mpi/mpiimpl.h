@@ -25,6 +25,7 @@ typedef struct mpi_state {
     int thread_level;
     pthread_t main_thread;
     int world_rank, world_size;
+    int appnum; /* MPI_APPNUM: the command of MPI_Comm_spawn_multiple (else 0) */
     char processor_name[MPI_MAX_PROCESSOR_NAME];
 } mpi_state_t;
 

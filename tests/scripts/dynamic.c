@@ -3,6 +3,7 @@
  *   dynamic joinserver FILE | joinclient FILE   MPI_Comm_join over a TCP connection
  *   dynamic pubserver NAME | pubclient NAME     the same, the port found through the name service
  *   dynamic spawn DIR                     MPI_Comm_spawn of 3 children (mode child) in wdir DIR
+ *   dynamic spawnmulti DIR                MPI_Comm_spawn_multiple: 2 + 1 children (mode child2)
  *   dynamic spawnbad                      a program that does not exist: MPI_ERR_SPAWN, errcodes
  *   dynamic closed NAME                   MPI_ERR_PORT for closed, unanswered, bad ports;
  *                                         MPI_ERR_NAME, MPI_ERR_SERVICE from the name service
@@ -191,6 +192,36 @@ int main(int argc, char **argv)
         exercise(parent, 1);
         MPI_Comm_get_parent(&parent);
         CHECK(parent == MPI_COMM_NULL, "the parent is still there after MPI_Comm_disconnect");
+    } else if (!strcmp(mode, "spawnmulti")) {
+        char self[4096];
+        ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[l > 0 ? l : 0] = 0;
+        char *a0[] = {"child2", (char *)file, "A", NULL}, *a1[] = {"child2", (char *)file, "B", NULL};
+        char *cmds[] = {self, self}, **argvs[] = {a0, a1};
+        int np[] = {2, 1}, codes[3] = {-1, -1, -1};
+        MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
+        MPI_Info_create(&infos[1]);
+        MPI_Info_set(infos[1], "wdir", file);
+        MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &inter, codes);
+        MPI_Info_free(&infos[1]);
+        for (int i = 0; i < 3; i++)
+            CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
+        exercise(inter, 0);
+    } else if (!strcmp(mode, "child2")) {
+        MPI_Comm parent;
+        MPI_Comm_get_parent(&parent);
+        CHECK(parent != MPI_COMM_NULL, "a spawned process has no parent");
+        int size, flag, *appnum;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        CHECK(size == 3, "one MPI_COMM_WORLD of 3, not %d", size);
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag);
+        const char *which = argc > 3 ? argv[3] : "";
+        CHECK(flag && *appnum == (which[0] == 'B'), "MPI_APPNUM %d for command %s", flag ? *appnum : -1, which);
+        CHECK((rank == 2) == (which[0] == 'B'), "rank %d runs command %s", rank, which);
+        char cwd[4096];
+        if (which[0] == 'B')
+            CHECK(getcwd(cwd, sizeof cwd) && !strcmp(cwd, file), "started in %s, not %s", cwd, file);
+        exercise(parent, 1);
     } else if (!strcmp(mode, "spawnbad")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         int codes[2] = {-1, -1}, cls;

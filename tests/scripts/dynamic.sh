@@ -41,6 +41,9 @@ mkdir "$tmp/wdir"
 out=$(timeout 90 "$bin/mpiexec" -n 2 "$tmp/dyn" spawn "$tmp/wdir" 2>&1)
 echo "$out" | grep -q "^spawn ok" || fail "spawn: $out"
 echo "$out" | grep -q "^child ok" || fail "spawn, the children: $out"
+out=$(timeout 90 "$bin/mpiexec" -n 1 "$tmp/dyn" spawnmulti "$tmp/wdir" 2>&1)
+echo "$out" | grep -q "^spawnmulti ok" || fail "spawn_multiple: $out"
+echo "$out" | grep -q "^child2 ok" || fail "spawn_multiple, the children: $out"
 out=$(timeout 60 "$bin/mpiexec" -n 2 "$tmp/dyn" spawnbad 2>&1)
 echo "$out" | grep -q "^spawnbad ok" || fail "spawn of a missing program: $out"
 sleep 0.3

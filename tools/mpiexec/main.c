@@ -82,6 +82,13 @@ typedef struct job {
     int nspawned;
     char **preput;    /* --preput KEY VALUE: pairs put in the key-value space */
     int npreput;
+    /* a spawned job of several commands: --app N WDIR ARGC PROGRAM ARGS... */
+    struct job_app {
+        int n;
+        const char *wdir;
+        char **argv; /* NULL-terminated copy of the words */
+    } *apps;
+    int napps;
     /* operator control (top mpiexec only): see control.h */
     int control_fd;
     char control_path[108];
@@ -146,7 +153,7 @@ static void usage(FILE *f)
             "                       the user's jobs on this host (give a shared directory for jobs\n"
             "                       on several hosts); a job's names go when it ends\n"
             "dynamic processes: MPI_Open_port/Comm_accept/Comm_connect/Comm_join between jobs;\n"
-            "  MPI_Comm_spawn starts its job as another mpiexec on the spawning rank's host, with\n"
+            "  MPI_Comm_spawn(_multiple) starts its job as another mpiexec on the spawning rank's host, with\n"
             "  the info keys wdir (directory), path (where to look for the program) and host (that\n"
             "  host only); this mpiexec ends after the jobs it spawned\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
@@ -333,7 +340,8 @@ static void child_setup(pid_t parent, int out, int err, int keep_stdin)
     }
 }
 
-static int on_spawn(void *ctx, int rank, const char *const *kv, int n, char *msg, size_t msglen)
+static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const int *lines, int nblocks,
+                    char *msg, size_t msglen)
 {
     job_t *j = ctx;
     (void)rank;
@@ -346,7 +354,7 @@ static int on_spawn(void *ctx, int rank, const char *const *kv, int n, char *msg
         return -1;
     }
     j->spawned = sp;
-    pid_t pid = spawn_start(self, kv, n, msg, msglen);
+    pid_t pid = spawn_start(self, blocks, lines, nblocks, msg, msglen);
     if (pid < 0)
         return -1;
     j->spawned[j->nspawned++] = pid;
@@ -366,6 +374,17 @@ static void on_barrier_up(void *ctx)
     job_t *j = ctx;
     if (ctl_send(j->up.fd, "barrier\n") < 0)
         job_fail(j, 1, "lost the connection to mpiexec");
+}
+
+/* The command (of several, --app) that rank r runs; -1 with one program. */
+static int job_app_of(const job_t *j, int r)
+{
+    for (int a = 0; a < j->napps; a++) {
+        if (r < j->apps[a].n)
+            return a;
+        r -= j->apps[a].n;
+    }
+    return -1;
 }
 
 static int job_start(job_t *j)
@@ -434,8 +453,15 @@ static int job_start(job_t *j)
             setenv("RAILMPI_JOB_SECRET", sec, 1);
             unsetenv("PMI_PORT");
             bind_child(topo, j->bind, r, j->n);
-            execvp(j->argv[0], j->argv);
-            fprintf(stderr, "mpiexec: cannot run %s: %s\n", j->argv[0], strerror(errno));
+            char **av = j->argv;
+            int a = job_app_of(j, r);
+            if (a >= 0) {
+                av = j->apps[a].argv;
+                if (chdir(j->apps[a].wdir) != 0)
+                    fprintf(stderr, "mpiexec: cannot enter %s: %s\n", j->apps[a].wdir, strerror(errno));
+            }
+            execvp(av[0], av);
+            fprintf(stderr, "mpiexec: cannot run %s: %s\n", av[0], strerror(errno));
             _exit(127);
         }
         setpgid(pid, pid);
@@ -450,6 +476,8 @@ static int job_start(job_t *j)
         j->ranks[r].out = (out_stream_t){.fd = out[0], .to = stdout};
         j->ranks[r].err = (out_stream_t){.fd = err[0], .to = stderr};
         pmi_server_attach(j->pmi, r, sv[0]);
+        if (job_app_of(j, r) > 0)
+            pmi_server_set_appnum(j->pmi, r, job_app_of(j, r)); /* MPI_APPNUM */
     }
     if (topo)
         hwloc_topology_destroy(topo);
@@ -1006,6 +1034,25 @@ int main(int argc, char **argv)
             j.world = atoi(argv[++i]);
         } else if (!strcmp(a, "--host-id") && more) {
             snprintf(j.host_id, sizeof j.host_id, "%s", argv[++i]);
+        } else if (!strcmp(a, "--app") && i + 4 < argc) {
+            /* internal (spawned jobs): --app N WDIR ARGC PROGRAM ARGS... */
+            int an = atoi(argv[i + 1]), ac = atoi(argv[i + 3]);
+            struct job_app *ap = realloc(j.apps, sizeof *ap * (size_t)(j.napps + 1));
+            if (an < 1 || ac < 0 || i + 4 + ac >= argc || !ap) {
+                fprintf(stderr, "mpiexec: malformed --app\n");
+                rc = 2;
+                goto out;
+            }
+            j.apps = ap;
+            ap[j.napps] = (struct job_app){.n = an, .wdir = argv[i + 2], .argv = calloc((size_t)ac + 2, sizeof(char *))};
+            for (int k = 0; ap[j.napps].argv && k <= ac; k++)
+                ap[j.napps].argv[k] = argv[i + 4 + k];
+            if (!ap[j.napps].argv) {
+                rc = 1;
+                goto out;
+            }
+            j.napps++;
+            i += 4 + ac;
         } else if (!strcmp(a, "--preput") && i + 2 < argc) {
             char **p = realloc(j.preput, sizeof *p * (size_t)(j.npreput + 2));
             if (p) {
@@ -1060,13 +1107,13 @@ int main(int argc, char **argv)
         rc = 2;
         goto out;
     }
-    if (!j.proxy_addr && i >= argc) {
+    if (!j.proxy_addr && i >= argc && !j.napps) {
         fprintf(stderr, "mpiexec: no program to run (see mpiexec --help)\n");
         rc = 2;
         goto out;
     }
     if (!j.proxy_addr)
-        j.argv = argv + i;
+        j.argv = j.napps ? j.apps[0].argv : argv + i;
     if (*hostbuf) {
         /* multi-host: one proxy per host, -ppn ranks each (the last may get fewer) */
         j.hosts = calloc(strlen(hostbuf) + 1, sizeof *j.hosts);
@@ -1119,6 +1166,9 @@ out:
     free(j.kv);
     free(j.spawned);
     free(j.preput);
+    for (int a = 0; a < j.napps; a++)
+        free(j.apps[a].argv);
+    free(j.apps);
     if (j.ctl)
         for (int h = 0; h < j.nhosts; h++)
             if (j.ctl[h].fd >= 0)

@@ -19,10 +19,14 @@ typedef struct pmi_conn {
     size_t len;
     int in_barrier;
     int initialized; /* said cmd=init: an MPI process */
-    /* inside an `mcmd=spawn` ... `endcmd` block: its key=value lines */
+    int appnum;      /* the command of a multi-command spawn that started it */
+    /* inside an `mcmd=spawn` ... `endcmd` block: the key=value lines of the
+     * blocks so far (one per command; totspawns of them) */
     int in_spawn;
     char **spawn_kv;
     int nspawn_kv;
+    int nblocks;
+    int *block_at;   /* index of each block's first line */
 } pmi_conn_t;
 
 struct pmi_server {
@@ -127,6 +131,8 @@ static int pmi_name_unpublish(pmi_server_t *s, const char *service)
     return 0;
 }
 
+static void pmi_spawn_reset(pmi_conn_t *c);
+
 pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname, pmi_events_t ev,
                              void *ctx)
 {
@@ -163,9 +169,7 @@ void pmi_server_free(pmi_server_t *s)
     for (int i = 0; i < s->size; i++) {
         if (s->conns[i].fd >= 0)
             close(s->conns[i].fd);
-        for (int k = 0; k < s->conns[i].nspawn_kv; k++)
-            free(s->conns[i].spawn_kv[k]);
-        free(s->conns[i].spawn_kv);
+        pmi_spawn_reset(&s->conns[i]);
     }
     free(s->conns);
     free(s);
@@ -245,7 +249,8 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
     } else if (!strcmp(cmd, "get_maxes")) {
         pmi_reply(s, rank, "cmd=maxes rc=0 kvsname_max=256 keylen_max=64 vallen_max=1024\n");
     } else if (!strcmp(cmd, "get_appnum")) {
-        pmi_reply(s, rank, "cmd=appnum rc=0 appnum=0\n");
+        snprintf(out, sizeof out, "cmd=appnum rc=0 appnum=%d\n", s->conns[rank].appnum);
+        pmi_reply(s, rank, out);
     } else if (!strcmp(cmd, "get_my_kvsname")) {
         snprintf(out, sizeof out, "cmd=my_kvsname rc=0 kvsname=%s\n", s->kvsname);
         pmi_reply(s, rank, out);
@@ -325,11 +330,21 @@ void pmi_server_barrier_release(pmi_server_t *s)
     s->barrier_count = 0;
 }
 
-/* MPICH's simple PMI spawn: `mcmd=spawn`, one key=value per line (nprocs,
- * execname, argcnt, argN, preput_num, preput_key_N, preput_val_N, info_num,
- * info_key_N, info_val_N, totspawns, spawnssofar), then `endcmd`; answered
- * with cmd=spawn_result. Several blocks (MPI_Comm_spawn_multiple) are not
- * supported: they are refused. */
+/* MPICH's simple PMI spawn: per command a block `mcmd=spawn`, one key=value
+ * per line (nprocs, execname, argcnt, argN, preput_num, preput_key_N,
+ * preput_val_N, info_num, info_key_N, info_val_N, totspawns, spawnssofar),
+ * `endcmd`; after the last of totspawns blocks one cmd=spawn_result. */
+static void pmi_spawn_reset(pmi_conn_t *c)
+{
+    for (int i = 0; i < c->nspawn_kv; i++)
+        free(c->spawn_kv[i]);
+    free(c->spawn_kv);
+    free(c->block_at);
+    c->spawn_kv = NULL;
+    c->block_at = NULL;
+    c->nspawn_kv = c->nblocks = 0;
+}
+
 static void pmi_spawn_line(pmi_server_t *s, int rank, const char *line)
 {
     pmi_conn_t *c = &s->conns[rank];
@@ -341,19 +356,25 @@ static void pmi_spawn_line(pmi_server_t *s, int rank, const char *line)
         }
         return;
     }
+    c->in_spawn = 0;
+    const char *const *kv = (const char *const *)c->spawn_kv;
+    const char *tot = pmi_spawn_value(kv + c->block_at[c->nblocks - 1], c->nspawn_kv - c->block_at[c->nblocks - 1],
+                                      "totspawns");
+    int total = tot ? atoi(tot) : 1;
+    if (c->nblocks < total && total <= 1024)
+        return; /* more blocks to come */
     char msg[300] = "spawning is not supported here";
     int ok = -1;
-    const char *tot = pmi_spawn_value((const char *const *)c->spawn_kv, c->nspawn_kv, "totspawns");
-    if (tot && atoi(tot) != 1)
-        snprintf(msg, sizeof msg, "only one command per spawn is supported");
-    else if (s->ev.spawn)
-        ok = s->ev.spawn(s->ctx, rank, (const char *const *)c->spawn_kv, c->nspawn_kv, msg, sizeof msg);
-    for (int i = 0; i < c->nspawn_kv; i++)
-        free(c->spawn_kv[i]);
-    free(c->spawn_kv);
-    c->spawn_kv = NULL;
-    c->nspawn_kv = 0;
-    c->in_spawn = 0;
+    if (s->ev.spawn) {
+        const char *const *blocks[1024];
+        int lines[1024];
+        for (int b = 0; b < c->nblocks; b++) {
+            blocks[b] = kv + c->block_at[b];
+            lines[b] = (b + 1 < c->nblocks ? c->block_at[b + 1] : c->nspawn_kv) - c->block_at[b];
+        }
+        ok = s->ev.spawn(s->ctx, rank, blocks, lines, c->nblocks, msg, sizeof msg);
+    }
+    pmi_spawn_reset(c);
     char out[400];
     for (char *p = msg; *p; p++)
         if (*p == ' ' || *p == '\n')
@@ -361,6 +382,22 @@ static void pmi_spawn_line(pmi_server_t *s, int rank, const char *line)
     snprintf(out, sizeof out, "cmd=spawn_result rc=%d%s%s\n", ok == 0 ? 0 : -1, ok == 0 ? "" : " msg=",
              ok == 0 ? "" : msg);
     pmi_reply(s, rank, out);
+}
+
+/* A new block begins */
+static void pmi_spawn_begin(pmi_conn_t *c)
+{
+    int *b = realloc(c->block_at, sizeof *b * (size_t)(c->nblocks + 1));
+    if (!b)
+        return;
+    c->block_at = b;
+    c->block_at[c->nblocks++] = c->nspawn_kv;
+    c->in_spawn = 1;
+}
+
+void pmi_server_set_appnum(pmi_server_t *s, int rank, int appnum)
+{
+    s->conns[rank].appnum = appnum;
 }
 
 const char *pmi_spawn_value(const char *const *kv, int n, const char *key)
@@ -391,7 +428,7 @@ int pmi_server_input(pmi_server_t *s, int rank)
         if (c->in_spawn)
             pmi_spawn_line(s, rank, start);
         else if (!strcmp(start, "mcmd=spawn"))
-            c->in_spawn = 1;
+            pmi_spawn_begin(c);
         else
             pmi_command(s, rank, start);
         start = nl + 1;

@@ -15,11 +15,15 @@ typedef struct pmi_events {
      * barrier" (release with pmi_server_barrier_release). NULL on one host. */
     void (*put)(void *ctx, const char *key, const char *val);
     void (*barrier)(void *ctx);
-    /* a rank asked to spawn (MPI_Comm_spawn): the spawn block's key=value
-     * lines; 0 started, -1 refused with a reason in msg. NULL: refused. */
-    int (*spawn)(void *ctx, int rank, const char *const *kv, int n, char *msg, size_t msglen);
+    /* a rank asked to spawn (MPI_Comm_spawn, _multiple): the key=value lines
+     * of each command's block; 0 started, -1 refused with a reason in msg.
+     * NULL: refused. */
+    int (*spawn)(void *ctx, int rank, const char *const *const *blocks, const int *lines, int nblocks,
+                 char *msg, size_t msglen);
 } pmi_events_t;
 
+/* What get_appnum answers the rank (default 0). */
+void pmi_server_set_appnum(pmi_server_t *s, int rank, int appnum);
 /* The value of `key` among a spawn block's key=value lines, or NULL. */
 const char *pmi_spawn_value(const char *const *kv, int n, const char *key);
 

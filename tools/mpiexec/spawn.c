@@ -1,6 +1,7 @@
-/* MPI_Comm_spawn through mpiexec (MPICH's simple PMI spawn block). The new
- * job is another mpiexec on this host: `mpiexec -n N --preput K V ... PROGRAM
- * ARGS`, started in the info key wdir. Its ranks find the parent's port in
+/* MPI_Comm_spawn through mpiexec (MPICH's simple PMI spawn blocks). The new
+ * job is another mpiexec on this host: `mpiexec -n N --preput K V ... --app
+ * N1 WDIR1 ARGC1 PROGRAM1 ARGS1... --app ...`, one --app per command, each
+ * started in its info key wdir. Its ranks find the parent's port in
  * their key-value space (PARENT_ROOT_PORT_NAME, as MPICH names it) and
  * connect to it in MPI_Init. The program is looked for before anything is
  * started (in wdir when it names a path, else in the info key path and then
@@ -65,12 +66,14 @@ static const char *spawn_info(const char *const *kv, int n, const char *key)
     return NULL;
 }
 
-pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, size_t msglen)
+/* One command's block checked, its program found: the --app words. */
+static int spawn_app(const char *const *kv, int n, char **argv, int *k, char (*nums)[16], char *prog,
+                     size_t plen, char *wbuf, size_t wlen, char *msg, size_t msglen)
 {
     const char *np = pmi_spawn_value(kv, n, "nprocs"), *exe = pmi_spawn_value(kv, n, "execname");
-    const char *ac = pmi_spawn_value(kv, n, "argcnt"), *pc = pmi_spawn_value(kv, n, "preput_num");
-    int nprocs = np ? atoi(np) : 0, argc = ac ? atoi(ac) : 0, npre = pc ? atoi(pc) : 0;
-    if (nprocs < 1 || !exe || !*exe || argc < 0 || argc > 4096 || npre < 0 || npre > 64) {
+    const char *ac = pmi_spawn_value(kv, n, "argcnt");
+    int nprocs = np ? atoi(np) : 0, argc = ac ? atoi(ac) : 0;
+    if (nprocs < 1 || !exe || !*exe || argc < 0 || argc > 4096) {
         snprintf(msg, msglen, "malformed spawn request");
         return -1;
     }
@@ -83,28 +86,80 @@ pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, siz
                  hid && *hid ? hid : me);
         return -1;
     }
-    char cwd[4096] = ".", prog[8192];
     const char *wdir = spawn_info(kv, n, "wdir");
-    if (!getcwd(cwd, sizeof cwd))
-        strcpy(cwd, ".");
-    if (!wdir)
-        wdir = cwd;
+    if (!wdir && !getcwd(wbuf, wlen))
+        snprintf(wbuf, wlen, ".");
+    else if (wdir)
+        snprintf(wbuf, wlen, "%s", wdir);
     struct stat st;
-    if (stat(wdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(msg, msglen, "no directory %s (info key wdir)", wdir);
+    if (stat(wbuf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "no directory %s (info key wdir)", wbuf);
         return -1;
     }
-    if (spawn_find(exe, wdir, spawn_info(kv, n, "path"), prog, sizeof prog) < 0) {
+    if (spawn_find(exe, wbuf, spawn_info(kv, n, "path"), prog, plen) < 0) {
         snprintf(msg, msglen, "cannot find the program %s", exe);
         return -1;
     }
-    char **argv = calloc((size_t)(6 + 3 * npre + argc), sizeof *argv);
-    if (!argv) {
+    if (!argv)
+        return nprocs;
+    char *nb = nums[0], *cb = nums[1];
+    snprintf(nb, 16, "%d", nprocs);
+    snprintf(cb, 16, "%d", argc);
+    argv[(*k)++] = "--app";
+    argv[(*k)++] = nb;
+    argv[(*k)++] = wbuf;
+    argv[(*k)++] = cb;
+    argv[(*k)++] = prog;
+    for (int i = 1; i <= argc; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "arg%d", i);
+        const char *a = pmi_spawn_value(kv, n, key);
+        argv[(*k)++] = (char *)(a ? a : "");
+    }
+    return nprocs;
+}
+
+pid_t spawn_start(const char *self, const char *const *const *blocks, const int *lines, int nblocks, char *msg,
+                  size_t msglen)
+{
+    if (nblocks < 1 || nblocks > 1024) {
+        snprintf(msg, msglen, "malformed spawn request");
+        return -1;
+    }
+    const char *pc = pmi_spawn_value(blocks[0], lines[0], "preput_num");
+    int npre = pc ? atoi(pc) : 0, words = 8;
+    if (npre < 0 || npre > 64) {
+        snprintf(msg, msglen, "malformed spawn request");
+        return -1;
+    }
+    /* check every command before starting anything */
+    char (*prog)[4096] = calloc((size_t)nblocks, sizeof *prog);
+    char (*wdir)[4096] = calloc((size_t)nblocks, sizeof *wdir);
+    int total = 0;
+    for (int b = 0; prog && wdir && b < nblocks; b++) {
+        int np = spawn_app(blocks[b], lines[b], NULL, NULL, NULL, prog[b], sizeof prog[b], wdir[b], sizeof wdir[b], msg,
+                           msglen);
+        if (np < 0) {
+            free(prog);
+            free(wdir);
+            return -1;
+        }
+        total += np;
+        const char *ac = pmi_spawn_value(blocks[b], lines[b], "argcnt");
+        words += 5 + (ac ? atoi(ac) : 0);
+    }
+    char **argv = prog && wdir ? calloc((size_t)(words + 3 * npre), sizeof *argv) : NULL;
+    char (*nums)[2][16] = calloc((size_t)nblocks, sizeof *nums);
+    if (!argv || !nums) {
+        free(argv);
+        free(nums);
+        free(prog);
+        free(wdir);
         snprintf(msg, msglen, "out of memory");
         return -1;
     }
     char nbuf[16];
-    snprintf(nbuf, sizeof nbuf, "%d", nprocs);
+    snprintf(nbuf, sizeof nbuf, "%d", total);
     int k = 0;
     argv[k++] = (char *)self;
     argv[k++] = "-n";
@@ -112,22 +167,17 @@ pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, siz
     for (int i = 0; i < npre; i++) {
         char key[32];
         snprintf(key, sizeof key, "preput_key_%d", i);
-        const char *pk = pmi_spawn_value(kv, n, key);
+        const char *pk = pmi_spawn_value(blocks[0], lines[0], key);
         snprintf(key, sizeof key, "preput_val_%d", i);
-        const char *pv = pmi_spawn_value(kv, n, key);
+        const char *pv = pmi_spawn_value(blocks[0], lines[0], key);
         if (!pk || !pv)
             continue;
         argv[k++] = "--preput";
         argv[k++] = (char *)pk;
         argv[k++] = (char *)pv;
     }
-    argv[k++] = prog;
-    for (int i = 1; i <= argc; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "arg%d", i);
-        const char *a = pmi_spawn_value(kv, n, key);
-        argv[k++] = (char *)(a ? a : "");
-    }
+    for (int b = 0; b < nblocks; b++)
+        spawn_app(blocks[b], lines[b], argv, &k, nums[b], prog[b], sizeof prog[b], wdir[b], sizeof wdir[b], msg, msglen);
     argv[k] = NULL;
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -144,12 +194,13 @@ pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, siz
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0)
             dup2(devnull, 0);
-        if (chdir(wdir) != 0)
-            _exit(127);
         execv(self, argv);
         _exit(127);
     }
     free(argv);
+    free(nums);
+    free(prog);
+    free(wdir);
     if (pid < 0) {
         snprintf(msg, msglen, "fork: %s", strerror(errno));
         return -1;

@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Start the job a spawn block (key=value lines) describes; `self` is this
- * mpiexec's path. Returns its mpiexec's pid (its own process group), or -1
- * with the reason in msg: nothing was started. */
-pid_t spawn_start(const char *self, const char *const *kv, int n, char *msg, size_t msglen);
+/* Start the job the spawn blocks (key=value lines, one block per command)
+ * describe, as one MPI_COMM_WORLD; `self` is this mpiexec's path. Returns
+ * its mpiexec's pid (its own process group), or -1 with the reason in msg:
+ * nothing was started. */
+pid_t spawn_start(const char *self, const char *const *const *blocks, const int *lines, int nblocks, char *msg,
+                  size_t msglen);
 
 #endif
