@@ -2,7 +2,7 @@
 # Dynamic processes across two virtual hosts (2 data rails over TCP): two
 # jobs, each with ranks on both hosts, meet through a port name (a file) and
 # through mpiexec's name service, exchange traffic both ways over the rails
-# and disconnect. Root only; torn down on exit.
+# and disconnect; a job on both hosts spawns. Root only; torn down on exit.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -30,5 +30,9 @@ pair() { # NAME SERVER_MODE CLIENT_MODE ARG
 }
 pair "connect/accept, 2+3 ranks on 2 hosts" server client "$tmp/port"
 pair "publish/lookup, 2+3 ranks on 2 hosts" pubserver pubclient "railmpi hosts $$"
+# a job on both hosts spawns 3 processes from rank 0's host
+mkdir "$tmp/wdir"
+out=$(mx "${name}h1,${name}h2" 2 spawn "$tmp/wdir" 2>&1)
+echo "$out" | grep -q "^spawn ok" && echo "$out" | grep -q "^child ok" || fail "spawn from a 2-host job: $(echo "$out" | tail -20)"
 [ $fails = 0 ] || exit 1
 echo "OK: dynamic processes across 2 hosts"
