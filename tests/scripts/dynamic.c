@@ -167,7 +167,9 @@ int main(int argc, char **argv)
         char self[4096];
         ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
         self[l > 0 ? l : 0] = 0;
-        char *args[] = {"child", (char *)file, NULL};
+        /* what the parent's ranks were given with -genv reaches the children */
+        const char *mark = getenv("DYN_MARK");
+        char *args[] = {"child", (char *)file, (char *)(mark ? mark : "-"), NULL};
         MPI_Info info;
         MPI_Info_create(&info);
         MPI_Info_set(info, "wdir", file);
@@ -186,6 +188,9 @@ int main(int argc, char **argv)
         CHECK(parent != MPI_COMM_NULL, "a spawned process has no parent");
         char cwd[4096];
         CHECK(getcwd(cwd, sizeof cwd) && !strcmp(cwd, file), "started in %s, not %s", cwd, file);
+        const char *mark = getenv("DYN_MARK");
+        CHECK(argc > 3 && !strcmp(mark ? mark : "-", argv[3]), "DYN_MARK %s, the parent's %s", mark ? mark : "-",
+              argc > 3 ? argv[3] : "?");
         int flag, *usize;
         MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag);
         CHECK(flag && *usize >= 3, "MPI_UNIVERSE_SIZE");

@@ -38,7 +38,7 @@ pair "join" 1 joinserver 1 joinclient
 # MPI_Comm_spawn: 2 parents, 3 children in another directory; the parent's
 # mpiexec ends after the children's
 mkdir "$tmp/wdir"
-out=$(timeout 90 "$bin/mpiexec" -n 2 "$tmp/dyn" spawn "$tmp/wdir" 2>&1)
+out=$(timeout 90 "$bin/mpiexec" -genv DYN_MARK "from the parent" -n 2 "$tmp/dyn" spawn "$tmp/wdir" 2>&1)
 echo "$out" | grep -q "^spawn ok" || fail "spawn: $out"
 echo "$out" | grep -q "^child ok" || fail "spawn, the children: $out"
 out=$(timeout 90 "$bin/mpiexec" -n 1 "$tmp/dyn" spawnmulti "$tmp/wdir" 2>&1)

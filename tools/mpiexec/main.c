@@ -354,7 +354,7 @@ static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const
         return -1;
     }
     j->spawned = sp;
-    pid_t pid = spawn_start(self, blocks, lines, nblocks, msg, msglen);
+    pid_t pid = spawn_start(self, blocks, lines, nblocks, j->env_extra, j->nenv_extra, j->genvnone, msg, msglen);
     if (pid < 0)
         return -1;
     j->spawned[j->nspawned++] = pid;

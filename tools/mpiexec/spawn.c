@@ -119,8 +119,8 @@ static int spawn_app(const char *const *kv, int n, char **argv, int *k, char (*n
     return nprocs;
 }
 
-pid_t spawn_start(const char *self, const char *const *const *blocks, const int *lines, int nblocks, char *msg,
-                  size_t msglen)
+pid_t spawn_start(const char *self, const char *const *const *blocks, const int *lines, int nblocks,
+                  char *const *env, int nenv, int envnone, char *msg, size_t msglen)
 {
     if (nblocks < 1 || nblocks > 1024) {
         snprintf(msg, msglen, "malformed spawn request");
@@ -148,9 +148,11 @@ pid_t spawn_start(const char *self, const char *const *const *blocks, const int 
         const char *ac = pmi_spawn_value(blocks[b], lines[b], "argcnt");
         words += 5 + (ac ? atoi(ac) : 0);
     }
-    char **argv = prog && wdir ? calloc((size_t)(words + 3 * npre), sizeof *argv) : NULL;
+    char **argv = prog && wdir ? calloc((size_t)(words + 3 * npre + 3 * nenv + 1), sizeof *argv) : NULL;
+    char **names = calloc((size_t)nenv + 1, sizeof *names);
     char (*nums)[2][16] = calloc((size_t)nblocks, sizeof *nums);
-    if (!argv || !nums) {
+    if (!argv || !nums || !names) {
+        free(names);
         free(argv);
         free(nums);
         free(prog);
@@ -176,6 +178,16 @@ pid_t spawn_start(const char *self, const char *const *const *blocks, const int 
         argv[k++] = (char *)pk;
         argv[k++] = (char *)pv;
     }
+    if (envnone)
+        argv[k++] = "-genvnone";
+    for (int i = 0; i < nenv; i++) {
+        const char *eq = strchr(env[i], '=');
+        if (!eq || !(names[i] = strndup(env[i], (size_t)(eq - env[i]))))
+            continue;
+        argv[k++] = "-genv";
+        argv[k++] = names[i];
+        argv[k++] = (char *)eq + 1;
+    }
     for (int b = 0; b < nblocks; b++)
         spawn_app(blocks[b], lines[b], argv, &k, nums[b], prog[b], sizeof prog[b], wdir[b], sizeof wdir[b], msg, msglen);
     argv[k] = NULL;
@@ -197,6 +209,9 @@ pid_t spawn_start(const char *self, const char *const *const *blocks, const int 
         execv(self, argv);
         _exit(127);
     }
+    for (int i = 0; i < nenv; i++)
+        free(names[i]);
+    free(names);
     free(argv);
     free(nums);
     free(prog);
