@@ -196,8 +196,7 @@ static int dyn_root_swap(int fd, const char *mine, int n, char **theirs, int *m,
         return MPI_ERR_OTHER; /* either group failed to describe itself */
     if (!(*theirs = malloc((size_t)*m * PROTO_CARD_MAX)))
         return MPI_ERR_NO_MEM;
-    if (proto_fd_write(fd, mine, (size_t)n * PROTO_CARD_MAX, 0) < 0 ||
-        proto_fd_read(fd, *theirs, (size_t)*m * PROTO_CARD_MAX, 0) < 0)
+    if (proto_fd_swap(fd, mine, (size_t)n * PROTO_CARD_MAX, *theirs, (size_t)*m * PROTO_CARD_MAX) < 0)
         return MPI_ERR_OTHER;
     return MPI_SUCCESS;
 }

@@ -271,10 +271,32 @@ rm_status_t proto_fd_read(int fd, void *buf, size_t len, uint64_t deadline)
     return RM_OK;
 }
 
-/* Both leaders send, then receive: what they swap is small (a few cards or
- * id masks), well within the sockets' buffers. */
+/* Both leaders send and receive at once: each reads while its own bytes
+ * wait for room, so groups whose cards exceed the sockets' buffers cannot
+ * leave both leaders blocked in a write. */
 rm_status_t proto_fd_swap(int fd, const void *mine, size_t n, void *theirs, size_t m)
 {
-    rm_status_t st = proto_fd_write(fd, mine, n, 0);
-    return st < 0 ? st : proto_fd_read(fd, theirs, m, 0);
+    const char *out = mine;
+    char *in = theirs;
+    while (n || m) {
+        ssize_t k;
+        if (n && (k = send(fd, out, n, MSG_NOSIGNAL | MSG_DONTWAIT)) > 0) {
+            out += k;
+            n -= (size_t)k;
+            continue;
+        } else if (n && k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            return RM_ERR_CONN_RESET;
+        }
+        if (m && (k = recv(fd, in, m, MSG_DONTWAIT)) > 0) {
+            in += k;
+            m -= (size_t)k;
+            continue;
+        } else if (m && (k == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))) {
+            return RM_ERR_CONN_RESET;
+        }
+        rm_status_t st = proto_fd_wait(fd, (short)((n ? POLLOUT : 0) | (m ? POLLIN : 0)), 0);
+        if (st < 0)
+            return st;
+    }
+    return RM_OK;
 }
