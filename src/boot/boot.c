@@ -4,6 +4,7 @@
 #include "boot/wire.h"
 #include "util/log.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,4 +140,125 @@ rm_status_t boot_finalize(void)
     rm_status_t st = boot_ops ? boot_ops->finalize() : RM_OK;
     boot_ops = NULL;
     return st;
+}
+
+/* Every byte but [A-Za-z0-9._:/-] as %XX: PMI-1 values end at a space. */
+static int boot_name_encode(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+        int plain = isalnum(*p) || strchr("._:/-", *p);
+        if (n + (plain ? 1 : 3) >= cap)
+            return -1;
+        if (plain)
+            out[n++] = (char)*p;
+        else
+            n += (size_t)snprintf(out + n, cap - n, "%%%02X", *p);
+    }
+    out[n] = 0;
+    return 0;
+}
+
+static void boot_name_decode(char *s)
+{
+    char *o = s;
+    for (char *p = s; *p; p++) {
+        unsigned v;
+        if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1 && isxdigit((unsigned char)p[1]) &&
+            isxdigit((unsigned char)p[2])) {
+            *o++ = (char)v;
+            p += 2;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+}
+
+rm_status_t boot_name_publish(const char *service, const char *port)
+{
+    char s[512], p[1024];
+    if (!boot_ops || !boot_ops->name_publish)
+        return RM_ERR_UNSUPPORTED;
+    if (boot_name_encode(service, s, sizeof s) < 0 || boot_name_encode(port, p, sizeof p) < 0)
+        return RM_ERR_INVALID;
+    return boot_ops->name_publish(s, p);
+}
+
+rm_status_t boot_name_lookup(const char *service, char *port, int cap)
+{
+    char s[512], p[1024];
+    if (!boot_ops || !boot_ops->name_lookup)
+        return RM_ERR_UNSUPPORTED;
+    if (boot_name_encode(service, s, sizeof s) < 0)
+        return RM_ERR_INVALID;
+    rm_status_t st = boot_ops->name_lookup(s, p, sizeof p);
+    if (st < 0)
+        return st;
+    boot_name_decode(p);
+    if (strlen(p) >= (size_t)cap)
+        return RM_ERR_TRUNCATE;
+    strcpy(port, p);
+    return RM_OK;
+}
+
+rm_status_t boot_name_unpublish(const char *service)
+{
+    char s[512];
+    if (!boot_ops || !boot_ops->name_unpublish)
+        return RM_ERR_UNSUPPORTED;
+    if (boot_name_encode(service, s, sizeof s) < 0)
+        return RM_ERR_INVALID;
+    return boot_ops->name_unpublish(s);
+}
+
+rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap)
+{
+    if (!boot_ops || !boot_ops->spawn)
+        return RM_ERR_UNSUPPORTED;
+    size_t len = 64;
+    for (int c = 0; c < count; c++) {
+        len += 256 + strlen(cmds[c].exe) + strlen(port);
+        for (int i = 0; i < cmds[c].nargs; i++)
+            len += strlen(cmds[c].args[i]) + 24;
+        for (int i = 0; i < cmds[c].ninfo; i++)
+            len += strlen(cmds[c].ikeys[i]) + strlen(cmds[c].ivals[i]) + 48;
+    }
+    char *b = malloc(len);
+    if (!b)
+        return RM_ERR_NOMEM;
+    *b = 0;
+    size_t o = 0;
+    int want = 0; /* lines: a newline inside a value would end it early */
+    for (int c = 0; c < count; c++) {
+        const boot_cmd_t *m = &cmds[c];
+        o += (size_t)snprintf(b + o, len - o,
+                              "mcmd=spawn\nnprocs=%d\nexecname=%s\ntotspawns=%d\nspawnssofar=%d\nargcnt=%d\n",
+                              m->n, m->exe, count, c + 1, m->nargs);
+        for (int i = 0; i < m->nargs; i++)
+            o += (size_t)snprintf(b + o, len - o, "arg%d=%s\n", i + 1, m->args[i]);
+        o += (size_t)snprintf(b + o, len - o,
+                              "preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=%s\ninfo_num=%d\n",
+                              port, m->ninfo);
+        for (int i = 0; i < m->ninfo; i++)
+            o += (size_t)snprintf(b + o, len - o, "info_key_%d=%s\ninfo_val_%d=%s\n", i, m->ikeys[i], i,
+                                  m->ivals[i]);
+        o += (size_t)snprintf(b + o, len - o, "endcmd\n");
+        want += 11 + m->nargs + 2 * m->ninfo;
+    }
+    int lines = 0;
+    for (char *p = b; *p; p++)
+        lines += *p == '\n';
+    rm_status_t st = lines == want ? boot_ops->spawn(b, why, cap) : RM_ERR_INVALID;
+    free(b);
+    return st;
+}
+
+rm_status_t boot_parent_port(char *port, int cap)
+{
+    /* only PMI-1 carries MPICH's spawn protocol; elsewhere a get of a key
+     * nobody put may wait for it (Hydra's PMI-2) */
+    if (!boot_ops || boot_ops != &boot_pmi1_ops)
+        return RM_ERR_NOT_FOUND;
+    return boot_ops->get(-1, "PARENT_ROOT_PORT_NAME", port, (size_t)cap);
 }

@@ -6,6 +6,8 @@
 
 #include "util/status.h"
 
+#include <stddef.h>
+
 typedef struct boot_info {
     int rank, size, appnum;
     int singleton;
@@ -27,5 +29,27 @@ rm_status_t boot_get(int rank_hint, const char *key, char *val, int vallen);
 rm_status_t boot_host(int rank, char *host, int hostlen);
 void boot_abort(int code, const char *msg) __attribute__((noreturn));
 rm_status_t boot_finalize(void);
+/* The launcher's name service (MPI_Publish_name etc.). Any bytes go in
+ * service names and ports: they travel percent-encoded. RM_ERR_NOT_FOUND:
+ * refused (publish: taken; lookup, unpublish: not there);
+ * RM_ERR_UNSUPPORTED: this launcher has none. */
+rm_status_t boot_name_publish(const char *service, const char *port);
+rm_status_t boot_name_lookup(const char *service, char *port, int cap);
+rm_status_t boot_name_unpublish(const char *service);
+/* MPI_Comm_spawn(_multiple): per command, n processes of exe with args
+ * (nargs) and info pairs; PARENT_ROOT_PORT_NAME = port goes into the new
+ * job's key-value space (MPICH's name for it). RM_ERR_NOT_FOUND: the
+ * launcher refused (its reason in why); RM_ERR_UNSUPPORTED: this launcher
+ * cannot spawn; RM_ERR_INVALID: a value the wire cannot carry (a newline). */
+typedef struct boot_cmd {
+    int n;
+    const char *exe;
+    char *const *args;
+    int nargs, ninfo;
+    const char *const *ikeys, *const *ivals;
+} boot_cmd_t;
+rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap);
+/* A spawned job: the parent's port (RM_ERR_NOT_FOUND for any other job). */
+rm_status_t boot_parent_port(char *port, int cap);
 
 #endif

@@ -26,6 +26,15 @@ typedef struct boot_ops {
     /* tell the launcher; the caller exits */
     void (*abort)(int code, const char *msg);
     rm_status_t (*finalize)(void);
+    /* optional: the launcher's name service; RM_ERR_NOT_FOUND when it
+     * refuses (a name taken, or not there) */
+    rm_status_t (*name_publish)(const char *service, const char *port);
+    rm_status_t (*name_lookup)(const char *service, char *port, size_t cap);
+    rm_status_t (*name_unpublish)(const char *service);
+    /* optional: spawn a job (MPI_Comm_spawn); `blocks` are MPICH's spawn
+     * blocks (mcmd=spawn, key=value lines, endcmd), one per command.
+     * RM_ERR_NOT_FOUND when the launcher refuses, its reason in why. */
+    rm_status_t (*spawn)(const char *blocks, char *why, size_t cap);
 } boot_ops_t;
 
 extern const boot_ops_t boot_pmix_ops, boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;

@@ -131,6 +131,20 @@ rm_status_t comm_inter_id_alloc(comm_t *c, int member, int *id);
 rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int remote_leader,
                               int tag, int leader_err, int *errclass, comm_t **out);
 rm_status_t comm_inter_merge(comm_t *c, int high, comm_t **out);
+/* Dynamic processes (src/comm/dyn.c). `*errclass` returns an MPI error
+ * class found at the root and shared by the group (unknown or closed port:
+ * MPI_ERR_PORT), with RM_OK. */
+rm_status_t comm_port_open(char *name); /* MPI_MAX_PORT_NAME bytes */
+rm_status_t comm_port_close(const char *name);
+void comm_ports_close_all(void);
+/* accept: timeout_s 0 waits for ever; root_err (at the root) fails at once */
+rm_status_t comm_dyn_accept(const char *port, double timeout_s, int root, int root_err, comm_t *local,
+                            int *errclass, comm_t **out);
+rm_status_t comm_dyn_connect(const char *port, double timeout_s, int root, comm_t *local, int *errclass,
+                             comm_t **out);
+rm_status_t comm_dyn_join(int fd, int *errclass, comm_t **out);
+rm_status_t comm_inter_from_socket(comm_t *local, int leader, int fd, const int *remote, int nremote,
+                                   comm_t **out);
 rm_status_t comm_inter_dup(comm_t *c, comm_t **out);
 rm_status_t comm_inter_create_sub(comm_t *c, group_t *g, comm_t **out);
 rm_status_t comm_inter_split(comm_t *c, int color, int key, comm_t **out);

@@ -19,11 +19,12 @@ typedef struct bridge {
     comm_t *via;
     uint32_t ctx;
     int peer, tag;
+    int fd; /* >= 0: a socket to the other leader instead (dynamic processes) */
 } bridge_t;
 
 static bridge_t inter_bridge(comm_t *c, int tag)
 {
-    return (bridge_t){.via = c, .ctx = c->ctx + 1, .peer = 0, .tag = tag};
+    return (bridge_t){.via = c, .ctx = c->ctx + 1, .peer = 0, .tag = tag, .fd = -1};
 }
 
 /* The leader swaps its n items of `type` for the other leader's m; its
@@ -33,7 +34,9 @@ static rm_status_t inter_swap(comm_t *local, int leader, const bridge_t *b, cons
 {
     dtype_t *dt = dtype_get(type);
     rm_status_t st = RM_OK;
-    if (local->rank == leader)
+    if (local->rank == leader && b->fd >= 0)
+        st = proto_fd_swap(b->fd, mine, (size_t)n * dt->size, theirs, (size_t)m * dt->size);
+    else if (local->rank == leader)
         st = coll_inter_sendrecv(b->via, b->ctx, b->peer, b->tag, mine, n, dt, theirs, m, dt);
     /* the group follows its leader even when the leader failed: a flag
      * in front would cost a round, and a failed exchange is fatal anyway */
@@ -117,6 +120,41 @@ static int inter_overlap(const group_t *a, const int *b, int nb)
     return 0;
 }
 
+/* The id agreement and the local communicator of a new intercommunicator
+ * over `local`, the same leader and bridge. Takes over lg, rg. */
+static rm_status_t inter_finish(comm_t *local, int local_leader, const bridge_t *b, group_t *lg,
+                                group_t *rg, comm_t **out)
+{
+    int id;
+    rm_status_t st;
+    if ((st = inter_id_agree(local, local_leader, b, 1, &id)) < 0) {
+        group_release(lg);
+        group_release(rg);
+        return st;
+    }
+    comm_t *lc = NULL;
+    group_t *lcg = inter_group(local->group->world, local->size);
+    /* every member joins the local creation, even one short of memory */
+    st = comm_create_internal(local, lcg, 0, &lc);
+    if (st >= 0 && !lcg)
+        st = RM_ERR_NOMEM;
+    if (st >= 0) {
+        if ((st = comm_new(lg, rg, id, local->errh, 1, out)) >= 0) {
+            (*out)->local_comm = lc;
+            return RM_OK;
+        }
+    } else {
+        comm_ids_put(id);
+    }
+    if (lc)
+        comm_release(lc);
+    else
+        group_release(lcg);
+    group_release(lg);
+    group_release(rg);
+    return st;
+}
+
 /* `leader_err` is an MPI error class the local leader found in its own
  * arguments (peer communicator, remote leader, tag): it reaches the whole
  * group, which then fails with it. *errclass returns such a class. */
@@ -125,7 +163,7 @@ rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int
 {
     *out = NULL;
     *errclass = MPI_SUCCESS;
-    bridge_t b = {.via = peer, .ctx = peer ? peer->ctx : 0, .peer = remote_leader, .tag = tag};
+    bridge_t b = {.via = peer, .ctx = peer ? peer->ctx : 0, .peer = remote_leader, .tag = tag, .fd = -1};
     dtype_t *ints = dtype_get(MPI_INT);
     int hdr[2] = {leader_err, 0}; /* error class, remote size */
     rm_status_t st = RM_OK;
@@ -161,35 +199,24 @@ rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int
         group_release(rg);
         return RM_ERR_NOMEM;
     }
-    /* the id agreement runs over the user's local communicator: the same
-     * leader, the same bridge */
-    int id;
-    if ((st = inter_id_agree(local, local_leader, &b, 1, &id)) < 0) {
+    return inter_finish(local, local_leader, &b, lg, rg, out);
+}
+
+/* MPI-3.1 §10.4 (MPI_Comm_accept, MPI_Comm_connect, MPI_Comm_join): the
+ * other group's process indices are known at every member, its leader is
+ * at the other end of `fd` (valid at `leader` only). */
+rm_status_t comm_inter_from_socket(comm_t *local, int leader, int fd, const int *remote, int nremote,
+                                   comm_t **out)
+{
+    *out = NULL;
+    bridge_t b = {.fd = fd};
+    group_t *lg = inter_group(local->group->world, local->size), *rg = inter_group(remote, nremote);
+    if (!lg || !rg) {
         group_release(lg);
         group_release(rg);
-        return st;
+        return RM_ERR_NOMEM;
     }
-    comm_t *lc = NULL;
-    group_t *lcg = inter_group(local->group->world, local->size);
-    /* every member joins the local creation, even one short of memory */
-    st = comm_create_internal(local, lcg, 0, &lc);
-    if (st >= 0 && !lcg)
-        st = RM_ERR_NOMEM;
-    if (st >= 0) {
-        if ((st = comm_new(lg, rg, id, local->errh, 1, out)) >= 0) {
-            (*out)->local_comm = lc;
-            return RM_OK;
-        }
-    } else {
-        comm_ids_put(id);
-    }
-    if (lc)
-        comm_release(lc);
-    else
-        group_release(lcg);
-    group_release(lg);
-    group_release(rg);
-    return st;
+    return inter_finish(local, leader, &b, lg, rg, out);
 }
 
 /* MPI-3.1 §6.6.2: the group that passed high = false comes first; when
@@ -203,7 +230,7 @@ rm_status_t comm_inter_merge(comm_t *c, int high, comm_t **out)
     if (st < 0)
         return st;
     group_t *l = c->group, *r = c->remote_group;
-    int first = mine != theirs ? !mine : l->world[0] < r->world[0];
+    int first = mine != theirs ? !mine : proto_proc_before(l->world[0], r->world[0]);
     const group_t *a = first ? l : r, *z = first ? r : l;
     group_t *g = group_new(a->size + z->size, 0);
     if (!g)

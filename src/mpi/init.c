@@ -40,6 +40,7 @@ static int mpi_init_common(int required, int *provided)
     rm_log_rank = bi.rank;
     mpi_state.world_rank = bi.rank;
     mpi_state.world_size = bi.size;
+    mpi_state.appnum = bi.appnum;
 
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;
@@ -59,7 +60,8 @@ static int mpi_init_common(int required, int *provided)
         goto fail;
     if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)
         goto fail;
-    if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = rma_init()) < 0 || (st = proto_async_start()) < 0)
+    if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = rma_init()) < 0 || (st = mpi_spawn_init()) < 0 ||
+        (st = proto_async_start()) < 0)
         goto fail;
     mpi_state.initialized = 1;
     return MPI_SUCCESS;
@@ -115,6 +117,7 @@ int PMPI_Finalize(void)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
     rma_finalize();
+    comm_ports_close_all(); /* ports left open */
     comm_finalize();
     mpi_info_finalize();
     mpi_err_user_finalize();

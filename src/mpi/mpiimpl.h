@@ -25,6 +25,7 @@ typedef struct mpi_state {
     int thread_level;
     pthread_t main_thread;
     int world_rank, world_size;
+    int appnum; /* MPI_APPNUM: the command of MPI_Comm_spawn_multiple (else 0) */
     char processor_name[MPI_MAX_PROCESSOR_NAME];
 } mpi_state_t;
 
@@ -59,6 +60,10 @@ int comm_group_compare(const group_t *a, const group_t *b);
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st);
+/* A spawned job connects to its parent in MPI_Init (spawn_api.c); a
+ * disconnected parent communicator is forgotten. */
+rm_status_t mpi_spawn_init(void);
+void mpi_spawn_forget(comm_t *c);
 
 /* ---- binding skeleton ------------------------------------------------------
  *   int PMPI_Foo(...) {

@@ -97,6 +97,9 @@ typedef struct net_env {
     /* shared by this job's ranks only, for network handshakes; the string may
      * be filled in after open, but before any connect or progress */
     const char *job_secret;
+    /* no other rail found: loopback is one (rails opened for processes of
+     * other jobs on this host, never at start-up) */
+    int loopback_ok;
     net_upcalls_t up;
 } net_env_t;
 
@@ -150,6 +153,11 @@ typedef struct net_ops {
     /* optional: what the transport measured of the path lately (throughput,
      * round trip); 0, or -1 when it has nothing to say (not connected) */
     int (*measure)(net_path_t *p, net_measure_t *m);
+    /* optional: a path to a process of another job (dynamic processes), its
+     * index `peer` past the world. Its handshakes name it by its job's secret
+     * and its rank there, which this path accepts besides our own job's. */
+    rm_status_t (*connect_foreign)(net_iface_t *ifc, int peer, const char *peer_addr,
+                                   const char *secret, int rank, void *owner, net_path_t **out);
 } net_ops_t;
 
 /* The explicit list of transports compiled in. */

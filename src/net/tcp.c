@@ -114,6 +114,8 @@ struct net_path {
     unsigned char *txq;
     size_t txq_off, txq_len, txq_cap;
     int failed;             /* the connection broke; only reconnect() makes a new one */
+    int frank;              /* a process of another job: its rank there, else -1 */
+    char fsecret[56];       /* and its job's secret */
     uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
 };
 
@@ -126,7 +128,8 @@ struct net_iface {
     struct in_addr ip;
     int prefix;
     int lfd;
-    net_path_t **peers;     /* by world rank */
+    net_path_t **peers;     /* by process index (world rank, then other jobs') */
+    int npeers;
     tcp_conn_t *conns;
 };
 
@@ -156,9 +159,12 @@ static unsigned tcp_hot_pass;
 
 /* The rails of this host (util/rails.c), ordered by subnet so every host
  * numbers shared subnets alike. */
-static int tcp_devices(rm_rail_dev_t *out, int max)
+static int tcp_devices(const net_env_t *env, rm_rail_dev_t *out, int max)
 {
-    return rm_rails_find(RM_CFG_STR(tcp_rails), RM_CFG_STR(launch_addr), 0, out, max);
+    int n = rm_rails_find(RM_CFG_STR(tcp_rails), RM_CFG_STR(launch_addr), 0, out, max);
+    if (n == 0 && env->loopback_ok)
+        n = rm_rails_find("127.0.0.0/8", NULL, 1, out, max);
+    return n;
 }
 
 static int tcp_query(const net_env_t *env)
@@ -168,7 +174,7 @@ static int tcp_query(const net_env_t *env)
         rm_log_error("RAILMPI_TCP_RAILS: '%s' is neither a CIDR subnet (a.b.c.d/len) nor an interface "
                      "name; ignored", bad);
     rm_rail_dev_t devs[TCP_MAX_RAILS];
-    return tcp_devices(devs, TCP_MAX_RAILS);
+    return tcp_devices(env, devs, TCP_MAX_RAILS);
 }
 
 /* ---- set-up ------------------------------------------------------------ */
@@ -190,7 +196,7 @@ static void tcp_sockopts(int fd)
 static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
 {
     rm_rail_dev_t devs[TCP_MAX_RAILS];
-    int n = tcp_devices(devs, TCP_MAX_RAILS);
+    int n = tcp_devices(env, devs, TCP_MAX_RAILS);
     if (dev < 0 || dev >= n || tcp_nifaces >= TCP_MAX_RAILS)
         return RM_ERR_INVALID;
     if (tcp_epfd < 0 && (tcp_epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
@@ -202,6 +208,7 @@ static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
         free(ifc);
         return RM_ERR_NOMEM;
     }
+    ifc->npeers = env->world_size;
     ifc->ev_kind = TCP_EV_LISTEN;
     ifc->env = *env;
     ifc->rail = dev;
@@ -261,7 +268,7 @@ static rm_status_t tcp_connect(net_iface_t *ifc, int peer, const char *peer_addr
 {
     struct sockaddr_in sa;
     int prefix;
-    if (peer < 0 || peer >= ifc->env.world_size || tcp_addr_parse(peer_addr, &sa, &prefix) < 0)
+    if (peer < 0 || peer >= ifc->npeers || tcp_addr_parse(peer_addr, &sa, &prefix) < 0)
         return RM_ERR_INVALID;
     if (prefix != ifc->prefix || rm_rail_net(sa.sin_addr, prefix) != rm_rail_net(ifc->ip, ifc->prefix))
         return RM_ERR_UNREACHABLE; /* another subnet: never paired */
@@ -272,9 +279,54 @@ static rm_status_t tcp_connect(net_iface_t *ifc, int peer, const char *peer_addr
     p->peer = peer;
     p->ifc = ifc;
     p->addr = sa;
+    p->frank = -1;
     ifc->peers[peer] = p;
     *out = p;
     return RM_OK;
+}
+
+static rm_status_t tcp_connect_foreign(net_iface_t *ifc, int peer, const char *peer_addr,
+                                       const char *secret, int rank, void *owner, net_path_t **out)
+{
+    if (peer < ifc->env.world_size || rank < 0 || !*secret || strlen(secret) >= sizeof(((net_path_t *)0)->fsecret))
+        return RM_ERR_INVALID;
+    if (peer >= ifc->npeers) {
+        net_path_t **np = realloc(ifc->peers, sizeof *np * (size_t)(peer + 1));
+        if (!np)
+            return RM_ERR_NOMEM;
+        memset(np + ifc->npeers, 0, sizeof *np * (size_t)(peer + 1 - ifc->npeers));
+        ifc->peers = np;
+        ifc->npeers = peer + 1;
+    }
+    rm_status_t st = tcp_connect(ifc, peer, peer_addr, owner, out);
+    if (st < 0)
+        return st;
+    (*out)->frank = rank;
+    snprintf((*out)->fsecret, sizeof (*out)->fsecret, "%s", secret);
+    return RM_OK;
+}
+
+/* Who a hello comes from: a rank of our job, or a process of another job we
+ * were told about; -1 when neither. */
+static int tcp_hello_peer(net_iface_t *ifc, const tcp_hello_t *h)
+{
+    if (*ifc->env.job_secret && !strcmp(h->secret, ifc->env.job_secret) && h->rank >= 0 &&
+        h->rank < ifc->env.world_size && h->rank != ifc->env.world_rank)
+        return ifc->peers[h->rank] ? h->rank : -1;
+    for (int i = ifc->env.world_size; i < ifc->npeers; i++) {
+        net_path_t *p = ifc->peers[i];
+        if (p && p->frank == h->rank && !strcmp(p->fsecret, h->secret))
+            return i;
+    }
+    return -1;
+}
+
+/* A total order of processes over all jobs (job secret, then rank): the
+ * lower one's connection wins a simultaneous connect. */
+static int tcp_hello_before(const char *sa, int ra, const char *sb, int rb)
+{
+    int c = strcmp(sa, sb);
+    return c ? c < 0 : ra < rb;
 }
 
 /* ---- connections ------------------------------------------------------- */
@@ -442,13 +494,16 @@ static void tcp_on_hello(tcp_conn_t *c)
     h.secret[sizeof h.secret - 1] = 0;
     if (h.magic != TCP_MAGIC || h.version != TCP_VERSION)
         return tcp_refuse(c, TCP_HS_BAD_SECRET, "not a railmpi peer");
-    if (strcmp(h.secret, ifc->env.job_secret) != 0 || !*ifc->env.job_secret)
+    int peer = tcp_hello_peer(ifc, &h);
+    if (peer < 0 && (strcmp(h.secret, ifc->env.job_secret) != 0 || !*ifc->env.job_secret))
         return tcp_refuse(c, TCP_HS_BAD_SECRET, "wrong job secret");
-    if (h.rank < 0 || h.rank >= ifc->env.world_size || h.rank == ifc->env.world_rank ||
-        !ifc->peers[h.rank])
+    if (peer < 0)
         return tcp_refuse(c, TCP_HS_UNKNOWN_PEER, "unknown rank");
-    net_path_t *p = ifc->peers[h.rank];
-    snprintf(c->peer_desc, sizeof c->peer_desc, "rank %d", h.rank);
+    net_path_t *p = ifc->peers[peer];
+    if (p->frank >= 0)
+        snprintf(c->peer_desc, sizeof c->peer_desc, "process %d (rank %d of another job)", peer, h.rank);
+    else
+        snprintf(c->peer_desc, sizeof c->peer_desc, "rank %d", h.rank);
     tcp_conn_t *mine = p->conn;
     if (mine && mine != c && mine->state != TC_DEAD && (h.flags & TCP_HELLO_RECOVER)) {
         /* the peer gave up on the connection we hold: it is stale */
@@ -461,7 +516,8 @@ static void tcp_on_hello(tcp_conn_t *c)
             /* a hello sent before its sender adopted our connection: the one
              * in use stays, this one goes */
             return tcp_refuse(c, TCP_HS_DUPLICATE, "a connection is already up");
-        } else if (mine->initiator && ifc->env.world_rank < h.rank) {
+        } else if (mine->initiator &&
+                   tcp_hello_before(ifc->env.job_secret, ifc->env.world_rank, h.secret, h.rank)) {
             return tcp_refuse(c, TCP_HS_DUPLICATE, "simultaneous connect, ours wins");
         } else {
             tcp_conn_close(mine); /* theirs wins; nothing was sent on ours */
@@ -954,7 +1010,7 @@ static void tcp_path_close(net_path_t *p)
 
 static void tcp_close(net_iface_t *ifc)
 {
-    for (int r = 0; r < ifc->env.world_size; r++)
+    for (int r = 0; r < ifc->npeers; r++)
         tcp_path_close(ifc->peers[r]);
     for (tcp_conn_t *c = ifc->conns; c; c = c->next)
         tcp_conn_close(c);
@@ -1040,4 +1096,5 @@ const net_ops_t net_tcp_ops = {
     .reconnect = tcp_reconnect,
     .rail_name = tcp_rail_name,
     .measure = tcp_measure,
+    .connect_foreign = tcp_connect_foreign,
 };

@@ -20,7 +20,7 @@
 static rm_status_t proto_cancel_ctl(int world, int type, uint64_t id, uint64_t aux)
 {
     proto_hdr_t h = {.type = (uint8_t)type, .size = aux, .id = id};
-    rm_status_t st = rail_channel_send(&proto_eng.ch[world], &h, sizeof h, NULL, 0, 0, NULL, NULL);
+    rm_status_t st = rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
     return st == RM_INPROGRESS ? RM_OK : st;
 }
 

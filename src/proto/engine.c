@@ -295,7 +295,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     if ((st = proto_flow_init(size)) < 0)
         return st;
 
-    net_env_t env = {
+    net_env_t env = proto_eng.env = (net_env_t){
         .world_rank = rank,
         .world_size = size,
         .node_of = proto_proc.node_of,
@@ -351,19 +351,31 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
             return st;
         if (shm->ops->ready)
             shm->ops->ready(shm->ifc);
+    } else {
+        /* a rank alone on its host still joins the two fences the others'
+         * shared-memory set-up takes, or the fences would pair up wrongly */
+        int shared = 0, *count = calloc((size_t)proto_proc.nnodes, sizeof *count);
+        if (!count)
+            return RM_ERR_NOMEM;
+        for (int r = 0; r < size && !shared; r++)
+            shared = ++count[proto_proc.node_of[r]] > 1;
+        free(count);
+        if (shared && ((st = boot_fence()) < 0 || (st = boot_fence()) < 0))
+            return st;
     }
     if (proto_proc.nnodes > 1 && (st = proto_open_network(&env, &eager, &chunk)) < 0)
         return st;
     if (proto_proc.nnodes > 1) {
         /* path health per (remote host, rail), shared by this host's ranks */
         rail_host_conf_t hc = {.my_rank = rank, .my_node = proto_proc.node, .nnodes = proto_proc.nnodes,
-                               .node_of = proto_proc.node_of, .nlocal = nlocal,
+                               .node_of = proto_proc.node_of, .nranks = size, .nlocal = nlocal,
                                .job_id = proto_eng.job_id, .stamp = proto_eng.job_secret};
         if ((st = rail_host_setup(&hc)) < 0)
             return st;
     }
     proto_eng.eager_max = eager;
     proto_eng.chunk = chunk;
+    proto_eng.secret_shared = *proto_eng.job_secret != 0;
     rm_log_debug("proto: %d ranks on %d hosts, %d here; eager <= %zu bytes, chunk %zu, single copy %s",
                  size, proto_proc.nnodes, nlocal, eager, chunk, proto_eng.cma ? "on" : "off");
     return RM_OK;
@@ -470,8 +482,8 @@ rm_status_t proto_waitall(int n, request_t **reqs)
  * kernel's unsent bytes count), or an ack we still owe the peer. */
 static int proto_pending_frames(void)
 {
-    for (int r = 0; r < proto_proc.world_size; r++) {
-        rail_channel_t *ch = &proto_eng.ch[r];
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++) {
+        rail_channel_t *ch = proto_chan(r);
         if (!rail_channel_idle(ch))
             return 1;
         if (rail_channel_failure(ch) || rail_channel_closing(ch))
@@ -502,8 +514,8 @@ rm_status_t proto_drain(void)
 static void proto_print_stats(void)
 {
     uint64_t now = rm_now();
-    for (int r = 0; r < proto_proc.world_size; r++) {
-        rail_channel_t *ch = &proto_eng.ch[r];
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++) {
+        rail_channel_t *ch = proto_chan(r);
         for (int i = 0; i < ch->npaths; i++) {
             rail_path_t *p = &ch->paths[i];
             if (!p->frames && ch->recv_next <= 1)
@@ -535,14 +547,23 @@ rm_status_t proto_finalize(void)
     /* Acknowledge the last frames (the final barrier's) at once: progress
      * holds a lone ack back for a while. The goodbye carries the ack too. */
     rail_flush_all(1);
-    for (int r = 0; r < proto_proc.world_size; r++)
-        rail_channel_bye(&proto_eng.ch[r]);
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++)
+        rail_channel_bye(proto_chan(r));
     proto_async_stop();
     if (RM_CFG(stats))
         proto_print_stats();
     rail_host_teardown();
-    for (int r = 0; r < proto_proc.world_size; r++)
-        rail_channel_destroy(&proto_eng.ch[r]);
+    for (int r = 0; r < proto_proc.world_size + proto_eng.nx; r++)
+        rail_channel_destroy(proto_chan(r));
+    for (int i = 0; i < proto_eng.nx; i++)
+        free(proto_eng.xch[i]);
+    free(proto_eng.xch);
+    free(proto_eng.xsecret);
+    free(proto_eng.xrank);
+    proto_eng.xch = NULL;
+    proto_eng.xsecret = NULL;
+    proto_eng.xrank = NULL;
+    proto_eng.nx = proto_eng.xcap = 0;
     for (int i = 0; i < proto_eng.nifaces; i++)
         proto_eng.ifaces[i].ops->close(proto_eng.ifaces[i].ifc);
     proto_eng.nifaces = 0;

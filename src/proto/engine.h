@@ -43,6 +43,12 @@ typedef struct proto_peer {
 typedef struct proto_engine {
     match_state_t mq;
     rail_channel_t *ch; /* one per world rank */
+    rail_channel_t **xch; /* processes of other jobs: index world_size + i */
+    int nx, xcap;
+    char (*xsecret)[56]; /* and each one's job secret and rank there */
+    int *xrank;
+    net_env_t env;      /* what the transports were opened with */
+    int secret_shared;  /* job_secret is the job's (else drawn by this process) */
     proto_iface_t ifaces[PROTO_MAX_IFACES];
     int nifaces;
     int nrails;         /* network rails opened (TCP interfaces) */
@@ -73,6 +79,12 @@ static inline void proto_hdr_make(proto_hdr_t *h, int type, int flags, int src, 
     h->ctx = ctx;
     h->size = size;
     h->id = id;
+}
+
+/* The channel to a process index (a world rank, or past the world). */
+static inline rail_channel_t *proto_chan(int idx)
+{
+    return idx < proto_proc.world_size ? &proto_eng.ch[idx] : proto_eng.xch[idx - proto_proc.world_size];
 }
 
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);

@@ -47,7 +47,9 @@ void proto_flow_destroy(void)
 
 static inline int proto_flow_exempt(int world)
 {
-    return !proto_eng.peer_buffer || world == proto_proc.world_rank;
+    /* processes of other jobs (past the world) keep no credit account: the
+     * per-peer state is sized by the world */
+    return !proto_eng.peer_buffer || world == proto_proc.world_rank || world >= proto_proc.world_size;
 }
 
 size_t proto_credit_avail(int world)
@@ -78,13 +80,15 @@ void proto_credit_consumed(int world, size_t cost)
     if (p->consumed - p->reported < proto_eng.peer_buffer / 4)
         return;
     proto_hdr_t h = {.type = PF_CREDIT, .id = p->consumed};
-    rm_status_t st = rail_channel_send(&proto_eng.ch[world], &h, sizeof h, NULL, 0, 0, NULL, NULL);
+    rm_status_t st = rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
     if (st >= 0)
         p->reported = p->consumed;
 }
 
 void proto_credit_granted(int world, uint64_t consumed)
 {
+    if (world >= proto_proc.world_size)
+        return;
     proto_peer_t *p = &proto_eng.peer[world];
     if (consumed > p->granted)
         p->granted = consumed;
@@ -242,6 +246,8 @@ void proto_early_drop(int world, uint64_t sid)
 
 void proto_early_drop_all(int world)
 {
+    if (world >= proto_proc.world_size)
+        return;
     while (proto_eng.peer[world].early)
         proto_early_free(world, proto_eng.peer[world].early);
 }
@@ -290,7 +296,7 @@ static void proto_tail_sent(void *arg, rm_status_t st)
  * chunks before them are acknowledged, or at once when there are none. */
 void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t copy_at)
 {
-    rail_channel_t *ch = &proto_eng.ch[s->world_peer];
+    rail_channel_t *ch = proto_chan(s->world_peer);
     int net = rail_channel_local_path(ch) == NULL;
     size_t chunk = net ? proto_eng.net_chunk : proto_eng.chunk;
     /* below the striping threshold a message travels whole, in order, on one rail */
@@ -376,7 +382,7 @@ size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch)
 /* The CTS came: the rest of the message, past its window. */
 void proto_rndv_stream(request_t *s)
 {
-    size_t from = s->done_bytes, copy_at = proto_rndv_copy_at(s, &proto_eng.ch[s->world_peer]);
+    size_t from = s->done_bytes, copy_at = proto_rndv_copy_at(s, proto_chan(s->world_peer));
     if (from && copy_at <= from) {
         /* the window's chunks reference the send buffer and complete nothing:
          * one chunk of this part must, on its ack, which covers theirs */
@@ -389,8 +395,8 @@ void proto_rndv_stream(request_t *s)
  * window and within the receiver's credit (not worth it below a chunk). */
 size_t proto_rndv_window(request_t *r, rail_channel_t *ch)
 {
-    if (!proto_eng.rndv_window || rail_channel_local_path(ch))
-        return 0;
+    if (!proto_eng.rndv_window || rail_channel_local_path(ch) || r->world_peer >= proto_proc.world_size)
+        return 0; /* windows are kept per world rank at the receiver */
     size_t win = r->bytes < proto_eng.rndv_window ? r->bytes : proto_eng.rndv_window;
     size_t avail = proto_credit_avail(r->world_peer);
     if (avail < proto_credit_cost(win)) {

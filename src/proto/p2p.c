@@ -21,7 +21,7 @@ proto_engine_t proto_eng;
 
 static inline rail_channel_t *proto_channel(int world)
 {
-    return &proto_eng.ch[world];
+    return proto_chan(world);
 }
 
 /* A control frame with no payload. */

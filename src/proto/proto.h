@@ -87,6 +87,23 @@ int proto_net_rails(void);
  * caller restores the old value); RM_ERR_INVALID: the value is refused. */
 rm_status_t proto_setting_changed(int row);
 
+/* Dynamic processes (procs.c). Process indices: world ranks, then the
+ * processes of other jobs in the order they became known. A card names a
+ * process for proto_proc_add, which answers its index (connecting it when
+ * new); proto_proc_before is an order of processes every job agrees on. */
+#define PROTO_CARD_MAX 1200
+int proto_nprocs(void);
+rm_status_t proto_card_mine(char *buf, size_t len);
+rm_status_t proto_proc_add(const char *card, int *idx);
+int proto_proc_before(int a, int b);
+/* Blocking I/O on a socket to another job's leader that keeps the engine
+ * progressing; deadline (rm_now() nanoseconds) 0: none. RM_ERR_TIMED_OUT past
+ * it, RM_ERR_CONN_RESET when the other end is gone. */
+rm_status_t proto_fd_wait(int fd, short events, uint64_t deadline);
+rm_status_t proto_fd_write(int fd, const void *buf, size_t len, uint64_t deadline);
+rm_status_t proto_fd_read(int fd, void *buf, size_t len, uint64_t deadline);
+rm_status_t proto_fd_swap(int fd, const void *mine, size_t n, void *theirs, size_t m);
+
 /* After boot_init: find the hosts, bring up transports and channels. */
 rm_status_t proto_init(int world_rank, int world_size, const char *job_id);
 rm_status_t proto_finalize(void);

@@ -94,7 +94,10 @@ typedef struct rail_frame_q {
 } rail_frame_q_t;
 
 typedef struct rail_channel {
-    int peer;              /* world rank */
+    int peer;              /* process index: world rank, or past the world (another job) */
+    /* Who reconnects a lost path: 0 by world rank (the higher one), else
+     * agreed when the peer of another job was added: 1 we do, -1 it does */
+    int order;
     uint64_t send_seq;     /* last sequence number assigned */
     uint64_t recv_next;    /* next sequence number to deliver */
     uint64_t acked;        /* everything <= acked was received by the peer */

@@ -220,7 +220,7 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
     }
     case RAIL_PATH_DOWN:
     case RAIL_PATH_RECOVERING: {
-        if (!rail_ft || rail_my_rank < ch->peer || !p->ops->reconnect)
+        if (!rail_ft || (ch->order ? ch->order < 0 : rail_my_rank < ch->peer) || !p->ops->reconnect)
             return; /* the lower rank waits for the higher one to reconnect */
         int host_down = e && atomic_load(&e->state) == RAIL_HOST_DOWN;
         if (p->gated && !host_down) {

@@ -40,6 +40,7 @@ static rail_host_entry_t *rail_host_tab;
 static size_t rail_host_len;  /* mapped bytes; 0: private (calloc) */
 static int rail_host_n;       /* remote hosts in the table */
 static const int *rail_host_node_of;
+static int rail_host_nranks;
 static int rail_host_me = -1; /* my world rank */
 static int rail_host_mine;    /* this rank held the lease at its last tick */
 static pid_t rail_host_pid;
@@ -91,6 +92,7 @@ rm_status_t rail_host_setup(const rail_host_conf_t *c)
     rail_host_teardown();
     rail_host_done = 0;
     rail_host_node_of = c->node_of;
+    rail_host_nranks = c->nranks;
     rail_host_me = c->my_rank;
     rail_host_pid = getpid();
     rail_host_t0 = rm_now();
@@ -165,7 +167,10 @@ void rail_host_reset(void)
 
 int rail_host_of(int peer)
 {
-    return rail_host_node_of ? rail_host_node_of[peer] : peer;
+    /* a process of another job (connect/accept, spawn) is watched on its own */
+    if (rail_host_node_of)
+        return peer >= 0 && (peer < rail_host_nranks || rail_host_nranks <= 0) ? rail_host_node_of[peer] : -1;
+    return peer;
 }
 
 rail_host_entry_t *rail_host_entry(int peer, int rail)

@@ -9,7 +9,7 @@ cluster_up i 2 2
 mx=("$build/bin/mpiexec" -hosts "${name}h1,${name}h2" -launcher-exec "ip netns exec"
     -iface "${name}mbr" -genv RAILMPI_TCP_RAILS "$rails")
 for t in intercomm_basic intercomm_coll; do
-    for n in 4 5; do
+    for n in 3 4 5; do
         out=$(timeout 120 "${mx[@]}" -n $n "$build/tests/mpi/mpi_$t" 2>&1)
         echo "$out" | grep -q "^$t OK" || fail "$t, $n ranks on 2 hosts: $(echo "$out" | tail -3)"
     done

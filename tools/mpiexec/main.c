@@ -6,6 +6,7 @@
 #include "control.h"
 #include "pmi_server.h"
 #include "remote.h"
+#include "spawn.h"
 #include "util/config.h"
 
 #include <errno.h>
@@ -76,6 +77,18 @@ typedef struct job {
     int failed;       /* first failure decides the exit code */
     int exit_code;
     int aborting;
+    /* jobs this one spawned (MPI_Comm_spawn): their mpiexec, until reaped */
+    pid_t *spawned;
+    int nspawned;
+    char **preput;    /* --preput KEY VALUE: pairs put in the key-value space */
+    int npreput;
+    /* a spawned job of several commands: --app N WDIR ARGC PROGRAM ARGS... */
+    struct job_app {
+        int n;
+        const char *wdir;
+        char **argv; /* NULL-terminated copy of the words */
+    } *apps;
+    int napps;
     /* operator control (top mpiexec only): see control.h */
     int control_fd;
     char control_path[108];
@@ -135,6 +148,14 @@ static void usage(FILE *f)
             "  -ppn N               ranks per host (default 1, or -n spread over the hosts)\n"
             "  -launcher-exec CMD   start proxies as `CMD HOST COMMAND...` (default ssh)\n"
             "  -iface IFACE         the interface (or address) proxies reach mpiexec on\n"
+            "  -nameserver DIR      the name service's directory (MPI_Publish_name, MPI_Lookup_name):\n"
+            "                       one file per name; default $TMPDIR/railmpi-names-UID, shared by\n"
+            "                       the user's jobs on this host (give a shared directory for jobs\n"
+            "                       on several hosts); a job's names go when it ends\n"
+            "dynamic processes: MPI_Open_port/Comm_accept/Comm_connect/Comm_join between jobs;\n"
+            "  MPI_Comm_spawn(_multiple) starts its job as another mpiexec on the spawning rank's host, with\n"
+            "  the info keys wdir (directory), path (where to look for the program) and host (that\n"
+            "  host only); this mpiexec ends after the jobs it spawned\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
             "  -migrate off|on RAIL [-job PID]  move every rank's traffic off network rail RAIL\n"
             "                       (it stays connected, ready to come back) or back onto it; PID\n"
@@ -145,6 +166,9 @@ static void usage(FILE *f)
 
 static void job_kill(job_t *j, int sig)
 {
+    for (int i = 0; i < j->nspawned; i++)
+        if (j->spawned[i] > 0)
+            kill(-j->spawned[i], sig);
     for (int i = 0; i < j->n; i++)
         if (j->ranks[i].pid > 0 && !j->ranks[i].exited)
             kill(-j->ranks[i].pid, sig); /* the rank's whole process group */
@@ -316,6 +340,27 @@ static void child_setup(pid_t parent, int out, int err, int keep_stdin)
     }
 }
 
+static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const int *lines, int nblocks,
+                    char *msg, size_t msglen)
+{
+    job_t *j = ctx;
+    (void)rank;
+    char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[l > 0 ? l : 0] = 0;
+    pid_t *sp = realloc(j->spawned, sizeof *sp * (size_t)(j->nspawned + 1));
+    if (!sp) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    j->spawned = sp;
+    pid_t pid = spawn_start(self, blocks, lines, nblocks, j->env_extra, j->nenv_extra, j->genvnone, msg, msglen);
+    if (pid < 0)
+        return -1;
+    j->spawned[j->nspawned++] = pid;
+    return 0;
+}
+
 /* proxy: the ranks' puts and barriers go up to the top mpiexec */
 static void on_put_up(void *ctx, const char *key, const char *val)
 {
@@ -331,6 +376,17 @@ static void on_barrier_up(void *ctx)
         job_fail(j, 1, "lost the connection to mpiexec");
 }
 
+/* The command (of several, --app) that rank r runs; -1 with one program. */
+static int job_app_of(const job_t *j, int r)
+{
+    for (int a = 0; a < j->napps; a++) {
+        if (r < j->apps[a].n)
+            return a;
+        r -= j->apps[a].n;
+    }
+    return -1;
+}
+
 static int job_start(job_t *j)
 {
     guardian_start(j);
@@ -342,12 +398,14 @@ static int job_start(job_t *j)
         snprintf(kvs, sizeof kvs, "rm%d", (int)getpid());
         secret(sec, sizeof sec);
     }
-    pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized};
+    pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized, .spawn = on_spawn};
     if (j->up.fd >= 0) {
         ev.put = on_put_up;
         ev.barrier = on_barrier_up;
     }
     j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
+    for (int i = 0; i + 1 < j->npreput; i += 2)
+        pmi_server_kv_put(j->pmi, j->preput[i], j->preput[i + 1]);
     hwloc_topology_t topo = NULL;
     if (strcmp(j->bind, "none") && hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) != 0) {
         hwloc_topology_destroy(topo);
@@ -395,8 +453,15 @@ static int job_start(job_t *j)
             setenv("RAILMPI_JOB_SECRET", sec, 1);
             unsetenv("PMI_PORT");
             bind_child(topo, j->bind, r, j->n);
-            execvp(j->argv[0], j->argv);
-            fprintf(stderr, "mpiexec: cannot run %s: %s\n", j->argv[0], strerror(errno));
+            char **av = j->argv;
+            int a = job_app_of(j, r);
+            if (a >= 0) {
+                av = j->apps[a].argv;
+                if (chdir(j->apps[a].wdir) != 0)
+                    fprintf(stderr, "mpiexec: cannot enter %s: %s\n", j->apps[a].wdir, strerror(errno));
+            }
+            execvp(av[0], av);
+            fprintf(stderr, "mpiexec: cannot run %s: %s\n", av[0], strerror(errno));
             _exit(127);
         }
         setpgid(pid, pid);
@@ -411,6 +476,8 @@ static int job_start(job_t *j)
         j->ranks[r].out = (out_stream_t){.fd = out[0], .to = stdout};
         j->ranks[r].err = (out_stream_t){.fd = err[0], .to = stderr};
         pmi_server_attach(j->pmi, r, sv[0]);
+        if (job_app_of(j, r) > 0)
+            pmi_server_set_appnum(j->pmi, r, job_app_of(j, r)); /* MPI_APPNUM */
     }
     if (topo)
         hwloc_topology_destroy(topo);
@@ -752,6 +819,9 @@ static void job_reap(job_t *j)
     int st;
     pid_t pid;
     while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        for (int i = 0; i < j->nspawned; i++)
+            if (j->spawned[i] == pid)
+                j->spawned[i] = 0; /* a spawned job's fate is its own */
         for (int r = 0; r < j->n; r++) {
             rank_proc_t *p = &j->ranks[r];
             if (p->pid != pid)
@@ -786,6 +856,9 @@ static void job_reap(job_t *j)
 
 static int job_done(job_t *j)
 {
+    for (int i = 0; i < j->nspawned; i++)
+        if (j->spawned[i] > 0)
+            return 0; /* a job ends after the jobs it spawned */
     for (int r = 0; r < j->n; r++)
         if (!j->ranks[r].exited || j->ranks[r].out.fd >= 0 || j->ranks[r].err.fd >= 0)
             return 0;
@@ -961,6 +1034,35 @@ int main(int argc, char **argv)
             j.world = atoi(argv[++i]);
         } else if (!strcmp(a, "--host-id") && more) {
             snprintf(j.host_id, sizeof j.host_id, "%s", argv[++i]);
+        } else if (!strcmp(a, "--app") && i + 4 < argc) {
+            /* internal (spawned jobs): --app N WDIR ARGC PROGRAM ARGS... */
+            int an = atoi(argv[i + 1]), ac = atoi(argv[i + 3]);
+            struct job_app *ap = realloc(j.apps, sizeof *ap * (size_t)(j.napps + 1));
+            if (an < 1 || ac < 0 || i + 4 + ac >= argc || !ap) {
+                fprintf(stderr, "mpiexec: malformed --app\n");
+                rc = 2;
+                goto out;
+            }
+            j.apps = ap;
+            ap[j.napps] = (struct job_app){.n = an, .wdir = argv[i + 2], .argv = calloc((size_t)ac + 2, sizeof(char *))};
+            for (int k = 0; ap[j.napps].argv && k <= ac; k++)
+                ap[j.napps].argv[k] = argv[i + 4 + k];
+            if (!ap[j.napps].argv) {
+                rc = 1;
+                goto out;
+            }
+            j.napps++;
+            i += 4 + ac;
+        } else if (!strcmp(a, "--preput") && i + 2 < argc) {
+            char **p = realloc(j.preput, sizeof *p * (size_t)(j.npreput + 2));
+            if (p) {
+                j.preput = p;
+                j.preput[j.npreput++] = argv[i + 1];
+                j.preput[j.npreput++] = argv[i + 2];
+            }
+            i += 2;
+        } else if (!strcmp(a, "-nameserver") && more) {
+            pmi_server_names_dir(argv[++i]);
         } else if (!strcmp(a, "-genvall")) {
             j.genvnone = 0;
         } else if (!strcmp(a, "-genvnone")) {
@@ -1005,13 +1107,13 @@ int main(int argc, char **argv)
         rc = 2;
         goto out;
     }
-    if (!j.proxy_addr && i >= argc) {
+    if (!j.proxy_addr && i >= argc && !j.napps) {
         fprintf(stderr, "mpiexec: no program to run (see mpiexec --help)\n");
         rc = 2;
         goto out;
     }
     if (!j.proxy_addr)
-        j.argv = argv + i;
+        j.argv = j.napps ? j.apps[0].argv : argv + i;
     if (*hostbuf) {
         /* multi-host: one proxy per host, -ppn ranks each (the last may get fewer) */
         j.hosts = calloc(strlen(hostbuf) + 1, sizeof *j.hosts);
@@ -1062,6 +1164,11 @@ out:
         free(j.kv[k].val);
     }
     free(j.kv);
+    free(j.spawned);
+    free(j.preput);
+    for (int a = 0; a < j.napps; a++)
+        free(j.apps[a].argv);
+    free(j.apps);
     if (j.ctl)
         for (int h = 0; h < j.nhosts; h++)
             if (j.ctl[h].fd >= 0)

@@ -1,10 +1,12 @@
 #include "pmi_server.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct pmi_kv {
@@ -17,6 +19,14 @@ typedef struct pmi_conn {
     size_t len;
     int in_barrier;
     int initialized; /* said cmd=init: an MPI process */
+    int appnum;      /* the command of a multi-command spawn that started it */
+    /* inside an `mcmd=spawn` ... `endcmd` block: the key=value lines of the
+     * blocks so far (one per command; totspawns of them) */
+    int in_spawn;
+    char **spawn_kv;
+    int nspawn_kv;
+    int nblocks;
+    int *block_at;   /* index of each block's first line */
 } pmi_conn_t;
 
 struct pmi_server {
@@ -29,7 +39,99 @@ struct pmi_server {
     int barrier_count;
     pmi_events_t ev;
     void *ctx;
+    char **published; /* names this job published and has not withdrawn */
+    int npublished;
 };
+
+/* The name service (MPI_Publish_name and friends): one file per name in a
+ * directory that every mpiexec of the user on the host shares, so that
+ * separately started jobs find each other's names. */
+static char pmi_names_dir[1024];
+
+void pmi_server_names_dir(const char *dir)
+{
+    snprintf(pmi_names_dir, sizeof pmi_names_dir, "%s", dir);
+}
+
+static const char *pmi_names(void)
+{
+    if (!*pmi_names_dir) {
+        const char *t = getenv("TMPDIR");
+        snprintf(pmi_names_dir, sizeof pmi_names_dir, "%s/railmpi-names-%u", t && *t ? t : "/tmp",
+                 (unsigned)getuid());
+    }
+    mkdir(pmi_names_dir, 0700);
+    return pmi_names_dir;
+}
+
+/* A service name as a file name: hex, so that any name is one safe component. */
+static int pmi_name_path(const char *service, char *out, size_t cap)
+{
+    size_t l = strlen(service);
+    if (!l || 2 * l + strlen(pmi_names()) + 8 > cap)
+        return -1;
+    int n = snprintf(out, cap, "%s/", pmi_names());
+    for (size_t i = 0; i < l; i++)
+        n += snprintf(out + n, cap - (size_t)n, "%02x", (unsigned char)service[i]);
+    return 0;
+}
+
+/* 0 published, -1 taken or impossible */
+static int pmi_name_publish(pmi_server_t *s, const char *service, const char *port)
+{
+    char path[2400], tmp[2500];
+    if (pmi_name_path(service, path, sizeof path) < 0)
+        return -1;
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    int ok = write(fd, port, strlen(port)) == (ssize_t)strlen(port);
+    close(fd);
+    /* link() fails when the name exists: publishing is atomic among jobs */
+    ok = ok && link(tmp, path) == 0;
+    unlink(tmp);
+    if (!ok)
+        return -1;
+    char **p = realloc(s->published, sizeof *p * (size_t)(s->npublished + 1));
+    if (p) {
+        s->published = p;
+        s->published[s->npublished++] = strdup(path);
+    }
+    return 0;
+}
+
+static int pmi_name_lookup(const char *service, char *port, size_t cap)
+{
+    char path[2400];
+    if (pmi_name_path(service, path, sizeof path) < 0)
+        return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, port, cap - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    port[n] = 0;
+    return 0;
+}
+
+static int pmi_name_unpublish(pmi_server_t *s, const char *service)
+{
+    char path[2400];
+    if (pmi_name_path(service, path, sizeof path) < 0 || unlink(path) < 0)
+        return -1;
+    for (int i = 0; i < s->npublished; i++) {
+        if (s->published[i] && !strcmp(s->published[i], path)) {
+            free(s->published[i]);
+            s->published[i] = NULL;
+        }
+    }
+    return 0;
+}
+
+static void pmi_spawn_reset(pmi_conn_t *c);
 
 pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname, pmi_events_t ev,
                              void *ctx)
@@ -52,14 +154,23 @@ pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname
 
 void pmi_server_free(pmi_server_t *s)
 {
+    /* names the job left published go with it */
+    for (int i = 0; i < s->npublished; i++) {
+        if (s->published[i])
+            unlink(s->published[i]);
+        free(s->published[i]);
+    }
+    free(s->published);
     for (int i = 0; i < s->nkv; i++) {
         free(s->kv[i].key);
         free(s->kv[i].val);
     }
     free(s->kv);
-    for (int i = 0; i < s->size; i++)
+    for (int i = 0; i < s->size; i++) {
         if (s->conns[i].fd >= 0)
             close(s->conns[i].fd);
+        pmi_spawn_reset(&s->conns[i]);
+    }
     free(s->conns);
     free(s);
 }
@@ -138,7 +249,8 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
     } else if (!strcmp(cmd, "get_maxes")) {
         pmi_reply(s, rank, "cmd=maxes rc=0 kvsname_max=256 keylen_max=64 vallen_max=1024\n");
     } else if (!strcmp(cmd, "get_appnum")) {
-        pmi_reply(s, rank, "cmd=appnum rc=0 appnum=0\n");
+        snprintf(out, sizeof out, "cmd=appnum rc=0 appnum=%d\n", s->conns[rank].appnum);
+        pmi_reply(s, rank, out);
     } else if (!strcmp(cmd, "get_my_kvsname")) {
         snprintf(out, sizeof out, "cmd=my_kvsname rc=0 kvsname=%s\n", s->kvsname);
         pmi_reply(s, rank, out);
@@ -165,6 +277,24 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
         else
             snprintf(out, sizeof out, "cmd=get_result rc=-1 msg=key_not_found\n");
         pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "publish_name")) {
+        /* MPICH's simple PMI: cmd=publish_name service=S port=P */
+        if (pmi_arg(line, "service", a, sizeof a) && pmi_arg(line, "port", b, sizeof b) &&
+            pmi_name_publish(s, a, b) == 0)
+            pmi_reply(s, rank, "cmd=publish_result rc=0 info=ok\n");
+        else
+            pmi_reply(s, rank, "cmd=publish_result rc=-1 info=name_already_published\n");
+    } else if (!strcmp(cmd, "lookup_name")) {
+        if (pmi_arg(line, "service", a, sizeof a) && pmi_name_lookup(a, b, sizeof b) == 0)
+            snprintf(out, sizeof out, "cmd=lookup_result rc=0 info=ok port=%s\n", b);
+        else
+            snprintf(out, sizeof out, "cmd=lookup_result rc=-1 info=name_not_found\n");
+        pmi_reply(s, rank, out);
+    } else if (!strcmp(cmd, "unpublish_name")) {
+        if (pmi_arg(line, "service", a, sizeof a) && pmi_name_unpublish(s, a) == 0)
+            pmi_reply(s, rank, "cmd=unpublish_result rc=0 info=ok\n");
+        else
+            pmi_reply(s, rank, "cmd=unpublish_result rc=-1 info=name_not_published\n");
     } else if (!strcmp(cmd, "barrier_in")) {
         if (!s->conns[rank].in_barrier) {
             s->conns[rank].in_barrier = 1;
@@ -200,6 +330,85 @@ void pmi_server_barrier_release(pmi_server_t *s)
     s->barrier_count = 0;
 }
 
+/* MPICH's simple PMI spawn: per command a block `mcmd=spawn`, one key=value
+ * per line (nprocs, execname, argcnt, argN, preput_num, preput_key_N,
+ * preput_val_N, info_num, info_key_N, info_val_N, totspawns, spawnssofar),
+ * `endcmd`; after the last of totspawns blocks one cmd=spawn_result. */
+static void pmi_spawn_reset(pmi_conn_t *c)
+{
+    for (int i = 0; i < c->nspawn_kv; i++)
+        free(c->spawn_kv[i]);
+    free(c->spawn_kv);
+    free(c->block_at);
+    c->spawn_kv = NULL;
+    c->block_at = NULL;
+    c->nspawn_kv = c->nblocks = 0;
+}
+
+static void pmi_spawn_line(pmi_server_t *s, int rank, const char *line)
+{
+    pmi_conn_t *c = &s->conns[rank];
+    if (strcmp(line, "endcmd") != 0) {
+        char **kv = realloc(c->spawn_kv, sizeof *kv * (size_t)(c->nspawn_kv + 1));
+        if (kv) {
+            c->spawn_kv = kv;
+            c->spawn_kv[c->nspawn_kv++] = strdup(line);
+        }
+        return;
+    }
+    c->in_spawn = 0;
+    const char *const *kv = (const char *const *)c->spawn_kv;
+    const char *tot = pmi_spawn_value(kv + c->block_at[c->nblocks - 1], c->nspawn_kv - c->block_at[c->nblocks - 1],
+                                      "totspawns");
+    int total = tot ? atoi(tot) : 1;
+    if (c->nblocks < total && total <= 1024)
+        return; /* more blocks to come */
+    char msg[300] = "spawning is not supported here";
+    int ok = -1;
+    if (s->ev.spawn) {
+        const char *const *blocks[1024];
+        int lines[1024];
+        for (int b = 0; b < c->nblocks; b++) {
+            blocks[b] = kv + c->block_at[b];
+            lines[b] = (b + 1 < c->nblocks ? c->block_at[b + 1] : c->nspawn_kv) - c->block_at[b];
+        }
+        ok = s->ev.spawn(s->ctx, rank, blocks, lines, c->nblocks, msg, sizeof msg);
+    }
+    pmi_spawn_reset(c);
+    char out[400];
+    for (char *p = msg; *p; p++)
+        if (*p == ' ' || *p == '\n')
+            *p = '_';
+    snprintf(out, sizeof out, "cmd=spawn_result rc=%d%s%s\n", ok == 0 ? 0 : -1, ok == 0 ? "" : " msg=",
+             ok == 0 ? "" : msg);
+    pmi_reply(s, rank, out);
+}
+
+/* A new block begins */
+static void pmi_spawn_begin(pmi_conn_t *c)
+{
+    int *b = realloc(c->block_at, sizeof *b * (size_t)(c->nblocks + 1));
+    if (!b)
+        return;
+    c->block_at = b;
+    c->block_at[c->nblocks++] = c->nspawn_kv;
+    c->in_spawn = 1;
+}
+
+void pmi_server_set_appnum(pmi_server_t *s, int rank, int appnum)
+{
+    s->conns[rank].appnum = appnum;
+}
+
+const char *pmi_spawn_value(const char *const *kv, int n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (int i = 0; i < n; i++)
+        if (!strncmp(kv[i], key, kl) && kv[i][kl] == '=')
+            return kv[i] + kl + 1;
+    return NULL;
+}
+
 int pmi_server_input(pmi_server_t *s, int rank)
 {
     pmi_conn_t *c = &s->conns[rank];
@@ -216,7 +425,12 @@ int pmi_server_input(pmi_server_t *s, int rank)
     char *start = c->buf, *nl;
     while ((nl = strchr(start, '\n'))) {
         *nl = 0;
-        pmi_command(s, rank, start);
+        if (c->in_spawn)
+            pmi_spawn_line(s, rank, start);
+        else if (!strcmp(start, "mcmd=spawn"))
+            pmi_spawn_begin(c);
+        else
+            pmi_command(s, rank, start);
         start = nl + 1;
     }
     c->len = strlen(start);

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Dynamic processes across two virtual hosts (2 data rails over TCP): two
+# jobs, each with ranks on both hosts, meet through a port name (a file) and
+# through mpiexec's name service, exchange traffic both ways over the rails
+# and disconnect; a job on both hosts spawns. Root only; torn down on exit.
+set -u
+build=$1
+. "$(dirname "$0")/lib.sh"
+cluster_up d 2 2
+"$build/bin/mpicc" -O1 "$here/../scripts/dynamic.c" -o "$tmp/dyn" || { echo "FAIL: cannot build dynamic.c"; exit 1; }
+mx() { # HOSTS N ARGS...
+    local hosts=$1 n=$2
+    shift 2
+    timeout 120 "$build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr" \
+        -genv RAILMPI_TCP_RAILS "$rails" -n "$n" "$tmp/dyn" "$@"
+}
+pair() { # NAME SERVER_MODE CLIENT_MODE ARG
+    rm -f "$tmp/port"
+    mx "${name}h1,${name}h2" 2 "$2" "$4" >"$tmp/s.out" 2>&1 &
+    local s=$!
+    mx "${name}h2,${name}h1" 3 "$3" "$4" >"$tmp/c.out" 2>&1
+    local crc=$?
+    wait $s
+    local src=$?
+    if [ $src != 0 ] || [ $crc != 0 ] || ! grep -q "$2 ok" "$tmp/s.out" || ! grep -q "$3 ok" "$tmp/c.out"; then
+        fail "$1: server exit $src, client exit $crc"
+        sed 's/^/  server: /' "$tmp/s.out" | tail -20
+        sed 's/^/  client: /' "$tmp/c.out" | tail -20
+    fi
+}
+pair "connect/accept, 2+3 ranks on 2 hosts" server client "$tmp/port"
+pair "publish/lookup, 2+3 ranks on 2 hosts" pubserver pubclient "railmpi hosts $$"
+# a job on both hosts spawns 3 processes from rank 0's host
+mkdir "$tmp/wdir"
+out=$(mx "${name}h1,${name}h2" 2 spawn "$tmp/wdir" 2>&1)
+echo "$out" | grep -q "^spawn ok" && echo "$out" | grep -q "^child ok" || fail "spawn from a 2-host job: $(echo "$out" | tail -20)"
+[ $fails = 0 ] || exit 1
+echo "OK: dynamic processes across 2 hosts"
