@@ -22,6 +22,7 @@
 # targets are not enforced.
 #   bench/fault.sh [--build DIR] [--markdown] [--quick]
 # --quick: 1 run in (b)/(c), a 20 s loop in (d), no MPICH or Open MPI (for trying it out).
+# RAILMPI_TEST_NET=ofi: railmpi's rails over the libfabric transport (tests/fault/lib.sh).
 set -u
 bdir=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$bdir")
@@ -72,7 +73,7 @@ bw1=$(median < "$tmp/bw.1") bw0=$(median < "$tmp/bw.0")
 
 # rail 0 alone: the rate failover should keep
 log "rail 0 alone ..."
-stream_run 4 "$tmp/one.dat" RAILMPI_TCP_RAILS="$rail0"
+stream_run 4 "$tmp/one.dat" RAILMPI_TCP_RAILS="$rail0" RAILMPI_OFI_RAILS="$rail0"
 one=$(awk '!/^#/ && NF == 2 { if (!t0) t0 = $1; if ($1 - t0 > 1) { s += $2; n++ } } END { if (n) printf "%.0f", s / n; else print "-" }' "$tmp/one.dat")
 
 # (b) + (c): rail 1 down 4 s into a 14 s stream, back 5 s later

@@ -13,6 +13,7 @@
  * the NICs that share a network, as the TCP transport pairs subnets.
  * See docs/transport-ofi.md. */
 #include "net/net.h"
+#include "util/clock.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rails.h"
@@ -82,6 +83,7 @@ typedef struct ofi_wire {
     uint32_t magic;
     uint32_t src;     /* sender's world rank */
     uint64_t job;     /* hash of the job secret: other jobs' messages are dropped */
+    uint64_t gen;     /* the sender's path generation: bumped whenever it resets the path */
 } ofi_wire_t;
 
 #define OFI_HDRS (sizeof(ofi_wire_t) + sizeof(net_frame_hdr_t) + NET_UPPER_MAX)
@@ -104,12 +106,19 @@ struct net_path {
     fi_addr_t fa;
     char addr[256];        /* the peer's raw endpoint name */
     size_t addrlen;
-    uint64_t epoch;        /* bumped by reset: completions of older sends are ignored */
+    uint64_t epoch;        /* bumped by reset: completions of older sends are ignored;
+                            * sent as the path's generation */
+    uint64_t peer_gen;     /* the highest generation the peer sent */
+    uint64_t reset_gen;    /* peer_gen when this side last reset the path */
     int broken;            /* an error was reported; no sends until reconnect */
+    int closed;            /* the channel closed it: never up again */
     int announce_up;       /* progress reports `up` (not from inside the rail layer's call) */
     int inflight;
+    int was_full;          /* the path had all it could hold in the provider since the last measure */
     size_t queued;
     uint64_t rx_bytes;
+    uint64_t tx_done;      /* bytes whose sends completed, for measure */
+    uint64_t m_bytes, m_at; /* tx_done and the time at the last measure */
 };
 
 struct net_iface {
@@ -127,6 +136,7 @@ struct net_iface {
     unsigned char *pool;
     ofi_buf_t bufs[OFI_RX_BUFS + OFI_TX_BUFS];
     ofi_buf_t *tx_free;
+    int tx_busy;             /* send buffers in the provider's hands */
     struct net_path **peers; /* by world rank */
     int announce;            /* some path waits to report up */
     uint64_t job;
@@ -432,12 +442,14 @@ static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     net_iface_t *ifc = p->ifc;
     if (p->broken)
         return RM_ERR_CONN_RESET;
-    if (!ifc->tx_free || p->inflight >= OFI_PATH_TX_MAX)
+    if (!ifc->tx_free || p->inflight >= OFI_PATH_TX_MAX) {
+        p->was_full = 1;
         return RM_ERR_NO_RESOURCE;
+    }
     if (hdr->len > OFI_PAYLOAD_MAX || hdr->hlen > NET_UPPER_MAX)
         return RM_ERR_INVALID;
     ofi_buf_t *b = ifc->tx_free;
-    ofi_wire_t w = {OFI_MAGIC, (uint32_t)ifc->env.world_rank, ifc->job};
+    ofi_wire_t w = {.magic = OFI_MAGIC, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
     unsigned char *d = b->data;
     memcpy(d, &w, sizeof w);
     memcpy(d + sizeof w, hdr, sizeof *hdr);
@@ -449,13 +461,16 @@ static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
         off += iov[i].iov_len;
     }
     ssize_t rc = fi_send(ifc->ep, d, off, ifc->mr_desc, p->fa, &b->ctx);
-    if (rc == -FI_EAGAIN)
+    if (rc == -FI_EAGAIN) {
+        p->was_full = 1;
         return RM_ERR_NO_RESOURCE;
+    }
     if (rc) {
         rm_log_info("ofi: rail %d: send to rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
         return RM_ERR_CONN_RESET;
     }
     ifc->tx_free = b->next;
+    ifc->tx_busy++;
     b->path = p;
     b->epoch = p->epoch;
     b->len = off;
@@ -470,12 +485,15 @@ static void ofi_tx_done(net_iface_t *ifc, ofi_buf_t *b, int failed)
     if (p && b->epoch == p->epoch) {
         p->inflight--;
         p->queued -= b->len;
+        if (!failed)
+            p->tx_done += b->len;
         if (failed)
             ofi_path_error(p, RM_ERR_CONN_RESET);
     }
     b->path = NULL;
     b->next = ifc->tx_free;
     ifc->tx_free = b;
+    ifc->tx_busy--;
 }
 
 static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
@@ -489,6 +507,15 @@ static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
     } else {
         net_path_t *p = ifc->peers[w->src];
         if (p) {
+            if (w->gen > p->peer_gen)
+                p->peer_gen = w->gen;
+            /* The peer reset the path after we did and reaches us again:
+             * what a new connection is to an accepting TCP side. Up first,
+             * so that a probe this message carries is answered. */
+            if (p->broken && !p->closed && !p->announce_up && w->gen > p->reset_gen) {
+                p->broken = 0;
+                ifc->env.up.up(p->owner, ifc->rail);
+            }
             p->rx_bytes += len;
             const unsigned char *upper = b->data + need;
             ifc->env.up.recv(p->owner, ifc->rail, hdr, upper, hdr->len ? upper + hdr->hlen : NULL);
@@ -551,14 +578,39 @@ static int ofi_progress(net_iface_t *ifc)
     return n;
 }
 
-static void ofi_path_close(net_path_t *p)
+static void ofi_path_forget(net_path_t *p)
 {
-    /* the path stays in the peer table: a late message from the peer still
-     * finds it, and its sends' completions return their buffers */
     p->broken = 1;
     p->epoch++;
     p->inflight = 0;
     p->queued = 0;
+    p->announce_up = 0;
+    p->reset_gen = p->peer_gen;
+}
+
+static void ofi_path_close(net_path_t *p)
+{
+    /* the path stays in the peer table: a late message from the peer still
+     * finds it, and its sends' completions return their buffers */
+    ofi_path_forget(p);
+    p->closed = 1;
+}
+
+/* The address again, under a new handle. A handle is removed only once: a
+ * second removal of the same one is undefined (rxm frees its entry). */
+static rm_status_t ofi_path_readdress(net_path_t *p)
+{
+    net_iface_t *ifc = p->ifc;
+    fi_addr_t fa;
+    if (p->fa != FI_ADDR_NOTAVAIL)
+        fi_av_remove(ifc->av, &p->fa, 1, 0);
+    p->fa = FI_ADDR_NOTAVAIL;
+    if (fi_av_insert(ifc->av, p->addr, 1, &fa, 0, NULL) != 1) {
+        rm_log_info("ofi: rail %d: cannot add rank %d's address again", ifc->rail, p->peer);
+        return RM_ERR_UNREACHABLE;
+    }
+    p->fa = fa;
+    return RM_OK;
 }
 
 static size_t ofi_max_payload(net_iface_t *ifc)
@@ -579,28 +631,62 @@ static uint64_t ofi_rx_bytes(net_path_t *p)
 
 /* Judged dead: forget what the provider still holds for it (a late
  * completion of one of those sends is ignored; the frames are resent by the
- * rail layer and duplicates dropped by sequence number). */
+ * rail layer and duplicates dropped by sequence number). The path is up
+ * again when this side reconnects (the higher rank, see rail/health.c) or,
+ * on the lower rank, when a message of the peer's newer generation arrives
+ * (ofi_rx_done): the lower rank never reconnects, so without that it would
+ * stay down for good. The provider's connection underneath is left alone:
+ * rxm over tcp resumes it when TCP retransmits after the outage. Dropping
+ * it (fi_av_remove with FI_AV_REMOVE_CLEANUP=1) would bring the path back
+ * sooner, but libfabric 1.17's rxm then crashes on connections it had
+ * closed itself after an error (docs/transport-ofi.md). */
 static void ofi_path_reset(net_path_t *p)
 {
-    ofi_path_close(p);
+    rm_log_debug("ofi: rail %d: reset the path to rank %d (generation %llu): %d sends in the provider, %d of them its",
+                 p->ifc->rail, p->peer, (unsigned long long)p->epoch, p->ifc->tx_busy, p->inflight);
+    ofi_path_forget(p);
 }
 
 /* No connection to rebuild on a reliable-datagram endpoint: the address is
  * inserted again (a provider that keeps connections underneath, as rxm
- * does, re-establishes them itself), and the path reports up from the next
- * progress pass, where the rail layer probes it before it carries data. */
+ * does, keeps or re-establishes them itself), the generation moves on, and
+ * the path reports up from the next progress pass, where the rail layer
+ * probes it before it carries data. */
 static rm_status_t ofi_reconnect(net_path_t *p)
 {
     net_iface_t *ifc = p->ifc;
-    fi_addr_t fa;
-    fi_av_remove(ifc->av, &p->fa, 1, 0);
-    if (fi_av_insert(ifc->av, p->addr, 1, &fa, 0, NULL) != 1)
+    if (p->closed)
+        return RM_ERR_CLOSED;
+    if (ofi_path_readdress(p) != RM_OK)
         return RM_ERR_UNREACHABLE;
-    p->fa = fa;
+    p->epoch++; /* a new generation: the peer takes it as a new connection */
+    p->inflight = 0;
+    p->queued = 0;
     p->broken = 0;
     p->announce_up = 1;
     ifc->announce = 1;
     return RM_OK;
+}
+
+/* What the provider took of the path's sends lately: completed bytes over
+ * time. A send completes when the provider has handed the data on (rxm over
+ * tcp: to the kernel's socket, whose buffer fills at the network's pace),
+ * so the rate is the network's only while the path kept the provider full;
+ * otherwise it says only that the path carries at least that much. */
+static int ofi_measure(net_path_t *p, net_measure_t *m)
+{
+    if (p->broken)
+        return -1;
+    uint64_t now = rm_now();
+    memset(m, 0, sizeof *m);
+    if (p->m_at && now > p->m_at && p->tx_done > p->m_bytes) {
+        m->rate = (double)(p->tx_done - p->m_bytes) * 1e9 / (double)(now - p->m_at);
+        m->rate_limited = !p->was_full;
+    }
+    p->m_at = now;
+    p->m_bytes = p->tx_done;
+    p->was_full = p->inflight >= OFI_PATH_TX_MAX;
+    return 0;
 }
 
 static const char *ofi_rail_name(net_iface_t *ifc)
@@ -625,4 +711,5 @@ const net_ops_t net_ofi_ops = {
     .path_reset = ofi_path_reset,
     .reconnect = ofi_reconnect,
     .rail_name = ofi_rail_name,
+    .measure = ofi_measure,
 };

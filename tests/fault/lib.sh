@@ -5,10 +5,13 @@
 # (cluster_up, fail, $name, $tmp, $rails, $mgmt; the cluster and $tmp are
 # removed on any exit).
 #
-#   fault_cluster PREFIX [RATE]       2 hosts x 2 rails, both rails shaped to RATE
+#   fault_cluster PREFIX [RATE]       2 hosts x 2 rails, both rails shaped to RATE; the
+#                                     rails' transport is $RAILMPI_TEST_NET (tcp when
+#                                     unset; ofi: libfabric endpoints on the same rails)
 #   fault_needs KIND                  skip (77) if this kernel cannot inject KIND
 #   fault_start KIND AT [FOR]         in the background: inject KIND AT seconds from
-#                                     now, clear it FOR seconds later (no FOR: never);
+#                                     now (from the stress run's first round, while one
+#                                     runs), clear it FOR seconds later (no FOR: never);
 #                                     fault_wait waits for every fault started
 #   stress_start SECONDS [NAME=VAL..] the stress program for SECONDS, 2 ranks per host
 #                                     (linked with $stress_libs first, if set)
@@ -55,6 +58,14 @@ fault_cluster() { # PREFIX [RATE]
     hosts="${name}h1,${name}h2"
     mx=("$fault_build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
         -genv RAILMPI_TCP_RAILS "$rails")
+    # RAILMPI_TEST_NET=ofi ctest -L fault: every fault test over libfabric endpoints
+    fault_net=${RAILMPI_TEST_NET:-tcp}
+    if [ "$fault_net" != tcp ]; then
+        command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 ||
+            { echo "SKIP: RAILMPI_TEST_NET=$fault_net but no libfabric tcp provider"; exit 77; }
+        mx+=(-genv RAILMPI_NET "$fault_net" -genv RAILMPI_OFI_RAILS "$rails")
+        echo "rails over $fault_net"
+    fi
     : > "$tmp/faults"
 }
 
@@ -127,6 +138,13 @@ fault_needs() { # KIND
 fault_start() { # KIND AT [FOR]
     ( nap() { sleep "$1" & nap_pid=$!; wait $nap_pid; }
       trap 'kill $nap_pid 2>/dev/null; exit 0' TERM
+      # on a loaded machine a job may take seconds to start: the timer runs
+      # from its first round (up to 30 s of waiting), so the fault strikes
+      # mid-run however long the start took
+      if [ -n "$stress_pid" ]; then
+          local w=0
+          while [ $w -lt 300 ] && ! grep -q "^progress " "$tmp/stress.out" 2>/dev/null; do nap 0.1; w=$((w + 1)); done
+      fi
       nap "$2"
       # a fault that was never injected must not pass for one that was survived
       fault_apply "$1" || { echo "error $1 could not be injected" >> "$tmp/faults"; exit 1; }

@@ -1,0 +1,76 @@
+#!/bin/bash
+# The libfabric transport against the tcp transport and against Open MPI over
+# libfabric, on one virtual cluster: 2 hosts, 2 rails of 2 Gbit/s each, one
+# rank per host. Windowed bandwidth at 4 MiB (bench/bw.c) and one-way latency
+# at 8 bytes (bench/pingpong.c), the same programs under each:
+#   railmpi tcp   RAILMPI_NET=tcp (both rails)
+#   railmpi ofi   RAILMPI_NET=ofi, provider tcp;ofi_rxm (both rails)
+#   Open MPI ofi  --mca pml cm --mca mtl ofi, FI_PROVIDER=tcp; libfabric's tcp
+#                 provider takes one interface (FI_TCP_IFACE=rail0), so one rail
+# and prints the figures and the ratios ofi/tcp and ofi/(Open MPI ofi).
+# Failover times over ofi: RAILMPI_TEST_NET=ofi bench/fault.sh.
+# Root only; the cluster is torn down on exit.
+#   bench/ofi.sh [--build DIR] [--markdown]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+build=$top/build
+md=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build) build=$2; shift ;;
+        --markdown) md=1 ;;
+        *) echo "usage: bench/ofi.sh [--build DIR] [--markdown]" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ "$(id -u)" = 0 ] || { echo "bench/ofi.sh: needs root (network namespaces)" >&2; exit 1; }
+command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 || { echo "bench/ofi.sh: no libfabric tcp provider" >&2; exit 1; }
+vc=$top/tests/cluster/vcluster.sh
+name=bo
+tmp=$(mktemp -d)
+trap 'bash "$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
+for p in bw pingpong; do
+    "$build/bin/mpicc" -O2 "$here/$p.c" -o "$tmp/$p.railmpi" || exit 1
+    mpicc.openmpi -O2 "$here/$p.c" -o "$tmp/$p.openmpi" 2>/dev/null
+done
+. "$here/peers.sh"
+peers_init
+bash "$vc" up $name 2 2 2gbit 2gbit >/dev/null || exit 1
+rails=$(bash "$vc" rails $name)
+mgmt=$(bash "$vc" net $name m)
+bw_of() { awk 'END { print $2 }'; }
+lat_of() { awk '$1 == 8 { print $2; exit }'; }
+# the median of three runs: the machine is shared and its load varies
+med3() { sort -g | awk '{ v[NR] = $1 } END { print (NR >= 2 ? v[int((NR + 1) / 2)] : (NR ? v[1] : "-")) }'; }
+rm_run() { # NET PROG ARGS...
+    local net=$1; shift
+    peer_run railmpi 120 -genv RAILMPI_NET "$net" -genv RAILMPI_OFI_RAILS "$rails" "$@" 2>/dev/null
+}
+ompi_run() { # PROG ARGS...
+    # Open MPI 4.1 leaves tcp out of mtl ofi unless told (mtl_ofi_provider_exclude)
+    peer_run openmpi 120 --mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include "tcp;ofi_rxm" \
+        -x FI_PROVIDER=tcp -x FI_TCP_IFACE=rail0 "$@" 2>/dev/null
+}
+load0=$(cut -d' ' -f1 /proc/loadavg)
+bt=$(for i in 1 2 3; do rm_run tcp "$tmp/bw.railmpi" 4194304 | bw_of; done | med3)
+bo=$(for i in 1 2 3; do rm_run ofi "$tmp/bw.railmpi" 4194304 | bw_of; done | med3)
+bm=$(for i in 1 2 3; do ompi_run "$tmp/bw.openmpi" 4194304 | bw_of; done | med3)
+lt=$(for i in 1 2 3; do rm_run tcp "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
+lo=$(for i in 1 2 3; do rm_run ofi "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
+lm=$(for i in 1 2 3; do ompi_run "$tmp/pingpong.openmpi" 8 | lat_of; done | med3)
+load1=$(cut -d' ' -f1 /proc/loadavg)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "" || b == "-" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+if [ $md = 1 ]; then
+    echo "| | railmpi tcp | railmpi ofi | Open MPI ofi (1 rail) | ofi / tcp | railmpi ofi / Open MPI ofi |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| bandwidth 4 MiB (MB/s) | ${bt:--} | ${bo:--} | ${bm:--} | $(ratio "$bo" "$bt") | $(ratio "$bo" "$bm") |"
+    echo "| latency 8 B (us, one way) | ${lt:--} | ${lo:--} | ${lm:--} | $(ratio "$lo" "$lt") | $(ratio "$lo" "$lm") |"
+    echo
+    echo "load average $load0 before, $load1 after"
+else
+    printf "%-26s %12s %12s %14s %9s %14s\n" "" "railmpi-tcp" "railmpi-ofi" "OpenMPI-ofi" "ofi/tcp" "ofi/OpenMPI"
+    printf "%-26s %12s %12s %14s %9s %14s\n" "bandwidth 4 MiB (MB/s)" "${bt:--}" "${bo:--}" "${bm:--}" "$(ratio "$bo" "$bt")" "$(ratio "$bo" "$bm")"
+    printf "%-26s %12s %12s %14s %9s %14s\n" "latency 8 B (us)" "${lt:--}" "${lo:--}" "${lm:--}" "$(ratio "$lo" "$lt")" "$(ratio "$lo" "$lm")"
+    echo "load average $load0 before, $load1 after"
+fi
