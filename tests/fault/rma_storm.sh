@@ -17,8 +17,11 @@ fault_cluster a 1gbit
 # turn: fetch-and-adds and accumulates are in flight on the failing rail too
 timeout -k 5 60 "${mx[@]}" -ppn 2 -genv RAILMPI_VERBOSE 1 -genv RAILMPI_STATS 1 -genv RAILMPI_RAIL_POLICY round-robin \
     "$fault_build/tests/mpi/mpi_rma_storm" 14 > "$tmp/stress.out" 2>&1 &
-stress_pid=$!
+storm_pid=$!
+# the storm prints no progress lines for fault_start to wait for: its timer
+# runs from the launch (stress_pid is set after it)
 fault_start nic 3 6
+stress_pid=$storm_pid
 stress_wait
 [ "$stress_rc" = 0 ] || fail "the storm ended with status $stress_rc"
 grep -q "^rma_storm: [0-9]* operations, exact sums: OK" "$tmp/stress.out" || fail "no exact sums"
