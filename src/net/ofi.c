@@ -320,7 +320,9 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     OFI_TRY(fi_enable(ifc->ep), "fi_enable");
 
     size_t nb = OFI_RX_BUFS + OFI_TX_BUFS;
-    if (!(ifc->pool = aligned_alloc(4096, nb * OFI_BUF_SIZE + 4096))) {
+    /* aligned_alloc wants a size that is a multiple of the alignment */
+    size_t pool_len = (nb * OFI_BUF_SIZE + 4095) / 4096 * 4096;
+    if (!(ifc->pool = aligned_alloc(4096, pool_len))) {
         ofi_close(ifc);
         return RM_ERR_NOMEM;
     }
