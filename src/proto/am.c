@@ -20,7 +20,7 @@ rm_status_t proto_am_send(int world_dst, const void *payload, size_t len, int un
     proto_hdr_t h = {.type = PF_AM, .src = proto_proc.world_rank, .size = len};
     /* no completion callback: the channel copies what it must keep, so the
      * caller's staging memory is free on return */
-    rm_status_t st = rail_channel_send(&proto_eng.ch[world_dst], &h, sizeof h, payload, len,
+    rm_status_t st = rail_channel_send(proto_chan(world_dst), &h, sizeof h, payload, len,
                                        unordered ? NET_F_UNORDERED : 0, NULL, NULL);
     return st == RM_INPROGRESS ? RM_OK : st;
 }
@@ -44,7 +44,7 @@ void proto_am_recv(rail_channel_t *ch, const void *payload, size_t len)
 
 rm_status_t proto_peer_failure(int world)
 {
-    return rail_channel_failure(&proto_eng.ch[world]);
+    return rail_channel_failure(proto_chan(world));
 }
 
 int proto_local_peer(int world)

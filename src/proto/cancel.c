@@ -37,7 +37,7 @@ static int proto_cancel_possible(const request_t *m)
     if (m->err < 0 || m->mode == PROTO_SYNC)
         return 0;
     return m->bytes <= proto_eng.eager_max ||
-           (m->bytes <= proto_eng.rndv_window && !rail_channel_local_path(&proto_eng.ch[m->world_peer]));
+           (m->bytes <= proto_eng.rndv_window && !rail_channel_local_path(proto_chan(m->world_peer)));
 }
 
 rm_status_t proto_cancel(request_t *r)
