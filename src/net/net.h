@@ -49,6 +49,9 @@ enum net_caps {
     NET_CAP_ZCOPY_RECV = 1u << 2, /* asks net_upcalls_t.place where large payloads land */
     NET_CAP_RMA = 1u << 3,        /* put/get with memory registration */
     NET_CAP_HW_MIGRATION = 1u << 4,
+    /* no connection to establish: either side may bring a failed path back
+     * (reconnect), not only the higher rank */
+    NET_CAP_CONNLESS = 1u << 5,
 };
 
 typedef struct net_iface net_iface_t; /* an opened device/interface, transport-private */

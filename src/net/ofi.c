@@ -634,12 +634,11 @@ static uint64_t ofi_rx_bytes(net_path_t *p)
 /* Judged dead: forget what the provider still holds for it (a late
  * completion of one of those sends is ignored; the frames are resent by the
  * rail layer and duplicates dropped by sequence number). The path is up
- * again when this side reconnects (the higher rank, see rail/health.c) or,
- * on the lower rank, when a message of the peer's newer generation arrives
- * (ofi_rx_done): the lower rank never reconnects, so without that it would
- * stay down for good. The provider's connection underneath is left alone:
- * rxm over tcp resumes it when TCP retransmits after the outage. Dropping
- * it (fi_av_remove with FI_AV_REMOVE_CLEANUP=1) would bring the path back
+ * again when this side reconnects (either side does: the transport is
+ * NET_CAP_CONNLESS, see rail/health.c) or when a message of the peer's newer
+ * generation arrives first (ofi_rx_done). The provider's connection
+ * underneath is left alone: rxm over tcp resumes it when TCP retransmits
+ * after the outage. Dropping it (fi_av_remove with FI_AV_REMOVE_CLEANUP=1) would bring the path back
  * sooner, but libfabric 1.17's rxm then crashes on connections it had
  * closed itself after an error (docs/transport-ofi.md). */
 static void ofi_path_reset(net_path_t *p)
@@ -698,7 +697,7 @@ static const char *ofi_rail_name(net_iface_t *ifc)
 
 const net_ops_t net_ofi_ops = {
     .name = "ofi",
-    .caps = 0,
+    .caps = NET_CAP_CONNLESS,
     .query = ofi_query,
     .open = ofi_open,
     .close = ofi_close,

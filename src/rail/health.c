@@ -220,8 +220,14 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
     }
     case RAIL_PATH_DOWN:
     case RAIL_PATH_RECOVERING: {
-        if (!rail_ft || (ch->order ? ch->order < 0 : rail_my_rank < ch->peer) || !p->ops->reconnect)
-            return; /* the lower rank waits for the higher one to reconnect */
+        if (!rail_ft || !p->ops->reconnect)
+            return;
+        /* the lower rank waits for the higher one to reconnect, unless there
+         * is no connection: a path the lower rank alone judged dead (a send
+         * error) would otherwise stay down while the peer, still hearing
+         * from this host, never resets it */
+        if (!(p->caps & NET_CAP_CONNLESS) && (ch->order ? ch->order < 0 : rail_my_rank < ch->peer))
+            return;
         int host_down = e && atomic_load(&e->state) == RAIL_HOST_DOWN;
         if (p->gated && !host_down) {
             /* the host's rail is back: every path there reconnects at once */
