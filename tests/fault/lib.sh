@@ -40,11 +40,12 @@ now() { date +%s.%N | cut -c1-17; }
 # directory or an installed prefix).
 fault_build=${fault_build:?set fault_build before sourcing tests/fault/lib.sh}
 fault_pids=() stress_pid=
-# Under ThreadSanitizer (scripts/test.sh --tsan) every rank runs several times
-# slower, so the timing limits (check_gap, check_resume, check_mpi_error) are
-# doubled; every other check is unchanged.
+# Under ThreadSanitizer or AddressSanitizer (scripts/test.sh --tsan,
+# --sanitize) every rank runs several times slower, so the timing limits
+# (check_gap, check_resume, check_mpi_error and the tests' own bounds through
+# slack) are doubled; every other check is unchanged.
 fault_slack=1
-if nm -D "$fault_build/lib/libmpi.so.12" 2>/dev/null | grep -q __tsan_init; then fault_slack=2; fi
+if nm -D "$fault_build/lib/libmpi.so.12" 2>/dev/null | grep -qE "__(tsan|asan)_init"; then fault_slack=2; fi
 slack() { awk -v m="$1" -v f="$fault_slack" 'BEGIN { print m * f }'; }
 
 fault_cluster() { # PREFIX [RATE]
