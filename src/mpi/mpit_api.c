@@ -90,7 +90,7 @@ RM_ALIAS(T_finalize)
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
 {
     T_BEGIN();
-    if (enumtype != mpit_pvar_state_enum())
+    if (!mpit_enum_valid(enumtype))
         T_FAIL(MPI_T_ERR_INVALID_HANDLE);
     if (!num)
         T_FAIL(MPI_T_ERR_INVALID);
@@ -103,7 +103,7 @@ RM_ALIAS(T_enum_get_info)
 int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len)
 {
     T_BEGIN();
-    if (enumtype != mpit_pvar_state_enum())
+    if (!mpit_enum_valid(enumtype))
         T_FAIL(MPI_T_ERR_INVALID_HANDLE);
     if (indx < 0 || indx >= enumtype->nitems)
         T_FAIL(MPI_T_ERR_INVALID_ITEM);

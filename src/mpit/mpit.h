@@ -53,8 +53,9 @@ typedef struct mpit_pvar_info {
 int mpit_pvar_count(void);
 int mpit_pvar_info(int index, mpit_pvar_info_t *out);
 int mpit_pvar_find(const char *name, int var_class);
-/* The one enumeration: path states (rail_peer_path_state). */
-MPI_T_enum mpit_pvar_state_enum(void);
+/* The enumerations: path states (rail_peer_path_state), host states
+ * (rail_host_path_state). */
+int mpit_enum_valid(MPI_T_enum e);
 
 struct MPIR_T_pvar_session_s;
 struct MPIR_T_pvar_handle_s;

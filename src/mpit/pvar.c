@@ -7,6 +7,7 @@
 #include "mpit/mpit.h"
 #include "proto/proto.h"
 #include "rail/channel.h"
+#include "rail/host.h"
 #include "util/clock.h"
 #include "util/lock.h"
 
@@ -24,12 +25,19 @@ static const int mpit_state_values[] = {-1,
                                         RAIL_PATH_ARMED};
 static struct MPIR_T_enum_s mpit_path_state_enum = {"rail_path_state", 7, mpit_state_names, mpit_state_values};
 
+/* a (remote host, rail) as this host's ranks judge it together (rail/host.c);
+ * "none": this host itself, or no rank here talks to that host on the rail */
+static const char *const mpit_host_state_names[] = {"none", "up", "suspect", "down"};
+static const int mpit_host_state_values[] = {-1, RAIL_HOST_UP, RAIL_HOST_SUSPECT, RAIL_HOST_DOWN};
+static struct MPIR_T_enum_s mpit_host_state_enum = {"rail_host_state", 4, mpit_host_state_names,
+                                                    mpit_host_state_values};
+
 /* ---- the variables ---- */
-typedef enum { MPIT_PER_RAIL, MPIT_PER_PEER_RAIL, MPIT_PER_PEER } mpit_shape_t;
+typedef enum { MPIT_PER_RAIL, MPIT_PER_PEER_RAIL, MPIT_PER_PEER, MPIT_PER_HOST_RAIL } mpit_shape_t;
 typedef enum {
     MPIT_F_TX_BYTES, MPIT_F_TX_FRAMES, MPIT_F_RX_BYTES, MPIT_F_RX_FRAMES, MPIT_F_RESENT,
     MPIT_F_FAILURES, MPIT_F_RECOVERIES, MPIT_F_SUSPECTS, MPIT_F_DOWN, MPIT_F_STATE,
-    MPIT_F_PARTITIONED,
+    MPIT_F_PARTITIONED, MPIT_F_HOST_STATE, MPIT_F_HOST_PROBES, MPIT_F_HOST_FAILURES,
 } mpit_field_t;
 
 typedef struct mpit_pvar {
@@ -65,6 +73,14 @@ static const mpit_pvar_t mpit_pvars[] = {
      "none: no such path)", MPI_T_PVAR_CLASS_STATE, MPIT_PER_PEER_RAIL, MPIT_F_STATE},
     {"rail_peer_partitioned_time", "Seconds each peer was unreachable on every rail (partitioned)", T,
      MPIT_PER_PEER, MPIT_F_PARTITIONED},
+    {"rail_host_path_state", "State of each remote host on each rail as this host's ranks judge it together "
+     "(element host * rails + rail, hosts numbered as the job's host map; none: this host, or unused)",
+     MPI_T_PVAR_CLASS_STATE, MPIT_PER_HOST_RAIL, MPIT_F_HOST_STATE},
+    {"rail_host_probes", "Heartbeats and probes this host's ranks sent to each host on each rail (element "
+     "host * rails + rail; one monitor per host sends them, so the count is the host's)", C,
+     MPIT_PER_HOST_RAIL, MPIT_F_HOST_PROBES},
+    {"rail_host_failures", "Times each host's rail was judged failed for every rank of this host (element "
+     "host * rails + rail)", C, MPIT_PER_HOST_RAIL, MPIT_F_HOST_FAILURES},
 };
 #undef C
 #undef T
@@ -75,9 +91,14 @@ int mpit_pvar_count(void)
     return MPIT_NPVARS;
 }
 
+static int mpit_is_state(const mpit_pvar_t *v)
+{
+    return v->field == MPIT_F_STATE || v->field == MPIT_F_HOST_STATE;
+}
+
 static MPI_Datatype mpit_pvar_type(const mpit_pvar_t *v)
 {
-    if (v->field == MPIT_F_STATE)
+    if (mpit_is_state(v))
         return MPI_INT;
     return v->var_class == MPI_T_PVAR_CLASS_TIMER ? MPI_DOUBLE : MPI_UNSIGNED_LONG_LONG;
 }
@@ -98,7 +119,9 @@ int mpit_pvar_info(int index, mpit_pvar_info_t *out)
                               .continuous = 1,
                               .atomic = 1,
                               .datatype = mpit_pvar_type(v),
-                              .enumtype = state ? &mpit_path_state_enum : MPI_T_ENUM_NULL,
+                              .enumtype = !state                        ? MPI_T_ENUM_NULL
+                                          : v->field == MPIT_F_HOST_STATE ? &mpit_host_state_enum
+                                                                          : &mpit_path_state_enum,
                               .category = MPIT_CAT_RAIL};
     return MPI_SUCCESS;
 }
@@ -111,9 +134,9 @@ int mpit_pvar_find(const char *name, int var_class)
     return -1;
 }
 
-MPI_T_enum mpit_pvar_state_enum(void)
+int mpit_enum_valid(MPI_T_enum e)
 {
-    return &mpit_path_state_enum;
+    return e == &mpit_path_state_enum || e == &mpit_host_state_enum;
 }
 
 /* ---- reading the engine ---- */
@@ -128,12 +151,18 @@ static int mpit_world(void)
     return proto_peer_channel(0) ? proto_proc.world_size : 1;
 }
 
+static int mpit_hosts(void)
+{
+    return proto_peer_channel(0) && proto_proc.nnodes > 0 ? proto_proc.nnodes : 1;
+}
+
 static int mpit_elements(const mpit_pvar_t *v)
 {
     switch (v->shape) {
     case MPIT_PER_RAIL: return mpit_rails();
     case MPIT_PER_PEER_RAIL: return mpit_world() * mpit_rails();
     case MPIT_PER_PEER: return mpit_world();
+    case MPIT_PER_HOST_RAIL: return mpit_hosts() * mpit_rails();
     }
     return 1;
 }
@@ -157,9 +186,29 @@ static double mpit_path_field(const rail_path_t *p, mpit_field_t f, uint64_t now
     case MPIT_F_SUSPECTS: *u = p->suspects; break;
     case MPIT_F_STATE: *u = (uint64_t)p->state; break;
     case MPIT_F_DOWN: *u = 0; return (double)rail_path_down_ns(p, now) / 1e9;
-    case MPIT_F_PARTITIONED: *u = 0; break;
+    default: *u = 0; break;
     }
     return 0;
+}
+
+/* The host table's entries: shared by the host's ranks, atomics throughout. */
+static void mpit_host_sample(const mpit_pvar_t *v, int n, uint64_t *u)
+{
+    int rails = mpit_rails(), hosts = mpit_hosts();
+    for (int h = 0; h < hosts; h++) {
+        for (int k = 0; k < rails && h * rails + k < n; k++) {
+            const rail_host_entry_t *e = rail_host_at(h, k);
+            uint64_t *x = &u[h * rails + k];
+            if (!e)
+                continue;
+            if (v->field == MPIT_F_HOST_PROBES)
+                *x = atomic_load_explicit(&e->beats, memory_order_relaxed);
+            else if (v->field == MPIT_F_HOST_FAILURES)
+                *x = atomic_load_explicit(&e->failures, memory_order_relaxed);
+            else if (h != proto_proc.node && atomic_load_explicit(&e->used, memory_order_relaxed))
+                *x = atomic_load(&e->state);
+        }
+    }
 }
 
 /* Current values of variable v, `n` elements: into u (integers) or d (timers). */
@@ -167,11 +216,15 @@ static void mpit_pvar_sample(const mpit_pvar_t *v, int n, uint64_t *u, double *d
 {
     memset(u, 0, (size_t)n * sizeof *u);
     memset(d, 0, (size_t)n * sizeof *d);
-    if (v->field == MPIT_F_STATE)
+    if (mpit_is_state(v))
         for (int i = 0; i < n; i++)
             u[i] = (uint64_t)-1;
     if (!proto_peer_channel(0))
         return;
+    if (v->shape == MPIT_PER_HOST_RAIL) {
+        mpit_host_sample(v, n, u);
+        return;
+    }
     int rails = mpit_rails(), world = proto_proc.world_size;
     uint64_t now = rm_now();
     for (int r = 0; r < world; r++) {
@@ -338,7 +391,7 @@ int mpit_handle_read(MPI_T_pvar_session s, MPI_T_pvar_handle h, void *buf)
     mpit_pvar_sample(v, n, u, d);
     rm_unlock();
     for (int i = 0; i < n; i++) {
-        if (v->field == MPIT_F_STATE)
+        if (mpit_is_state(v))
             ((int *)buf)[i] = (int)u[i];
         else if (v->var_class == MPI_T_PVAR_CLASS_TIMER)
             ((double *)buf)[i] = d[i] - h->dbase[i];

@@ -333,3 +333,10 @@ uint64_t rail_host_beats(void)
         n += atomic_load_explicit(&rail_host_tab[i].beats, memory_order_relaxed);
     return n;
 }
+
+const rail_host_entry_t *rail_host_at(int host, int rail)
+{
+    if (!rail_host_tab || host < 0 || host >= rail_host_n || rail < 0 || rail >= RAIL_HOST_RAILS)
+        return NULL;
+    return &rail_host_tab[(size_t)host * RAIL_HOST_RAILS + (size_t)rail];
+}

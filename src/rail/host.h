@@ -85,5 +85,8 @@ int rail_host_chosen(int peer, int rail, uint32_t tick);
 
 /* Heartbeats and probes sent from this host so far (every entry; statistics). */
 uint64_t rail_host_beats(void);
+/* The entry for host `host` (an index of the job's host map) on a rail, to
+ * read its state and statistics (MPI_T); NULL without a table there. */
+const rail_host_entry_t *rail_host_at(int host, int rail);
 
 #endif

@@ -28,4 +28,9 @@ grep -q "^railstat: 4 ranks, 2 network rails" "$tmp/stress.out" || fail "no rail
 awk -v a="$(stat 0 3)" -v b="$(stat 1 3)" 'BEGIN {exit !(a > 10 && b > 10)}' ||
     fail "railstat: too little traffic per rail (rail 0 $(stat 0 3) MB, rail 1 $(stat 1 3) MB)"
 awk -v d="$(stat 1 10)" 'BEGIN {exit !(d >= 4)}' || fail "railstat: rail 1 down time $(stat 1 10) s"
+# the host-level judgement through MPI_T: host 0 judged host 1's rail 1 failed
+grep -qE "^railstat: hosts rail 1: probes [0-9]+, failures [1-9]" "$tmp/stress.out" ||
+    fail "railstat: rank 0's host judged no host failed on rail 1: $(grep 'hosts rail 1' "$tmp/stress.out")"
+grep -qE "^railstat: hosts rail 0: probes [0-9]+, failures 0 " "$tmp/stress.out" ||
+    fail "railstat: host failures on rail 0: $(grep 'hosts rail 0' "$tmp/stress.out")"
 fault_result "one NIC down for 8 s mid-run: no stall, every message exactly once, rail back"

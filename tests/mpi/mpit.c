@@ -221,6 +221,35 @@ static void check_pvars(void)
         seen_none |= !strcmp(iname, "none") && val == -1;
     }
     CHECK(seen_up && seen_none, "enum items");
+
+    /* host-level health: one element per (host, rail); on one host the only
+     * host is this one, which is no remote host ("none"), and nothing was probed */
+    MPI_T_pvar_handle hstate, hprobes;
+    int nhstate, nhprobes;
+    CHECK(MPI_T_pvar_get_index("rail_host_path_state", MPI_T_PVAR_CLASS_STATE, &j) == MPI_SUCCESS, "host state");
+    MPI_T_pvar_get_info(j, NULL, NULL, NULL, &cls, NULL, &et, NULL, NULL, NULL, NULL, NULL, NULL);
+    el = sizeof ename;
+    CHECK(MPI_T_enum_get_info(et, &nitems, ename, &el) == MPI_SUCCESS && nitems == 4 &&
+              !strcmp(ename, "rail_host_state"), "host state enum %s, %d items", ename, nitems);
+    int seen_down = 0;
+    for (int k = 0; k < nitems; k++) {
+        il = sizeof iname;
+        CHECK(MPI_T_enum_get_item(et, k, &val, iname, &il) == MPI_SUCCESS, "host item %d", k);
+        seen_down |= !strcmp(iname, "down");
+    }
+    CHECK(seen_down, "host state enum names down");
+    CHECK(MPI_T_pvar_handle_alloc(s, j, NULL, &hstate, &nhstate) == MPI_SUCCESS && nhstate == ntx,
+          "host state elements %d (1 host x %d rails)", nhstate, ntx);
+    CHECK(MPI_T_pvar_get_index("rail_host_probes", MPI_T_PVAR_CLASS_COUNTER, &j) == MPI_SUCCESS, "host probes");
+    CHECK(MPI_T_pvar_handle_alloc(s, j, NULL, &hprobes, &nhprobes) == MPI_SUCCESS && nhprobes == ntx,
+          "host probes elements %d", nhprobes);
+    CHECK(MPI_T_pvar_read(s, hstate, st) == MPI_SUCCESS && MPI_T_pvar_read(s, hprobes, v) == MPI_SUCCESS,
+          "read host vars");
+    for (int k = 0; k < nhstate; k++)
+        CHECK(st[k] == -1 && v[k] == 0, "one host: host element %d state %d, probes %llu", k, st[k], v[k]);
+    CHECK(MPI_T_pvar_write(s, hstate, st) == MPI_T_ERR_PVAR_NO_WRITE, "write host state");
+    CHECK(MPI_T_pvar_handle_free(s, &hstate) == MPI_SUCCESS && MPI_T_pvar_handle_free(s, &hprobes) == MPI_SUCCESS,
+          "free host handles");
     CHECK(MPI_T_enum_get_item(et, nitems, &val, NULL, NULL) == MPI_T_ERR_INVALID_ITEM, "item range");
 
     /* continuous variables cannot be started or stopped, except through ALL_HANDLES */

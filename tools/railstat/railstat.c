@@ -29,6 +29,13 @@ static const struct {
 };
 #define RS_NCOLS ((int)(sizeof rs_cols / sizeof rs_cols[0]))
 
+/* railmpi judges health per remote host and rail, once for all of a host's
+ * ranks: rank 0 prints its host's view, summed over the remote hosts */
+static const char *const rs_host_pvars[] = {"rail_host_probes", "rail_host_failures"};
+#define RS_NHOST 2
+static MPI_T_pvar_handle rs_host_handle[RS_NHOST];
+static int rs_host_count[RS_NHOST];
+
 static MPI_T_pvar_session rs_session = MPI_T_PVAR_SESSION_NULL;
 static MPI_T_pvar_handle rs_handle[RS_NCOLS];
 static int rs_count[RS_NCOLS];
@@ -54,7 +61,39 @@ static void rs_start(void)
         if (rs_count[c] > RS_MAX_RAILS)
             rs_count[c] = RS_MAX_RAILS;
     }
+    for (int c = 0; c < RS_NHOST; c++) {
+        int idx;
+        rs_host_handle[c] = MPI_T_PVAR_HANDLE_NULL;
+        rs_host_count[c] = 0;
+        if (MPI_T_pvar_get_index(rs_host_pvars[c], MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS ||
+            MPI_T_pvar_handle_alloc(rs_session, idx, NULL, &rs_host_handle[c], &rs_host_count[c]) != MPI_SUCCESS)
+            rs_host_handle[c] = MPI_T_PVAR_HANDLE_NULL; /* another MPI: no host view */
+    }
     rs_ready = 1;
+}
+
+/* Rank 0's host: probes and failures per rail over every remote host. */
+static void rs_report_hosts(int nrails)
+{
+    unsigned long long sum[RS_NHOST][RS_MAX_RAILS];
+    memset(sum, 0, sizeof sum);
+    for (int c = 0; c < RS_NHOST; c++) {
+        int n = rs_host_count[c];
+        if (rs_host_handle[c] == MPI_T_PVAR_HANDLE_NULL || n <= 0 || nrails <= 0 || n % nrails)
+            return;
+        unsigned long long *v = calloc((size_t)n, sizeof *v);
+        if (!v || MPI_T_pvar_read(rs_session, rs_host_handle[c], v) != MPI_SUCCESS) {
+            free(v);
+            return;
+        }
+        for (int e = 0; e < n; e++)
+            if (e % nrails < RS_MAX_RAILS)
+                sum[c][e % nrails] += v[e];
+        free(v);
+    }
+    for (int r = 0; r < nrails && r < RS_MAX_RAILS; r++)
+        printf("railstat: hosts rail %d: probes %llu, failures %llu (rank 0's host, over every remote host)\n", r,
+               sum[0][r], sum[1][r]);
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -118,6 +157,7 @@ static void rs_report(void)
             printf(c < 2 || rs_cols[c].timer ? " %12.3f" : " %12.0f", all[c][r]);
         printf("\n");
     }
+    rs_report_hosts(most);
     fflush(stdout);
 }
 
