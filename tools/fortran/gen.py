@@ -387,7 +387,8 @@ MAXLEN = re.compile(r"^MPI_MAX_")
 EXTERNALS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN",
              "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_FN",
              "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
-             "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN"]
+             "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN",
+             "MPI_CONVERSION_FN_NULL"]
 
 
 # choice buffers are passed by address: no subarray descriptors, and the
@@ -400,6 +401,28 @@ EXTRA_INTERFACES = [
     "      TYPE(*), DIMENSION(*) :: buf",
     "    END SUBROUTINE MPI_F_SYNC_REG",
 ]
+# MPI_SIZEOF (MPI-3.1 17.1.9): one specific per intrinsic type and kind of
+# gfortran on x86-64, X of any rank (assumed rank); (type, kind, bytes).
+# src/fortran/fortran_cb.c has the bodies, named mpi_sizeof_<t><kind>_.
+SIZEOF_SPECIFICS = ([("INTEGER", k, k) for k in (1, 2, 4, 8, 16)]
+                    + [("REAL", 4, 4), ("REAL", 8, 8), ("REAL", 10, 16), ("REAL", 16, 16)]
+                    + [("COMPLEX", 4, 8), ("COMPLEX", 8, 16), ("COMPLEX", 10, 32), ("COMPLEX", 16, 32)]
+                    + [("LOGICAL", k, k) for k in (1, 2, 4, 8)]
+                    + [("CHARACTER", 1, 1)])
+
+
+def sizeof_interface(optional_ierror):
+    out = ["  INTERFACE MPI_SIZEOF"]
+    for t, k, _ in SIZEOF_SPECIFICS:
+        name = "MPI_SIZEOF_%s%d" % (t[0], k)
+        decl = "CHARACTER(LEN=*)" if t == "CHARACTER" else "%s(KIND=%d)" % (t, k)
+        out += ["    SUBROUTINE %s(x, size, ierror)" % name,
+                "      %s, DIMENSION(..) :: x" % decl,
+                "      INTEGER :: size",
+                "      INTEGER%s :: ierror" % (", OPTIONAL" if optional_ierror else ""),
+                "    END SUBROUTINE " + name]
+    out.append("  END INTERFACE MPI_SIZEOF")
+    return out
 
 
 def all_constants(header):
@@ -542,6 +565,7 @@ def gen_module(funcs, header):
             else:
                 out.append("    END FUNCTION " + name)
     out.append("  END INTERFACE")
+    out += sizeof_interface(False)
     out.append("END MODULE mpi")
     # free form: continue long lines
     res = []
@@ -640,6 +664,7 @@ def gen_module_f08(funcs, header):
         else:
             out.append("    END FUNCTION " + name)
     out.append("  END INTERFACE")
+    out += sizeof_interface(True)
     out.append("END MODULE mpi_f08")
     res = []
     for line in out:
