@@ -2,7 +2,9 @@
 # Dynamic processes across two virtual hosts (2 data rails over TCP): two
 # jobs, each with ranks on both hosts, meet through a port name (a file) and
 # through mpiexec's name service, exchange traffic both ways over the rails
-# and disconnect; a job on both hosts spawns. Root only; torn down on exit.
+# and disconnect; a job on both hosts spawns onto either host, and a spawn of
+# a missing program onto the other host fails cleanly. Root only; torn down
+# on exit.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -30,9 +32,23 @@ pair() { # NAME SERVER_MODE CLIENT_MODE ARG
 }
 pair "connect/accept, 2+3 ranks on 2 hosts" server client "$tmp/port"
 pair "publish/lookup, 2+3 ranks on 2 hosts" pubserver pubclient "railmpi hosts $$"
-# a job on both hosts spawns 3 processes from rank 0's host
+# a job on both hosts spawns 3 processes from rank 0's host, then onto the
+# other host (info key host; the children check where they run), both ways
 mkdir "$tmp/wdir"
 out=$(mx "${name}h1,${name}h2" 2 spawn "$tmp/wdir" 2>&1)
 echo "$out" | grep -q "^spawn ok" && echo "$out" | grep -q "^child ok" || fail "spawn from a 2-host job: $(echo "$out" | tail -20)"
+for order in "h1 h2" "h2 h1"; do
+    set -- $order
+    out=$(mx "${name}$1,${name}$2" 2 spawn "$tmp/wdir" "${name}$2" 2>&1)
+    echo "$out" | grep -q "^spawn ok" && [ "$(echo "$out" | grep -c "^child ok")" = 1 ] ||
+        fail "spawn from a 2-host job (rank 0 on $1) onto $2: $(echo "$out" | tail -20)"
+done
+# a program that does not exist, asked for on the other host: MPI_ERR_SPAWN,
+# errcodes set, and nothing left running
+out=$(mx "${name}h1,${name}h2" 2 spawnbad "${name}h2" 2>&1)
+echo "$out" | grep -q "^spawnbad ok" || fail "spawn of a missing program onto the other host: $(echo "$out" | tail -20)"
+sleep 0.5
+left=$(pgrep -af "$tmp/dyn|railmpi-program" | grep -v pgrep)
+[ -z "$left" ] || fail "processes left after the failed spawns: $left"
 [ $fails = 0 ] || exit 1
 echo "OK: dynamic processes across 2 hosts"

@@ -2,9 +2,11 @@
  *   dynamic server FILE | client FILE     MPI_Open_port / Comm_accept / Comm_connect
  *   dynamic joinserver FILE | joinclient FILE   MPI_Comm_join over a TCP connection
  *   dynamic pubserver NAME | pubclient NAME     the same, the port found through the name service
- *   dynamic spawn DIR                     MPI_Comm_spawn of 3 children (mode child) in wdir DIR
+ *   dynamic spawn DIR [HOST]              MPI_Comm_spawn of 3 children (mode child) in wdir DIR
+ *                                         (on HOST, info key host, which they check)
  *   dynamic spawnmulti DIR                MPI_Comm_spawn_multiple: 2 + 1 children (mode child2)
- *   dynamic spawnbad                      a program that does not exist: MPI_ERR_SPAWN, errcodes
+ *   dynamic spawnbad [HOST]               a program that does not exist (on HOST): MPI_ERR_SPAWN,
+ *                                         errcodes
  *   dynamic closed NAME                   MPI_ERR_PORT for closed, unanswered, bad ports;
  *                                         MPI_ERR_NAME, MPI_ERR_SERVICE from the name service
  * FILE passes the port name (or TCP port) from one job to the other. */
@@ -169,10 +171,13 @@ int main(int argc, char **argv)
         self[l > 0 ? l : 0] = 0;
         /* what the parent's ranks were given with -genv reaches the children */
         const char *mark = getenv("DYN_MARK");
-        char *args[] = {"child", (char *)file, (char *)(mark ? mark : "-"), NULL};
+        const char *host = argc > 3 ? argv[3] : NULL;
+        char *args[] = {"child", (char *)file, (char *)(mark ? mark : "-"), (char *)host, NULL};
         MPI_Info info;
         MPI_Info_create(&info);
         MPI_Info_set(info, "wdir", file);
+        if (host)
+            MPI_Info_set(info, "host", host);
         int codes[3] = {-1, -1, -1};
         MPI_Comm_spawn(self, args, 3, info, 0, MPI_COMM_WORLD, &inter, codes);
         MPI_Info_free(&info);
@@ -191,6 +196,10 @@ int main(int argc, char **argv)
         const char *mark = getenv("DYN_MARK");
         CHECK(argc > 3 && !strcmp(mark ? mark : "-", argv[3]), "DYN_MARK %s, the parent's %s", mark ? mark : "-",
               argc > 3 ? argv[3] : "?");
+        if (argc > 4) { /* the host asked for (mpiexec names each rank's host) */
+            const char *on = getenv("RAILMPI_HOST_ID");
+            CHECK(on && !strcmp(on, argv[4]), "a child runs on host %s, not %s", on ? on : "(unnamed)", argv[4]);
+        }
         int flag, *usize;
         MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag);
         CHECK(flag && *usize >= 3, "MPI_UNIVERSE_SIZE");
@@ -231,8 +240,15 @@ int main(int argc, char **argv)
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         int codes[2] = {-1, -1}, cls;
         double t0 = MPI_Wtime();
-        int rc = MPI_Comm_spawn("/nonexistent/railmpi-program", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
-                                MPI_COMM_WORLD, &inter, codes);
+        MPI_Info on = MPI_INFO_NULL;
+        if (argc > 2) {
+            MPI_Info_create(&on);
+            MPI_Info_set(on, "host", file);
+        }
+        int rc = MPI_Comm_spawn("/nonexistent/railmpi-program", MPI_ARGV_NULL, 2, on, 0, MPI_COMM_WORLD,
+                                &inter, codes);
+        if (on != MPI_INFO_NULL)
+            MPI_Info_free(&on);
         MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_SPAWN, "spawning a missing program: class %d", cls);
         CHECK(inter == MPI_COMM_NULL, "an intercommunicator for a failed spawn");

@@ -64,6 +64,10 @@ typedef struct job {
     ctl_conn_t up;    /* fd -1 when not a proxy */
     char host_id[256], launch_ip[64], job_secret[128], kvsname[128];
     int first, world; /* my ranks are first..first+n-1 of world */
+    /* the launch's launcher and hosts, from mpiexec: where spawns may go */
+    char *spawn_launcher;
+    char **spawn_hosts;
+    int nspawn_hosts;
     int n;
     int label;
     double timeout;
@@ -154,8 +158,9 @@ static void usage(FILE *f)
             "                       on several hosts); a job's names go when it ends\n"
             "dynamic processes: MPI_Open_port/Comm_accept/Comm_connect/Comm_join between jobs;\n"
             "  MPI_Comm_spawn(_multiple) starts its job as another mpiexec on the spawning rank's host, with\n"
-            "  the info keys wdir (directory), path (where to look for the program) and host (that\n"
-            "  host only); this mpiexec ends after the jobs it spawned\n"
+            "  the info keys wdir (directory), path (where to look for the program) and host (this\n"
+            "  host, or another of the -hosts list: the new job's ranks start there through the\n"
+            "  launcher, one command per spawn); this mpiexec ends after the jobs it spawned\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
             "  -migrate off|on RAIL [-job PID]  move every rank's traffic off network rail RAIL\n"
             "                       (it stays connected, ready to come back) or back onto it; PID\n"
@@ -354,7 +359,12 @@ static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const
         return -1;
     }
     j->spawned = sp;
-    pid_t pid = spawn_start(self, blocks, lines, nblocks, j->env_extra, j->nenv_extra, j->genvnone, msg, msglen);
+    /* a job on one host has no proxy; RAILMPI_HOST_ID may still name its host */
+    const char *hid = j->host_id[0] ? j->host_id : getenv("RAILMPI_HOST_ID");
+    spawn_where_t where = {.host_id = hid, .launcher = j->spawn_launcher, .iface = j->launch_ip,
+                           .hosts = j->spawn_hosts, .nhosts = j->nspawn_hosts};
+    pid_t pid = spawn_start(self, &where, blocks, lines, nblocks, j->env_extra, j->nenv_extra, j->genvnone,
+                            msg, msglen);
     if (pid < 0)
         return -1;
     j->spawned[j->nspawned++] = pid;
@@ -486,6 +496,8 @@ static int job_start(job_t *j)
 
 /* ---- multi-host: the top side ------------------------------------------ */
 
+static void remote_kv_add(job_t *j, const char *key, const char *val);
+
 static int job_start_remote(job_t *j)
 {
     char addr[300], kvs[64], sec[40];
@@ -513,6 +525,10 @@ static int job_start_remote(job_t *j)
                 fprintf(stderr, "mpiexec: not passing %.40s... to other hosts: too long\n", *e);
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
     j->ctl_sent = calloc((size_t)j->nhosts, sizeof *j->ctl_sent);
+    /* a spawned job's parent port reaches the ranks with the first barrier's
+     * merge, before MPI_Init looks for it */
+    for (int i = 0; i + 1 < j->npreput; i += 2)
+        remote_kv_add(j, j->preput[i], j->preput[i + 1]);
     int first = 0;
     for (int h = 0; h < j->nhosts; h++) {
         int count = j->ppn;
@@ -579,6 +595,10 @@ static int remote_send_job(job_t *j, int fd)
         rc |= remote_send_field(fd, "cwd", cwd);
     for (int i = 0; j->argv[i] && rc == 0; i++)
         rc |= remote_send_field(fd, "arg", j->argv[i]);
+    if (rc == 0)
+        rc |= remote_send_field(fd, "launcher", j->launcher);
+    for (int h = 0; h < j->nhosts && rc == 0; h++)
+        rc |= remote_send_field(fd, "host", j->hosts[h]);
     return rc ? rc : ctl_send(fd, "end\n");
 }
 
@@ -737,6 +757,18 @@ static int proxy_job_recv(job_t *j, double deadline)
         } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
             if (job_env_add(j, val) < 0)
                 break;
+            val = NULL;
+        } else if (val && !strcmp(line, "launcher") && !j->spawn_launcher) {
+            j->spawn_launcher = val;
+            val = NULL;
+        } else if (val && !strcmp(line, "host")) {
+            char **h = realloc(j->spawn_hosts, sizeof *h * (size_t)(j->nspawn_hosts + 1));
+            if (!h) {
+                free(val);
+                break;
+            }
+            j->spawn_hosts = h;
+            h[j->nspawn_hosts++] = val;
             val = NULL;
         } else if (val && !strcmp(line, "cwd") && !cwd) {
             cwd = val;
@@ -1165,6 +1197,10 @@ out:
     }
     free(j.kv);
     free(j.spawned);
+    free(j.spawn_launcher);
+    for (int h = 0; h < j.nspawn_hosts; h++)
+        free(j.spawn_hosts[h]);
+    free(j.spawn_hosts);
     free(j.preput);
     for (int a = 0; a < j.napps; a++)
         free(j.apps[a].argv);
