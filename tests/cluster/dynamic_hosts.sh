@@ -43,6 +43,11 @@ for order in "h1 h2" "h2 h1"; do
     echo "$out" | grep -q "^spawn ok" && [ "$(echo "$out" | grep -c "^child ok")" = 1 ] ||
         fail "spawn from a 2-host job (rank 0 on $1) onto $2: $(echo "$out" | tail -20)"
 done
+# both commands of a spawn_multiple onto the other host: one MPI_COMM_WORLD,
+# each rank running its command (MPI_APPNUM) in its wdir
+out=$(mx "${name}h1,${name}h2" 2 spawnmulti "$tmp/wdir" "${name}h2" 2>&1)
+echo "$out" | grep -q "^spawnmulti ok" && echo "$out" | grep -q "^child2 ok" ||
+    fail "spawn_multiple from a 2-host job onto h2: $(echo "$out" | tail -20)"
 # a program that does not exist, asked for on the other host: MPI_ERR_SPAWN,
 # errcodes set, and nothing left running
 out=$(mx "${name}h1,${name}h2" 2 spawnbad "${name}h2" 2>&1)

@@ -4,7 +4,8 @@
  *   dynamic pubserver NAME | pubclient NAME     the same, the port found through the name service
  *   dynamic spawn DIR [HOST]              MPI_Comm_spawn of 3 children (mode child) in wdir DIR
  *                                         (on HOST, info key host, which they check)
- *   dynamic spawnmulti DIR                MPI_Comm_spawn_multiple: 2 + 1 children (mode child2)
+ *   dynamic spawnmulti DIR [HOST]         MPI_Comm_spawn_multiple: 2 + 1 children (mode child2),
+ *                                         on HOST if given
  *   dynamic spawnbad [HOST]               a program that does not exist (on HOST): MPI_ERR_SPAWN,
  *                                         errcodes
  *   dynamic spawnmissing                  the same, without the unknown host after it
@@ -211,14 +212,23 @@ int main(int argc, char **argv)
         char self[4096];
         ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
         self[l > 0 ? l : 0] = 0;
-        char *a0[] = {"child2", (char *)file, "A", NULL}, *a1[] = {"child2", (char *)file, "B", NULL};
+        const char *host = argc > 3 ? argv[3] : NULL;
+        char *a0[] = {"child2", (char *)file, "A", (char *)host, NULL};
+        char *a1[] = {"child2", (char *)file, "B", (char *)host, NULL};
         char *cmds[] = {self, self}, **argvs[] = {a0, a1};
         int np[] = {2, 1}, codes[3] = {-1, -1, -1};
         MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
         MPI_Info_create(&infos[1]);
         MPI_Info_set(infos[1], "wdir", file);
+        if (host) { /* both commands on HOST */
+            MPI_Info_create(&infos[0]);
+            MPI_Info_set(infos[0], "host", host);
+            MPI_Info_set(infos[1], "host", host);
+        }
         MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &inter, codes);
         MPI_Info_free(&infos[1]);
+        if (host)
+            MPI_Info_free(&infos[0]);
         for (int i = 0; i < 3; i++)
             CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
         exercise(inter, 0);
@@ -236,6 +246,10 @@ int main(int argc, char **argv)
         char cwd[4096];
         if (which[0] == 'B')
             CHECK(getcwd(cwd, sizeof cwd) && !strcmp(cwd, file), "started in %s, not %s", cwd, file);
+        if (argc > 4) {
+            const char *on = getenv("RAILMPI_HOST_ID");
+            CHECK(on && !strcmp(on, argv[4]), "a child runs on host %s, not %s", on ? on : "(unnamed)", argv[4]);
+        }
         exercise(parent, 1);
     } else if (!strcmp(mode, "spawnbad") || !strcmp(mode, "spawnmissing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

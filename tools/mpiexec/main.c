@@ -160,7 +160,8 @@ static void usage(FILE *f)
             "  MPI_Comm_spawn(_multiple) starts its job as another mpiexec on the spawning rank's host, with\n"
             "  the info keys wdir (directory), path (where to look for the program) and host (this\n"
             "  host, or another of the -hosts list: the new job's ranks start there through the\n"
-            "  launcher, one command per spawn); this mpiexec ends after the jobs it spawned.\n"
+            "  launcher; the commands of one spawn go to one host); this mpiexec ends after the\n"
+            "  jobs it spawned\n"
             "  (ranks started by a PMIx server instead, srun --mpi=pmix or Open MPI's mpirun, spawn\n"
             "  through PMIx_Spawn where the server implements it)\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
@@ -466,7 +467,7 @@ static int job_start(job_t *j)
             unsetenv("PMI_PORT");
             bind_child(topo, j->bind, r, j->n);
             char **av = j->argv;
-            int a = job_app_of(j, r);
+            int a = job_app_of(j, j->first + r);
             if (a >= 0) {
                 av = j->apps[a].argv;
                 if (chdir(j->apps[a].wdir) != 0)
@@ -488,8 +489,8 @@ static int job_start(job_t *j)
         j->ranks[r].out = (out_stream_t){.fd = out[0], .to = stdout};
         j->ranks[r].err = (out_stream_t){.fd = err[0], .to = stderr};
         pmi_server_attach(j->pmi, r, sv[0]);
-        if (job_app_of(j, r) > 0)
-            pmi_server_set_appnum(j->pmi, r, job_app_of(j, r)); /* MPI_APPNUM */
+        if (job_app_of(j, j->first + r) > 0)
+            pmi_server_set_appnum(j->pmi, r, job_app_of(j, j->first + r)); /* MPI_APPNUM */
     }
     if (topo)
         hwloc_topology_destroy(topo);
@@ -597,6 +598,14 @@ static int remote_send_job(job_t *j, int fd)
         rc |= remote_send_field(fd, "cwd", cwd);
     for (int i = 0; j->argv[i] && rc == 0; i++)
         rc |= remote_send_field(fd, "arg", j->argv[i]);
+    for (int a = 0; a < j->napps && rc == 0; a++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", j->apps[a].n);
+        rc |= remote_send_field(fd, "app", num);
+        rc |= remote_send_field(fd, "appdir", j->apps[a].wdir);
+        for (int i = 0; j->apps[a].argv[i] && rc == 0; i++)
+            rc |= remote_send_field(fd, "apparg", j->apps[a].argv[i]);
+    }
     if (rc == 0)
         rc |= remote_send_field(fd, "launcher", j->launcher);
     for (int h = 0; h < j->nhosts && rc == 0; h++)
@@ -759,6 +768,38 @@ static int proxy_job_recv(job_t *j, double deadline)
         } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
             if (job_env_add(j, val) < 0)
                 break;
+            val = NULL;
+        } else if (val && !strcmp(line, "app") && atoi(val) > 0) {
+            struct job_app *ap = realloc(j->apps, sizeof *ap * (size_t)(j->napps + 1));
+            if (ap)
+                j->apps = ap;
+            char **av = ap ? calloc(1, sizeof *av) : NULL, *dot = strdup(".");
+            if (!av || !dot) {
+                free(av);
+                free(dot);
+                free(val);
+                break;
+            }
+            ap[j->napps++] = (struct job_app){.n = atoi(val), .wdir = dot, .argv = av};
+            free(val);
+            val = NULL;
+        } else if (val && !strcmp(line, "appdir") && j->napps) {
+            free((char *)j->apps[j->napps - 1].wdir);
+            j->apps[j->napps - 1].wdir = val;
+            val = NULL;
+        } else if (val && !strcmp(line, "apparg") && j->napps) {
+            struct job_app *ap = &j->apps[j->napps - 1];
+            int k = 0;
+            while (ap->argv[k])
+                k++;
+            char **av = realloc(ap->argv, sizeof *av * (size_t)(k + 2));
+            if (!av) {
+                free(val);
+                break;
+            }
+            av[k] = val;
+            av[k + 1] = NULL;
+            ap->argv = av;
             val = NULL;
         } else if (val && !strcmp(line, "launcher") && !j->spawn_launcher) {
             j->spawn_launcher = val;
@@ -1204,8 +1245,14 @@ out:
         free(j.spawn_hosts[h]);
     free(j.spawn_hosts);
     free(j.preput);
-    for (int a = 0; a < j.napps; a++)
+    for (int a = 0; a < j.napps; a++) {
+        if (j.proxy_addr) { /* a proxy's came from mpiexec, a copy of each word */
+            for (int k = 0; j.apps[a].argv[k]; k++)
+                free(j.apps[a].argv[k]);
+            free((char *)j.apps[a].wdir);
+        }
         free(j.apps[a].argv);
+    }
     free(j.apps);
     if (j.ctl)
         for (int h = 0; h < j.nhosts; h++)

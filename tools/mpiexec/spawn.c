@@ -4,8 +4,9 @@
  * started in its info key wdir. When the info key host names another host
  * of the launch, the new mpiexec runs `-hosts HOST -launcher-exec LAUNCHER
  * -iface ADDR` instead, so its ranks start on that host through a proxy
- * (remote.h) and reach the parents over the rails like any other job; as
- * a proxy carries one program, such a job has one command. Its ranks find the parent's port in
+ * (remote.h), which gets the --app list with the job, and reach the
+ * parents over the rails like any other job. The commands of one spawn go
+ * to one host. Its ranks find the parent's port in
  * their key-value space (PARENT_ROOT_PORT_NAME, as MPICH names it) and
  * connect to it in MPI_Init. The program is looked for before anything is
  * started (in wdir when it names a path, else in the info key path and then
@@ -132,16 +133,6 @@ static int spawn_app(const spawn_where_t *where, const char *const *kv, int n, c
     }
     if (!argv)
         return nprocs;
-    if (*target) { /* one command on another host: the plain program and its arguments */
-        argv[(*k)++] = prog;
-        for (int i = 1; i <= argc; i++) {
-            char key[32];
-            snprintf(key, sizeof key, "arg%d", i);
-            const char *a = pmi_spawn_value(kv, n, key);
-            argv[(*k)++] = (char *)(a ? a : "");
-        }
-        return nprocs;
-    }
     char *nb = nums[0], *cb = nums[1];
     snprintf(nb, 16, "%d", nprocs);
     snprintf(cb, 16, "%d", argc);
@@ -184,10 +175,6 @@ pid_t spawn_start(const char *self, const spawn_where_t *where, const char *cons
         if (np >= 0 && b > 0 && strcmp(t, target)) {
             snprintf(msg, msglen, "the commands of one spawn go to one host (%s and %s asked for)",
                      *target ? target : "this one", *t ? t : "this one");
-            np = -1;
-        } else if (np >= 0 && *t && nblocks > 1) {
-            snprintf(msg, msglen, "spawning several commands onto another host (%s) is not supported: "
-                     "spawn each command by itself", t);
             np = -1;
         }
         if (np < 0) {
@@ -267,9 +254,6 @@ pid_t spawn_start(const char *self, const spawn_where_t *where, const char *cons
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0)
             dup2(devnull, 0);
-        /* the new mpiexec tells its proxy to run where it runs itself */
-        if (*target && chdir(wdir[0]) != 0)
-            _exit(127);
         execv(self, argv);
         _exit(127);
     }
