@@ -369,8 +369,9 @@ void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t cop
  * (the CTS, or the last chunk of a window that spans the message). */
 size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch)
 {
+    /* processes of other jobs keep no per-peer account (proto_flow_exempt) */
     if (s->mode == PROTO_SYNC || !proto_eng.rndv_window || !rail_channel_keeps(ch) ||
-        rail_channel_local_path(ch))
+        rail_channel_local_path(ch) || s->world_peer >= proto_proc.world_size)
         return s->bytes;
     size_t t = s->bytes < proto_eng.rndv_window ? s->bytes : proto_eng.rndv_window;
     size_t budget = proto_eng.peer_buffer ? proto_eng.peer_buffer : SIZE_MAX;
