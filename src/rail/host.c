@@ -39,7 +39,11 @@ static rail_host_hdr_t *rail_host_hdr;
 static rail_host_entry_t *rail_host_tab;
 static size_t rail_host_len;  /* mapped bytes; 0: private (calloc) */
 static int rail_host_n;       /* remote hosts in the table */
+/* world rank -> host: the table's own copy of the job's map (the caller's
+ * array grows, by realloc, when processes of other jobs join, while the
+ * progress thread reads this one) */
 static const int *rail_host_node_of;
+static int *rail_host_node_copy;
 static int rail_host_nranks;
 static int rail_host_me = -1; /* my world rank */
 static int rail_host_mine;    /* this rank held the lease at its last tick */
@@ -91,8 +95,15 @@ rm_status_t rail_host_setup(const rail_host_conf_t *c)
 {
     rail_host_teardown();
     rail_host_done = 0;
-    rail_host_node_of = c->node_of;
     rail_host_nranks = c->nranks;
+    rail_host_node_of = c->node_of; /* without a size (nranks 0): the caller's, as it is */
+    if (c->node_of && c->nranks > 0) {
+        rail_host_node_copy = malloc(sizeof *rail_host_node_copy * (size_t)c->nranks);
+        if (!rail_host_node_copy)
+            return RM_ERR_NOMEM;
+        memcpy(rail_host_node_copy, c->node_of, sizeof *rail_host_node_copy * (size_t)c->nranks);
+        rail_host_node_of = rail_host_node_copy;
+    }
     rail_host_me = c->my_rank;
     rail_host_pid = getpid();
     rail_host_t0 = rm_now();
@@ -137,6 +148,9 @@ rm_status_t rail_host_setup(const rail_host_conf_t *c)
 
 void rail_host_teardown(void)
 {
+    free(rail_host_node_copy);
+    rail_host_node_copy = NULL;
+    rail_host_node_of = NULL;
     if (!rail_host_hdr)
         return;
     uint64_t cur = atomic_load(&rail_host_hdr->lease);
@@ -153,7 +167,6 @@ void rail_host_teardown(void)
     rail_host_n = 0;
     rail_host_len = 0;
     rail_host_mine = 0;
-    rail_host_node_of = NULL;
     rail_host_done = 1;
 }
 

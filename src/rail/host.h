@@ -42,7 +42,7 @@ typedef struct rail_host_entry {
 
 typedef struct rail_host_conf {
     int my_rank, my_node, nnodes;
-    const int *node_of;  /* world rank -> host index; the caller keeps it alive */
+    const int *node_of;  /* world rank -> host index; copied when nranks > 0, else the caller keeps it alive */
     int nranks;          /* world size: processes past it (other jobs) have no host entry (0: no limit) */
     int nlocal;          /* ranks on this host */
     const char *job_id;  /* names the shared table */
