@@ -21,12 +21,15 @@ run() { # HOSTS N PROGRAM
         fail "$3 with $2 ranks on $(echo "$1" | tr ',' ' ' | wc -w) hosts: $(grep -m3 -E "FAIL|ERR|Abort|signal|mpiexec" "$tmp/out" | tr '\n' ' ')"
     fi
 }
-for t in topo_cart topo_graph intercomm_basic intercomm_coll intercomm_idup coll_nb_inter comm_nb \
-    dyn_world dtype_darray dtype_subarray dtype_derived; do
+for t in topo_cart topo_graph intercomm_basic intercomm_coll intercomm_idup comm_nb dyn_world dtype_darray \
+    dtype_subarray dtype_derived; do
     for n in 6 8; do
         run "$three" $n $t
     done
 done
+# at 8 ranks its reduce_scatter_block reads past its send buffer (4 x 4
+# items of 12), a fault of the program, not of the library
+run "$three" 6 coll_nb_inter
 for t in intercomm_idup intercomm_coll; do
     run "$two" 5 $t
 done
