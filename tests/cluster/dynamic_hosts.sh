@@ -48,6 +48,24 @@ done
 out=$(mx "${name}h1,${name}h2" 2 spawnmulti "$tmp/wdir" "${name}h2" 2>&1)
 echo "$out" | grep -q "^spawnmulti ok" && echo "$out" | grep -q "^child2 ok" ||
     fail "spawn_multiple from a 2-host job onto h2: $(echo "$out" | tail -20)"
+# children on the other host keep their traffic with the parents going
+# while that host's NIC on rail 0 is down (the same failover as any job)
+RAILMPI_VERBOSE=1 mx "${name}h1,${name}h2" 2 spawnft "$tmp/wdir" "${name}h2" >"$tmp/ft.out" 2>&1 &
+ft=$!
+for _ in $(seq 300); do grep -q "^streaming" "$tmp/ft.out" && break; sleep 0.1; done
+if grep -q "^streaming" "$tmp/ft.out"; then
+    bash "$here/vcluster.sh" nic-down "$name" 2 0
+    sleep 2
+    bash "$here/vcluster.sh" nic-up "$name" 2 0
+fi
+wait $ft
+grep -q "^spawnft ok" "$tmp/ft.out" && grep -q "^childft ok" "$tmp/ft.out" ||
+    fail "parents and children across hosts with rail 0 failed: $(tail -20 "$tmp/ft.out")"
+# the parents' rank 0 knows the first child as process 2 (past its world of 2)
+for ev in failed up; do
+    grep -qE "^railmpi\[0\]: rail event [0-9.]+ peer 2 rail 0: $ev" "$tmp/ft.out" ||
+        fail "the parent saw no '$ev' event for its child's path on rail 0: $(grep 'peer 2' "$tmp/ft.out" | head -5)"
+done
 # a program that does not exist, asked for on the other host: MPI_ERR_SPAWN,
 # errcodes set, and nothing left running
 out=$(mx "${name}h1,${name}h2" 2 spawnbad "${name}h2" 2>&1)

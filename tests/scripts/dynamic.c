@@ -9,6 +9,10 @@
  *   dynamic spawnbad [HOST]               a program that does not exist (on HOST): MPI_ERR_SPAWN,
  *                                         errcodes
  *   dynamic spawnmissing                  the same, without the unknown host after it
+ *   dynamic spawnft DIR HOST              2 children on HOST; rank 0 streams 1 MiB messages to
+ *                                         child 0 and back for 6 s, checked word by word, and
+ *                                         prints "streaming" once under way (a rail is failed
+ *                                         meanwhile: tests/cluster/dynamic_hosts.sh)
  *   dynamic closed NAME                   MPI_ERR_PORT for closed, unanswered, bad ports;
  *                                         MPI_ERR_NAME, MPI_ERR_SERVICE from the name service
  * FILE passes the port name (or TCP port) from one job to the other. */
@@ -251,6 +255,58 @@ int main(int argc, char **argv)
             CHECK(on && !strcmp(on, argv[4]), "a child runs on host %s, not %s", on ? on : "(unnamed)", argv[4]);
         }
         exercise(parent, 1);
+    } else if (!strcmp(mode, "spawnft") || !strcmp(mode, "childft")) {
+        int child = !strcmp(mode, "childft"), n = 1 << 18;
+        MPI_Comm peer;
+        if (child) {
+            MPI_Comm_get_parent(&peer);
+            CHECK(peer != MPI_COMM_NULL, "a spawned process has no parent");
+        } else {
+            char self[4096];
+            ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+            self[l > 0 ? l : 0] = 0;
+            char *args[] = {"childft", (char *)file, NULL};
+            MPI_Info info;
+            MPI_Info_create(&info);
+            MPI_Info_set(info, "host", argc > 3 ? argv[3] : "localhost");
+            int codes[2] = {-1, -1};
+            MPI_Comm_spawn(self, args, 2, info, 0, MPI_COMM_WORLD, &peer, codes);
+            MPI_Info_free(&info);
+            CHECK(codes[0] == MPI_SUCCESS && codes[1] == MPI_SUCCESS, "errcodes %d %d", codes[0], codes[1]);
+        }
+        int *buf = malloc(sizeof(int) * (size_t)n), *back = malloc(sizeof(int) * (size_t)n);
+        double t0 = MPI_Wtime();
+        for (int round = 0; rank == 0; round++) {
+            if (child) {
+                MPI_Recv(buf, n, MPI_INT, 0, 9, peer, MPI_STATUS_IGNORE);
+                for (int i = 1; i < n; i++)
+                    CHECK(buf[i] == round * 7 + i, "round %d word %d: %d", round, i, buf[i]);
+                for (int i = 0; i < n; i++)
+                    back[i] = i ? buf[i] + 1 : buf[0];
+                MPI_Send(back, n, MPI_INT, 0, 10, peer);
+                if (!buf[0])
+                    break;
+                continue;
+            }
+            buf[0] = MPI_Wtime() - t0 < 6.0;
+            for (int i = 1; i < n; i++)
+                buf[i] = round * 7 + i;
+            MPI_Send(buf, n, MPI_INT, 0, 9, peer);
+            MPI_Recv(back, n, MPI_INT, 0, 10, peer, MPI_STATUS_IGNORE);
+            for (int i = 1; i < n; i++)
+                CHECK(back[i] == buf[i] + 1, "round %d word %d came back %d", round, i, back[i]);
+            if (round == 3) {
+                printf("streaming\n");
+                fflush(stdout);
+            }
+            if (!buf[0]) {
+                printf("spawnft: %d rounds of 1 MiB both ways\n", round + 1);
+                break;
+            }
+        }
+        free(buf);
+        free(back);
+        MPI_Comm_disconnect(&peer);
     } else if (!strcmp(mode, "spawnbad") || !strcmp(mode, "spawnmissing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         int codes[2] = {-1, -1}, cls;
