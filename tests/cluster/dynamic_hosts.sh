@@ -43,6 +43,10 @@ for order in "h1 h2" "h2 h1"; do
     echo "$out" | grep -q "^spawn ok" && [ "$(echo "$out" | grep -c "^child ok")" = 1 ] ||
         fail "spawn from a 2-host job (rank 0 on $1) onto $2: $(echo "$out" | tail -20)"
 done
+# a one-rank job whose second host is idle spawns onto that host
+out=$(mx "${name}h1,${name}h2" 1 spawn "$tmp/wdir" "${name}h2" 2>&1)
+echo "$out" | grep -q "^spawn ok" && echo "$out" | grep -q "^child ok" ||
+    fail "spawn from a 1-rank job onto its idle second host: $(echo "$out" | tail -20)"
 # both commands of a spawn_multiple onto the other host: one MPI_COMM_WORLD,
 # each rank running its command (MPI_APPNUM) in its wdir
 out=$(mx "${name}h1,${name}h2" 2 spawnmulti "$tmp/wdir" "${name}h2" 2>&1)

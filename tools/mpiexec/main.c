@@ -50,6 +50,7 @@ typedef struct job {
     int remote;
     char **hosts;
     int nhosts, ppn;
+    int nhosts_listed; /* -hosts as given, idle ones too: where spawns may go */
     const char *launcher, *iface, *self;
     int listen_fd;
     ctl_conn_t *ctl;  /* per proxy */
@@ -608,7 +609,7 @@ static int remote_send_job(job_t *j, int fd)
     }
     if (rc == 0)
         rc |= remote_send_field(fd, "launcher", j->launcher);
-    for (int h = 0; h < j->nhosts && rc == 0; h++)
+    for (int h = 0; h < j->nhosts_listed && rc == 0; h++)
         rc |= remote_send_field(fd, "host", j->hosts[h]);
     return rc ? rc : ctl_send(fd, "end\n");
 }
@@ -1195,6 +1196,7 @@ int main(int argc, char **argv)
         char *save;
         for (char *h = strtok_r(hostbuf, ",", &save); h; h = strtok_r(NULL, ",", &save))
             j.hosts[j.nhosts++] = h;
+        j.nhosts_listed = j.nhosts;
         j.total = nset ? j.n : j.nhosts * j.ppn;
         if (nset && j.total > j.nhosts * j.ppn)
             j.ppn = (j.total + j.nhosts - 1) / j.nhosts;
