@@ -214,6 +214,8 @@ rm_status_t boot_name_unpublish(const char *service)
 
 rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap)
 {
+    if (boot_ops && boot_ops->spawn_cmds)
+        return boot_ops->spawn_cmds(count, cmds, port, why, cap);
     if (!boot_ops || !boot_ops->spawn)
         return RM_ERR_UNSUPPORTED;
     size_t len = 64;
@@ -258,6 +260,8 @@ rm_status_t boot_parent_port(char *port, int cap)
 {
     /* only PMI-1 carries MPICH's spawn protocol; elsewhere a get of a key
      * nobody put may wait for it (Hydra's PMI-2) */
+    if (boot_ops && boot_ops->parent_port)
+        return boot_ops->parent_port(port, (size_t)cap);
     if (!boot_ops || boot_ops != &boot_pmi1_ops)
         return RM_ERR_NOT_FOUND;
     return boot_ops->get(-1, "PARENT_ROOT_PORT_NAME", port, (size_t)cap);

@@ -15,7 +15,17 @@
  * every fence; a fence is PMIx_Fence over the whole namespace with
  * PMIX_COLLECT_DATA, so that after it every rank's data is in the local
  * store and a get (PMIx_Get with PMIX_OPTIONAL) never waits on the server:
- * a key nobody published is "not found" at once, as under PMI-1 and PMI-2. */
+ * a key nobody published is "not found" at once, as under PMI-1 and PMI-2.
+ *
+ * MPI_Comm_spawn is PMIx_Spawn, where the server implements it (prterun
+ * does; Slurm's pmix plugin answers PMIX_ERR_NOT_SUPPORTED, which becomes
+ * MPI_ERR_SPAWN with the server's answer in the message): one application
+ * per command, its arguments, the info keys host (PMIX_HOST), wdir (the
+ * application's directory; default ours) and path (directories searched
+ * here for a program named without a slash, before PATH), and the parent's
+ * port in the
+ * new processes' environment (RAILMPI_PARENT_PORT), which a child reads in
+ * MPI_Init. */
 #include "boot/wire.h"
 #include "util/log.h"
 
@@ -25,6 +35,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/config.h"
 
 #define PMIX "PMIx"
 /* the soname of Debian's libpmix2 (PMIx 4.x); earlier sonames speak an
@@ -42,6 +56,8 @@ static struct {
     pmix_status_t (*get)(const pmix_proc_t *, const char[], const pmix_info_t[], size_t, pmix_value_t **);
     const char *(*error_string)(pmix_status_t);
     void (*value_destruct)(pmix_value_t *);
+    /* optional: a library without it cannot spawn */
+    pmix_status_t (*spawn)(const pmix_info_t[], size_t, const pmix_app_t[], size_t, pmix_nspace_t);
 } pmix_lib;
 
 static pmix_proc_t pmix_me; /* this rank: namespace and rank */
@@ -67,6 +83,7 @@ static int pmix_load(void)
     *(void **)&pmix_lib.get = dlsym(h, "PMIx_Get");
     *(void **)&pmix_lib.error_string = dlsym(h, "PMIx_Error_string");
     *(void **)&pmix_lib.value_destruct = dlsym(h, "PMIx_Value_destruct");
+    *(void **)&pmix_lib.spawn = dlsym(h, "PMIx_Spawn");
     pmix_lib.ok = pmix_lib.init && pmix_lib.finalize && pmix_lib.abort && pmix_lib.put && pmix_lib.commit &&
                   pmix_lib.fence && pmix_lib.get && pmix_lib.error_string && pmix_lib.value_destruct;
     /* never dlclose: the library's progress thread may outlive finalize */
@@ -256,6 +273,145 @@ static rm_status_t pmix_finalize(void)
     return RM_OK;
 }
 
+static int pmix_runnable(const char *f)
+{
+    struct stat st;
+    return stat(f, &st) == 0 && S_ISREG(st.st_mode) && access(f, X_OK) == 0;
+}
+
+/* The program's path, looked for here as railmpi's mpiexec does: a name
+ * with a slash relative to wdir, one without in the info key path's
+ * directories and then PATH. NULL when there is none: a server told to
+ * start a program it cannot find may end the whole job (Open MPI's mpirun
+ * does), so such a spawn is refused before it is asked. */
+static char *pmix_find(const char *exe, const char *wdir, const char *path)
+{
+    char *f = NULL;
+    if (strchr(exe, '/')) {
+        size_t n = strlen(exe) + (wdir ? strlen(wdir) : 0) + 2;
+        if ((f = malloc(n))) {
+            if (exe[0] == '/' || !wdir)
+                snprintf(f, n, "%s", exe);
+            else
+                snprintf(f, n, "%s/%s", wdir, exe);
+        }
+        if (f && !pmix_runnable(f)) {
+            free(f);
+            f = NULL;
+        }
+        return f;
+    }
+    const char *env = getenv("PATH");
+    size_t dl = (path ? strlen(path) : 0) + (env ? strlen(env) : 0) + 2;
+    char *dirs = malloc(dl);
+    if (!dirs)
+        return NULL;
+    snprintf(dirs, dl, "%s%s%s", path ? path : "", path && env ? ":" : "", env ? env : "");
+    for (char *save, *d = strtok_r(dirs, ":", &save); d && !f; d = strtok_r(NULL, ":", &save)) {
+        size_t n = strlen(d) + strlen(exe) + (wdir ? strlen(wdir) : 0) + 3;
+        if (!(f = malloc(n)))
+            break;
+        if (d[0] == '/' || !wdir)
+            snprintf(f, n, "%s/%s", d, exe);
+        else
+            snprintf(f, n, "%s/%s/%s", wdir, d, exe);
+        if (!pmix_runnable(f)) {
+            free(f);
+            f = NULL;
+        }
+    }
+    free(dirs);
+    return f;
+}
+
+static const char *pmix_cmd_info(const boot_cmd_t *c, const char *key)
+{
+    for (int i = 0; i < c->ninfo; i++)
+        if (!strcmp(c->ikeys[i], key))
+            return c->ivals[i];
+    return NULL;
+}
+
+static rm_status_t pmix_spawn_cmds(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap)
+{
+    if (!pmix_lib.spawn) {
+        snprintf(why, cap, PMIX ": this libpmix has no PMIx_Spawn");
+        return RM_ERR_NOT_FOUND;
+    }
+    pmix_app_t *apps = calloc((size_t)count, sizeof *apps);
+    pmix_info_t *hosts = calloc((size_t)count, sizeof *hosts);
+    char **found = calloc((size_t)count, sizeof *found);
+    size_t envlen = strlen(port) + 32;
+    char *env0 = malloc(envlen), cwd[4096];
+    char *env[2] = {env0, NULL};
+    rm_status_t st = RM_OK;
+    if (!apps || !hosts || !found || !env0 || !getcwd(cwd, sizeof cwd)) {
+        st = RM_ERR_NOMEM;
+        goto out;
+    }
+    snprintf(env0, envlen, "RAILMPI_PARENT_PORT=%s", port);
+    for (int c = 0; c < count; c++) {
+        const boot_cmd_t *m = &cmds[c];
+        pmix_app_t *a = &apps[c];
+        const char *wdir = pmix_cmd_info(m, "wdir");
+        if (!(found[c] = pmix_find(m->exe, wdir ? wdir : cwd, pmix_cmd_info(m, "path")))) {
+            snprintf(why, cap, "cannot find the program %s", m->exe);
+            st = RM_ERR_NOT_FOUND;
+            goto out;
+        }
+        a->cmd = found[c];
+        if (!(a->argv = calloc((size_t)m->nargs + 2, sizeof *a->argv))) {
+            st = RM_ERR_NOMEM;
+            goto out;
+        }
+        a->argv[0] = a->cmd;
+        for (int i = 0; i < m->nargs; i++)
+            a->argv[i + 1] = m->args[i];
+        a->env = env;
+        a->cwd = (char *)(wdir ? wdir : cwd);
+        a->maxprocs = m->n;
+        const char *host = pmix_cmd_info(m, "host");
+        if (host) {
+            snprintf(hosts[c].key, sizeof hosts[c].key, "%s", PMIX_HOST);
+            hosts[c].value.type = PMIX_STRING;
+            hosts[c].value.data.string = (char *)host;
+            a->info = &hosts[c];
+            a->ninfo = 1;
+        }
+    }
+    pmix_nspace_t nspace;
+    memset(nspace, 0, sizeof nspace);
+    pmix_status_t rc = pmix_lib.spawn(NULL, 0, apps, (size_t)count, nspace);
+    if (rc != PMIX_SUCCESS) {
+        snprintf(why, cap, "the PMIx server did not spawn: %s%s", pmix_lib.error_string(rc),
+                 rc == PMIX_ERR_NOT_SUPPORTED ? " (it does not implement PMIx_Spawn)" : "");
+        st = RM_ERR_NOT_FOUND;
+    } else {
+        rm_log_debug(PMIX ": spawned namespace %s", nspace);
+    }
+out:
+    for (int c = 0; apps && c < count; c++)
+        free(apps[c].argv);
+    for (int c = 0; found && c < count; c++)
+        free(found[c]);
+    free(found);
+    free(apps);
+    free(hosts);
+    free(env0);
+    return st;
+}
+
+static rm_status_t pmix_parent_port(char *port, size_t cap)
+{
+    const char *p = rm_config.parent_port_s;
+    if (!p || !*p)
+        return RM_ERR_NOT_FOUND;
+    if (strlen(p) >= cap)
+        return RM_ERR_TRUNCATE;
+    strcpy(port, p);
+    return RM_OK;
+}
+
 const boot_ops_t boot_pmix_ops = {
     .name = PMIX,
     /* PMIx carries any string; keys and values are NUL-ended strings */
@@ -268,4 +424,6 @@ const boot_ops_t boot_pmix_ops = {
     .host = pmix_host,
     .abort = pmix_abort,
     .finalize = pmix_finalize,
+    .spawn_cmds = pmix_spawn_cmds,
+    .parent_port = pmix_parent_port,
 };

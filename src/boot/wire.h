@@ -35,6 +35,11 @@ typedef struct boot_ops {
      * blocks (mcmd=spawn, key=value lines, endcmd), one per command.
      * RM_ERR_NOT_FOUND when the launcher refuses, its reason in why. */
     rm_status_t (*spawn)(const char *blocks, char *why, size_t cap);
+    /* optional, preferred to spawn: the commands as they are (PMIx) */
+    rm_status_t (*spawn_cmds)(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap);
+    /* optional: the parent's port in a spawned job (RM_ERR_NOT_FOUND in
+     * any other); without it only PMI-1 asks its key-value space */
+    rm_status_t (*parent_port)(char *port, size_t cap);
 } boot_ops_t;
 
 extern const boot_ops_t boot_pmix_ops, boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;

@@ -1,6 +1,7 @@
 /* Communicator creations that agree on a context id without a collective
  * over the whole parent: MPI_Comm_create_group (only the group's members
- * talk) and MPI_Comm_idup (nonblocking, finished by the progress engine).
+ * talk) and MPI_Comm_idup (nonblocking, finished by the progress engine;
+ * on intra- and intercommunicators).
  * Their messages travel on contexts no communicator owns, so they can never
  * match application or collective traffic. */
 #include "comm/commgrp.h"
@@ -88,10 +89,25 @@ rm_status_t comm_create_group(comm_t *parent, group_t *g, int tag, comm_t **out)
 
 /* ---- MPI_Comm_idup ------------------------------------------------------ */
 
-/* Each member reserves some free ids and sends them to every other member
- * as soon as the call starts; nothing later waits on another step, so the
- * agreement finishes from progress alone. When the first round's 64
- * candidates have none in common, a second round offers every free id. */
+/* Each member reserves some free ids and sends them to every other process
+ * that must agree as soon as the call starts; nothing later waits on
+ * another step, so the agreement finishes from progress alone. When the
+ * first round's 64 candidates have too few in common, a second round
+ * offers every free id.
+ *
+ * On an intercommunicator (MPI-3.1 §6.4.2: the duplicate has the same
+ * groups) every process of both groups must agree, as the new context
+ * carries traffic between them: each sends its set to the other members
+ * of its group (over the local communicator) and to every remote process
+ * (over the intercommunicator itself). Two ids are taken from what all
+ * have in common, the lower for the intercommunicator and the next for
+ * the local communicator of each group (the two groups are disjoint, so
+ * they can share it). */
+typedef struct idup_peer {
+    comm_t *via;  /* the communicator the set travels on */
+    int rank;     /* the peer's rank there (a remote rank on an intercommunicator) */
+} idup_peer_t;
+
 typedef struct idup_op {
     request_t *req;
     comm_t *parent;
@@ -99,15 +115,17 @@ typedef struct idup_op {
     comm_idup_extra_t extra; /* what the new communicator inherits */
     uint32_t seq;
     int round;
+    int nids;          /* ids to agree: 1, or 2 for an intercommunicator */
     uint32_t mine[WORDS];
-    uint32_t *theirs;  /* size * WORDS */
-    request_t **reqs;  /* 2 * (size - 1) */
+    int npeers;
+    idup_peer_t *peers;
+    uint32_t *theirs;  /* npeers * WORDS */
+    request_t **reqs;  /* 2 * npeers */
     int nreqs;
 } idup_op_t;
 
 static rm_status_t idup_round_start(idup_op_t *op)
 {
-    comm_t *c = op->parent;
     uint32_t avail[WORDS];
     comm_ids_snapshot(avail);
     memset(op->mine, 0, sizeof op->mine);
@@ -118,19 +136,19 @@ static rm_status_t idup_round_start(idup_op_t *op)
         op->mine[i / 32] |= 1u << (i % 32);
         k++;
     }
-    uint32_t ctx = CTX_IDUP | c->ctx;
     int tag = (int)((op->seq * 2u + (uint32_t)op->round) & 0x7fffffff);
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
     op->nreqs = 0;
-    for (int p = 0; p < c->size; p++) {
-        if (p == c->rank)
-            continue;
-        rm_status_t st = proto_irecv(op->theirs + (size_t)p * WORDS, WORDS, u32, p, tag, c, ctx,
-                                     &op->reqs[op->nreqs]);
+    for (int p = 0; p < op->npeers; p++) {
+        comm_t *via = op->peers[p].via;
+        uint32_t ctx = CTX_IDUP | via->ctx;
+        rm_status_t st = proto_irecv(op->theirs + (size_t)p * WORDS, WORDS, u32, op->peers[p].rank,
+                                     tag, via, ctx, &op->reqs[op->nreqs]);
         if (st < 0)
             return st;
         op->nreqs++;
-        st = proto_isend(op->mine, WORDS, u32, p, tag, c, ctx, PROTO_STD, &op->reqs[op->nreqs]);
+        st = proto_isend(op->mine, WORDS, u32, op->peers[p].rank, tag, via, ctx, PROTO_STD,
+                         &op->reqs[op->nreqs]);
         if (st < 0)
             return st;
         op->nreqs++;
@@ -138,11 +156,15 @@ static rm_status_t idup_round_start(idup_op_t *op)
     return RM_OK;
 }
 
-static void idup_give_back(const uint32_t *mask, int except)
+static void idup_give_back(const uint32_t *mask, const int *keep, int nkeep)
 {
-    for (int i = 0; i < COMM_MAX_IDS; i++)
-        if (i != except && (mask[i / 32] & (1u << (i % 32))))
+    for (int i = 0; i < COMM_MAX_IDS; i++) {
+        int kept = 0;
+        for (int k = 0; k < nkeep; k++)
+            kept |= keep[k] == i;
+        if (!kept && (mask[i / 32] & (1u << (i % 32))))
             comm_id_give(i);
+    }
 }
 
 static void idup_finish(idup_op_t *op, rm_status_t st)
@@ -157,7 +179,58 @@ static void idup_finish(idup_op_t *op, rm_status_t st)
     comm_release(op->parent);
     free(op->theirs);
     free(op->reqs);
+    free(op->peers);
     free(op);
+}
+
+static group_t *idup_group_copy(const group_t *from)
+{
+    group_t *g = group_new(from->size, 0);
+    if (g)
+        memcpy(g->world, from->world, sizeof(int) * (size_t)from->size);
+    return g;
+}
+
+/* The new communicator on the agreed ids (taken; given back on failure). */
+static rm_status_t idup_build(idup_op_t *op, const int *ids, comm_t **out)
+{
+    comm_t *c = op->parent;
+    *out = NULL;
+    group_t *g = idup_group_copy(c->group);
+    if (!comm_is_inter(c)) {
+        rm_status_t st = g ? comm_create_with_id(c, g, ids[0], out) : RM_ERR_NOMEM;
+        if (st < 0) {
+            if (g) /* comm_new gave the id back */
+                group_release(g);
+            else
+                comm_id_give(ids[0]);
+        }
+        return st;
+    }
+    group_t *rg = idup_group_copy(c->remote_group), *lg = idup_group_copy(c->group);
+    comm_t *lc = NULL;
+    rm_status_t st = RM_ERR_NOMEM;
+    if (!g || !rg || !lg) {
+        comm_id_give(ids[0]);
+        comm_id_give(ids[1]);
+        goto fail;
+    }
+    if ((st = comm_new(lg, NULL, ids[1], c->local_comm->errh, 0, &lc)) < 0) {
+        comm_id_give(ids[0]);
+        goto fail;
+    }
+    lg = NULL;
+    if ((st = comm_new(g, rg, ids[0], c->errh, 1, out)) < 0) {
+        comm_release(lc); /* gives ids[1] back */
+        goto fail;
+    }
+    (*out)->local_comm = lc;
+    return RM_OK;
+fail:
+    group_release(g);
+    group_release(rg);
+    group_release(lg);
+    return st;
 }
 
 /* Runs on every progress pass until it returns 1. */
@@ -176,22 +249,24 @@ static int idup_poll(void *arg)
     }
     op->nreqs = 0;
     if (st < 0) {
-        idup_give_back(op->mine, -1);
+        idup_give_back(op->mine, NULL, 0);
         idup_finish(op, st);
         return 1;
     }
-    comm_t *c = op->parent;
     uint32_t common[WORDS];
     memcpy(common, op->mine, sizeof common);
-    for (int p = 0; p < c->size; p++)
-        if (p != c->rank)
-            for (int w = 0; w < WORDS; w++)
-                common[w] &= op->theirs[(size_t)p * WORDS + w];
-    int id = commgrp_lowest(common);
-    idup_give_back(op->mine, id);
-    if (id < 0) {
+    for (int p = 0; p < op->npeers; p++)
+        for (int w = 0; w < WORDS; w++)
+            common[w] &= op->theirs[(size_t)p * WORDS + w];
+    /* every process sees the same sets, so all pick the same ids */
+    int ids[2] = {-1, -1}, found = 0;
+    for (int i = 0; i < COMM_MAX_IDS && found < op->nids; i++)
+        if (common[i / 32] & (1u << (i % 32)))
+            ids[found++] = i;
+    idup_give_back(op->mine, ids, found == op->nids ? found : 0);
+    if (found < op->nids) {
         if (op->round == 0) {
-            rm_log_debug("MPI_Comm_idup: the first %d candidate ids have none in common; "
+            rm_log_debug("MPI_Comm_idup: the first %d candidate ids have too few in common; "
                          "offering every free id", IDUP_CANDIDATES);
             op->round = 1;
             st = idup_round_start(op);
@@ -201,17 +276,8 @@ static int idup_poll(void *arg)
         idup_finish(op, st < 0 ? st : RM_ERR_NO_RESOURCE);
         return 1;
     }
-    group_t *g = group_new(c->size, 0);
-    comm_t *nc = NULL;
-    if (!g) {
-        comm_id_give(id);
-        idup_finish(op, RM_ERR_NOMEM);
-        return 1;
-    }
-    memcpy(g->world, c->group->world, sizeof(int) * (size_t)c->size);
-    if ((st = comm_create_with_id(c, g, id, &nc)) < 0) {
-        group_release(g);
-        comm_id_give(id);
+    comm_t *nc;
+    if ((st = idup_build(op, ids, &nc)) < 0) {
         idup_finish(op, st);
         return 1;
     }
@@ -224,20 +290,38 @@ static int idup_poll(void *arg)
     return 1;
 }
 
+/* Who the caller exchanges its set with: the other members of its group,
+ * and on an intercommunicator every remote process too. */
+static rm_status_t idup_peers(idup_op_t *op, comm_t *parent)
+{
+    int inter = comm_is_inter(parent);
+    comm_t *local = inter ? parent->local_comm : parent;
+    int n = local->size - 1 + (inter ? parent->remote_group->size : 0);
+    op->nids = inter ? 2 : 1;
+    op->peers = calloc((size_t)(n ? n : 1), sizeof *op->peers);
+    op->theirs = calloc((size_t)(n ? n : 1) * WORDS, sizeof(uint32_t));
+    op->reqs = calloc((size_t)(2 * (n ? n : 1)), sizeof(request_t *));
+    if (!op->peers || !op->theirs || !op->reqs)
+        return RM_ERR_NOMEM;
+    for (int p = 0; p < local->size; p++)
+        if (p != local->rank)
+            op->peers[op->npeers++] = (idup_peer_t){.via = local, .rank = p};
+    for (int p = 0; inter && p < parent->remote_group->size; p++)
+        op->peers[op->npeers++] = (idup_peer_t){.via = parent, .rank = p};
+    return RM_OK;
+}
+
 rm_status_t comm_idup_start(comm_t *parent, comm_idup_extra_t *extra, MPI_Comm *newcomm,
                             request_t **out)
 {
     *out = NULL;
     idup_op_t *op = calloc(1, sizeof *op);
     request_t *r = proto_request_alloc(REQ_GREQ);
-    if (op) {
-        op->theirs = calloc((size_t)parent->size * WORDS, sizeof(uint32_t));
-        op->reqs = calloc((size_t)(2 * parent->size), sizeof(request_t *));
-    }
-    if (!op || !r || !op->theirs || !op->reqs) {
+    if (!op || !r || idup_peers(op, parent) < 0) {
         if (op) {
             free(op->theirs);
             free(op->reqs);
+            free(op->peers);
         }
         free(op);
         if (r)
@@ -260,7 +344,7 @@ rm_status_t comm_idup_start(comm_t *parent, comm_idup_extra_t *extra, MPI_Comm *
     if (st >= 0)
         st = proto_poll_add(idup_poll, op);
     if (st < 0) {
-        idup_give_back(op->mine, -1);
+        idup_give_back(op->mine, NULL, 0);
         r->refs--; /* the caller never sees it: complete and drop the handle too */
         idup_finish(op, st);
         return st;

@@ -58,10 +58,6 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     MPI_BEGIN("MPI_Comm_idup");
     comm_t *c;
     CHECK_COMM(c, comm);
-    /* the exchange that agrees the id is written for one group; an
-     * intercommunicator's idup would need the leaders' exchange too */
-    if (comm_is_inter(c))
-        MPI_FAIL(c, MPI_ERR_COMM, "MPI_Comm_idup of an intercommunicator is not supported yet; use MPI_Comm_dup");
     CHECK_ARG(c, newcomm && request, "newcomm or request is NULL");
     /* what the duplicate inherits is fixed now, as for MPI_Comm_dup */
     comm_idup_extra_t ex = {0};

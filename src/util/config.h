@@ -83,6 +83,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "and shares it through the launcher; never set it by hand)")                               \
     X(HOST_ID, host_id, RM_CFG_STR, "",                                                           \
       "Name of this rank's host (set by mpiexec's proxy; default: the host name)")                \
+    X(PARENT_PORT, parent_port, RM_CFG_STR, "",                                                   \
+      "Port of the job that spawned this one through PMIx (set by the spawning rank in the new "  \
+      "processes' environment; never set it by hand)")                                           \
     X(LAUNCH_ADDR, launch_addr, RM_CFG_STR, "",                                                   \
       "Address the launcher reaches this host on (set by mpiexec; excluded from default rails)")   \
     X(CTL_FD, ctl_fd, RM_CFG_INT, "-1",                                                           \

@@ -3,7 +3,8 @@
  * MPI_COMM_WORLD meet through a port (accept / connect), ranks 0 and 1
  * through MPI_Comm_join over a loopback TCP connection. The other group's
  * processes are world ranks here, reached over the channels the job already
- * has; the remote group must say so. */
+ * has; the remote group must say so. The accepted intercommunicator is
+ * duplicated with MPI_Comm_idup. */
 #include "check.h"
 
 #include <arpa/inet.h>
@@ -75,6 +76,19 @@ int main(int argc, char **argv)
     MPI_Allreduce(&one, &total, 1, MPI_INT, MPI_SUM, merged);
     CHECK(total == size, "merged allreduce %d", total);
     MPI_Comm_free(&merged);
+    /* a nonblocking duplicate of the accepted/connected intercommunicator:
+     * same groups, a context both sides agreed on */
+    MPI_Comm dup;
+    MPI_Request dq;
+    MPI_Comm_idup(inter, &dup, &dq);
+    MPI_Wait(&dq, MPI_STATUS_IGNORE);
+    check_remote(dup, other, n);
+    int rsum = 0, want = 0;
+    for (int i = 0; i < n; i++)
+        want += other[i];
+    MPI_Allreduce(&rank, &rsum, 1, MPI_INT, MPI_SUM, dup);
+    CHECK(rsum == want, "allreduce over the idup'd intercommunicator %d, want %d", rsum, want);
+    MPI_Comm_free(&dup);
     MPI_Comm_disconnect(&inter);
     CHECK(inter == MPI_COMM_NULL, "disconnect left the handle");
     if (rank == 0)

@@ -2,9 +2,17 @@
  *   dynamic server FILE | client FILE     MPI_Open_port / Comm_accept / Comm_connect
  *   dynamic joinserver FILE | joinclient FILE   MPI_Comm_join over a TCP connection
  *   dynamic pubserver NAME | pubclient NAME     the same, the port found through the name service
- *   dynamic spawn DIR                     MPI_Comm_spawn of 3 children (mode child) in wdir DIR
- *   dynamic spawnmulti DIR                MPI_Comm_spawn_multiple: 2 + 1 children (mode child2)
- *   dynamic spawnbad                      a program that does not exist: MPI_ERR_SPAWN, errcodes
+ *   dynamic spawn DIR [HOST]              MPI_Comm_spawn of 3 children (mode child) in wdir DIR
+ *                                         (on HOST, info key host, which they check)
+ *   dynamic spawnmulti DIR [HOST]         MPI_Comm_spawn_multiple: 2 + 1 children (mode child2),
+ *                                         on HOST if given
+ *   dynamic spawnbad [HOST]               a program that does not exist (on HOST): MPI_ERR_SPAWN,
+ *                                         errcodes
+ *   dynamic spawnmissing                  the same, without the unknown host after it
+ *   dynamic spawnft DIR HOST              2 children on HOST; rank 0 streams 1 MiB messages to
+ *                                         child 0 and back for 6 s, checked word by word, and
+ *                                         prints "streaming" once under way (a rail is failed
+ *                                         meanwhile: tests/cluster/dynamic_hosts.sh)
  *   dynamic closed NAME                   MPI_ERR_PORT for closed, unanswered, bad ports;
  *                                         MPI_ERR_NAME, MPI_ERR_SERVICE from the name service
  * FILE passes the port name (or TCP port) from one job to the other. */
@@ -169,10 +177,13 @@ int main(int argc, char **argv)
         self[l > 0 ? l : 0] = 0;
         /* what the parent's ranks were given with -genv reaches the children */
         const char *mark = getenv("DYN_MARK");
-        char *args[] = {"child", (char *)file, (char *)(mark ? mark : "-"), NULL};
+        const char *host = argc > 3 ? argv[3] : NULL;
+        char *args[] = {"child", (char *)file, (char *)(mark ? mark : "-"), (char *)host, NULL};
         MPI_Info info;
         MPI_Info_create(&info);
         MPI_Info_set(info, "wdir", file);
+        if (host)
+            MPI_Info_set(info, "host", host);
         int codes[3] = {-1, -1, -1};
         MPI_Comm_spawn(self, args, 3, info, 0, MPI_COMM_WORLD, &inter, codes);
         MPI_Info_free(&info);
@@ -191,6 +202,10 @@ int main(int argc, char **argv)
         const char *mark = getenv("DYN_MARK");
         CHECK(argc > 3 && !strcmp(mark ? mark : "-", argv[3]), "DYN_MARK %s, the parent's %s", mark ? mark : "-",
               argc > 3 ? argv[3] : "?");
+        if (argc > 4) { /* the host asked for (mpiexec names each rank's host) */
+            const char *on = getenv("RAILMPI_HOST_ID");
+            CHECK(on && !strcmp(on, argv[4]), "a child runs on host %s, not %s", on ? on : "(unnamed)", argv[4]);
+        }
         int flag, *usize;
         MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag);
         CHECK(flag && *usize >= 3, "MPI_UNIVERSE_SIZE");
@@ -201,14 +216,23 @@ int main(int argc, char **argv)
         char self[4096];
         ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
         self[l > 0 ? l : 0] = 0;
-        char *a0[] = {"child2", (char *)file, "A", NULL}, *a1[] = {"child2", (char *)file, "B", NULL};
+        const char *host = argc > 3 ? argv[3] : NULL;
+        char *a0[] = {"child2", (char *)file, "A", (char *)host, NULL};
+        char *a1[] = {"child2", (char *)file, "B", (char *)host, NULL};
         char *cmds[] = {self, self}, **argvs[] = {a0, a1};
         int np[] = {2, 1}, codes[3] = {-1, -1, -1};
         MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
         MPI_Info_create(&infos[1]);
         MPI_Info_set(infos[1], "wdir", file);
+        if (host) { /* both commands on HOST */
+            MPI_Info_create(&infos[0]);
+            MPI_Info_set(infos[0], "host", host);
+            MPI_Info_set(infos[1], "host", host);
+        }
         MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &inter, codes);
         MPI_Info_free(&infos[1]);
+        if (host)
+            MPI_Info_free(&infos[0]);
         for (int i = 0; i < 3; i++)
             CHECK(codes[i] == MPI_SUCCESS, "errcodes[%d] = %d", i, codes[i]);
         exercise(inter, 0);
@@ -226,18 +250,83 @@ int main(int argc, char **argv)
         char cwd[4096];
         if (which[0] == 'B')
             CHECK(getcwd(cwd, sizeof cwd) && !strcmp(cwd, file), "started in %s, not %s", cwd, file);
+        if (argc > 4) {
+            const char *on = getenv("RAILMPI_HOST_ID");
+            CHECK(on && !strcmp(on, argv[4]), "a child runs on host %s, not %s", on ? on : "(unnamed)", argv[4]);
+        }
         exercise(parent, 1);
-    } else if (!strcmp(mode, "spawnbad")) {
+    } else if (!strcmp(mode, "spawnft") || !strcmp(mode, "childft")) {
+        int child = !strcmp(mode, "childft"), n = 1 << 18;
+        MPI_Comm peer;
+        if (child) {
+            MPI_Comm_get_parent(&peer);
+            CHECK(peer != MPI_COMM_NULL, "a spawned process has no parent");
+        } else {
+            char self[4096];
+            ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+            self[l > 0 ? l : 0] = 0;
+            char *args[] = {"childft", (char *)file, NULL};
+            MPI_Info info;
+            MPI_Info_create(&info);
+            MPI_Info_set(info, "host", argc > 3 ? argv[3] : "localhost");
+            int codes[2] = {-1, -1};
+            MPI_Comm_spawn(self, args, 2, info, 0, MPI_COMM_WORLD, &peer, codes);
+            MPI_Info_free(&info);
+            CHECK(codes[0] == MPI_SUCCESS && codes[1] == MPI_SUCCESS, "errcodes %d %d", codes[0], codes[1]);
+        }
+        int *buf = malloc(sizeof(int) * (size_t)n), *back = malloc(sizeof(int) * (size_t)n);
+        double t0 = MPI_Wtime();
+        for (int round = 0; rank == 0; round++) {
+            if (child) {
+                MPI_Recv(buf, n, MPI_INT, 0, 9, peer, MPI_STATUS_IGNORE);
+                for (int i = 1; i < n; i++)
+                    CHECK(buf[i] == round * 7 + i, "round %d word %d: %d", round, i, buf[i]);
+                for (int i = 0; i < n; i++)
+                    back[i] = i ? buf[i] + 1 : buf[0];
+                MPI_Send(back, n, MPI_INT, 0, 10, peer);
+                if (!buf[0])
+                    break;
+                continue;
+            }
+            buf[0] = MPI_Wtime() - t0 < 6.0;
+            for (int i = 1; i < n; i++)
+                buf[i] = round * 7 + i;
+            MPI_Send(buf, n, MPI_INT, 0, 9, peer);
+            MPI_Recv(back, n, MPI_INT, 0, 10, peer, MPI_STATUS_IGNORE);
+            for (int i = 1; i < n; i++)
+                CHECK(back[i] == buf[i] + 1, "round %d word %d came back %d", round, i, back[i]);
+            if (round == 3) {
+                printf("streaming\n");
+                fflush(stdout);
+            }
+            if (!buf[0]) {
+                printf("spawnft: %d rounds of 1 MiB both ways\n", round + 1);
+                break;
+            }
+        }
+        free(buf);
+        free(back);
+        MPI_Comm_disconnect(&peer);
+    } else if (!strcmp(mode, "spawnbad") || !strcmp(mode, "spawnmissing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         int codes[2] = {-1, -1}, cls;
         double t0 = MPI_Wtime();
-        int rc = MPI_Comm_spawn("/nonexistent/railmpi-program", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
-                                MPI_COMM_WORLD, &inter, codes);
+        MPI_Info on = MPI_INFO_NULL;
+        if (argc > 2) {
+            MPI_Info_create(&on);
+            MPI_Info_set(on, "host", file);
+        }
+        int rc = MPI_Comm_spawn("/nonexistent/railmpi-program", MPI_ARGV_NULL, 2, on, 0, MPI_COMM_WORLD,
+                                &inter, codes);
+        if (on != MPI_INFO_NULL)
+            MPI_Info_free(&on);
         MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_SPAWN, "spawning a missing program: class %d", cls);
         CHECK(inter == MPI_COMM_NULL, "an intercommunicator for a failed spawn");
         CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN, "errcodes %d %d", codes[0], codes[1]);
         CHECK(MPI_Wtime() - t0 < 10, "took %.1f s", MPI_Wtime() - t0);
+        if (!strcmp(mode, "spawnmissing"))
+            goto done;
         MPI_Info info;
         MPI_Info_create(&info);
         MPI_Info_set(info, "host", "no-such-host.invalid");
@@ -333,6 +422,7 @@ int main(int argc, char **argv)
     } else {
         CHECK(0, "unknown mode '%s'", mode);
     }
+done:
     MPI_Finalize();
     if (rank == 0)
         printf("%s ok\n", mode);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # railmpi programs under Open MPI's mpirun, a PMIx server other than Slurm
 # (src/boot/pmix.c): the MPI test programs with 2 ranks and 4, every rank one
-# of the job as PMIx numbered it, and MPI_Abort's code as mpirun's exit
-# status. Skipped when Open MPI is not installed.
+# of the job as PMIx numbered it, MPI_Abort's code as mpirun's exit status,
+# and MPI_Comm_spawn(_multiple) through PMIx_Spawn. Skipped when Open MPI is
+# not installed.
 set -u
 build=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +59,26 @@ if "$build/bin/mpicc" -O1 "$tmp/abort.c" -o "$tmp/abort"; then
     [ $rc = 7 ] || fail "MPI_Abort(7) under mpirun: exit $rc: $(echo "$out" | tail -5)"
 else
     fail "cannot build with mpicc"
+fi
+
+# MPI_Comm_spawn through PMIx_Spawn, which mpirun implements: children of
+# one command (in its info key wdir) and of two (one MPI_COMM_WORLD,
+# MPI_APPNUM per command) talk both ways with their parents over the
+# channel and disconnect; a program that does not exist is refused before
+# mpirun is asked (mpirun would end the whole job): MPI_ERR_SPAWN, errcodes
+if "$build/bin/mpicc" -O1 "$(dirname "$0")/dynamic.c" -o "$tmp/dyn"; then
+    mkdir "$tmp/wdir"
+    for mode in spawn spawnmulti; do
+        run 2 "$tmp/dyn" $mode "$tmp/wdir" || fail "$mode under mpirun: $(echo "$out" | grep -v 'rail' | tail -5)"
+        echo "$out" | grep -q "^$mode ok" && echo "$out" | grep -q "^child2\? ok" ||
+            fail "$mode under mpirun: $(echo "$out" | grep -v 'rail' | tail -5)"
+    done
+    run 2 "$tmp/dyn" spawnmissing
+    echo "$out" | grep -q "^spawnmissing ok" || fail "spawn of a missing program under mpirun: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "MPI_ERR_SPAWN: cannot spawn: cannot find the program" ||
+        fail "spawn of a missing program under mpirun: no reason given"
+else
+    fail "cannot build dynamic.c with mpicc"
 fi
 
 [ $fails = 0 ] && echo "OK: railmpi under Open MPI's mpirun" || { echo "FAIL: $fails check(s) failed"; exit 1; }

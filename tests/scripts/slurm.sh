@@ -11,6 +11,8 @@
 # secret rank 0 drew (srun issues none), and MPI_Abort ending the job. Under
 # PMIx also: the host layout PMIx gives, and railmpi's mpiexec run as a PMIx
 # task, whose ranks inherit the PMIx variables but must speak PMI-1 to it.
+# MPI_Comm_spawn under both: a clear MPI_ERR_SPAWN where the server cannot
+# spawn (PMI-2; Slurm's pmix plugin implements no PMIx_Spawn).
 # The PMIx part is skipped, saying so, when Slurm lacks its pmix plugin. Root
 # only; every step is bounded in time; on any exit the jobs, the daemons and
 # everything they started are stopped by pid, and the directory removed.
@@ -210,6 +212,50 @@ int main(int argc, char **argv) {
     return 0;
 }
 C
+cat >"$tmp/spawn.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+/* MPI_Comm_spawn of two copies of itself: "spawned" with the children's
+ * values, or "refused" with the error class and errcodes */
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm parent, inter;
+    int r, v, codes[2] = {-1, -1}, cls;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL) {
+        v = 100 + r;
+        MPI_Send(&v, 1, MPI_INT, 0, 1, parent);
+        MPI_Comm_disconnect(&parent);
+        MPI_Finalize();
+        return 0;
+    }
+    char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[l > 0 ? l : 0] = 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    double t0 = MPI_Wtime();
+    int rc = MPI_Comm_spawn(self, MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, codes);
+    MPI_Error_class(rc, &cls);
+    if (rc == MPI_SUCCESS) {
+        int sum = 0;
+        for (int i = 0; r == 0 && i < 2; i++) {
+            MPI_Recv(&v, 1, MPI_INT, i, 1, inter, MPI_STATUS_IGNORE);
+            sum += v;
+        }
+        MPI_Comm_disconnect(&inter);
+        printf("spawn rank %d: spawned%s\n", r, r == 0 && sum == 201 ? " and heard both" : "");
+    } else {
+        printf("spawn rank %d: refused %s errcodes %s within 10 s %s\n", r, cls == MPI_ERR_SPAWN ? "MPI_ERR_SPAWN" : "(other class)",
+               codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN ? "set" : "not set",
+               MPI_Wtime() - t0 < 10 ? "yes" : "no");
+    }
+    MPI_Finalize();
+    return 0;
+}
+C
+"$build/bin/mpicc" -O1 "$tmp/spawn.c" -o "$tmp/spawn" || die "cannot build with mpicc"
 "$build/bin/mpicc" -O1 "$tmp/who.c" -o "$tmp/who" || die "cannot build with mpicc"
 "$build/bin/mpicc" -O1 "$tmp/abort.c" -o "$tmp/abort" || die "cannot build with mpicc"
 iface=$(ip -4 route show default 2>/dev/null | awk '{for (i = 1; i < NF; i++) if ($i == "dev") { print $(i + 1); exit }}')
@@ -254,6 +300,24 @@ suite() { # the checks under the plugin in $mpi, whose protocol railmpi names $1
             fail "$mpi: rank 0 did not reach rank 1 over TCP: $(echo "$out" | grep stats)"
     else
         echo "note: no interface with a default route; the TCP part is left out"
+    fi
+
+    # MPI_Comm_spawn: PMI-2 cannot spawn; PMIx spawns where the server
+    # implements PMIx_Spawn (Slurm's pmix plugin does not): either the
+    # children answer, or a clear MPI_ERR_SPAWN at once, errcodes set
+    run 2 --export=ALL,RAILMPI_VERBOSE=2 "$tmp/spawn"
+    if [ "$mpi" = pmix ] && echo "$out" | grep -q "^spawn rank 0: spawned and heard both"; then
+        echo "note: this Slurm's pmix plugin spawns"
+    else
+        for r in 0 1; do
+            echo "$out" | grep -q "^spawn rank $r: refused MPI_ERR_SPAWN errcodes set within 10 s yes" ||
+                fail "$mpi: MPI_Comm_spawn at rank $r: $(echo "$out" | tail -5)"
+        done
+        want="the launcher cannot spawn"
+        [ "$mpi" = pmix ] && want="the PMIx server did not spawn"
+        echo "$out" | grep -q "MPI_ERR_SPAWN: cannot spawn: $want" ||
+            fail "$mpi: MPI_Comm_spawn's message does not say why ($want): $(echo "$out" | grep -m2 MPI_ERR_SPAWN)"
+        [ "$mpi" != pmix ] || echo "note: $(echo "$out" | grep -m1 -o 'the PMIx server did not spawn.*')"
     fi
 
     # MPI_Abort reaches the launcher, which ends the job: rank 0 would

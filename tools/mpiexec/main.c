@@ -50,6 +50,7 @@ typedef struct job {
     int remote;
     char **hosts;
     int nhosts, ppn;
+    int nhosts_listed; /* -hosts as given, idle ones too: where spawns may go */
     const char *launcher, *iface, *self;
     int listen_fd;
     ctl_conn_t *ctl;  /* per proxy */
@@ -64,6 +65,10 @@ typedef struct job {
     ctl_conn_t up;    /* fd -1 when not a proxy */
     char host_id[256], launch_ip[64], job_secret[128], kvsname[128];
     int first, world; /* my ranks are first..first+n-1 of world */
+    /* the launch's launcher and hosts, from mpiexec: where spawns may go */
+    char *spawn_launcher;
+    char **spawn_hosts;
+    int nspawn_hosts;
     int n;
     int label;
     double timeout;
@@ -154,8 +159,12 @@ static void usage(FILE *f)
             "                       on several hosts); a job's names go when it ends\n"
             "dynamic processes: MPI_Open_port/Comm_accept/Comm_connect/Comm_join between jobs;\n"
             "  MPI_Comm_spawn(_multiple) starts its job as another mpiexec on the spawning rank's host, with\n"
-            "  the info keys wdir (directory), path (where to look for the program) and host (that\n"
-            "  host only); this mpiexec ends after the jobs it spawned\n"
+            "  the info keys wdir (directory), path (where to look for the program) and host (this\n"
+            "  host, or another of the -hosts list: the new job's ranks start there through the\n"
+            "  launcher; the commands of one spawn go to one host); this mpiexec ends after the\n"
+            "  jobs it spawned\n"
+            "  (ranks started by a PMIx server instead, srun --mpi=pmix or Open MPI's mpirun, spawn\n"
+            "  through PMIx_Spawn where the server implements it)\n"
             "operator commands to a running job (another shell, same user and host as its mpiexec):\n"
             "  -migrate off|on RAIL [-job PID]  move every rank's traffic off network rail RAIL\n"
             "                       (it stays connected, ready to come back) or back onto it; PID\n"
@@ -354,7 +363,12 @@ static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const
         return -1;
     }
     j->spawned = sp;
-    pid_t pid = spawn_start(self, blocks, lines, nblocks, j->env_extra, j->nenv_extra, j->genvnone, msg, msglen);
+    /* a job on one host has no proxy; RAILMPI_HOST_ID may still name its host */
+    const char *hid = j->host_id[0] ? j->host_id : getenv("RAILMPI_HOST_ID");
+    spawn_where_t where = {.host_id = hid, .launcher = j->spawn_launcher, .iface = j->launch_ip,
+                           .hosts = j->spawn_hosts, .nhosts = j->nspawn_hosts};
+    pid_t pid = spawn_start(self, &where, blocks, lines, nblocks, j->env_extra, j->nenv_extra, j->genvnone,
+                            msg, msglen);
     if (pid < 0)
         return -1;
     j->spawned[j->nspawned++] = pid;
@@ -454,7 +468,7 @@ static int job_start(job_t *j)
             unsetenv("PMI_PORT");
             bind_child(topo, j->bind, r, j->n);
             char **av = j->argv;
-            int a = job_app_of(j, r);
+            int a = job_app_of(j, j->first + r);
             if (a >= 0) {
                 av = j->apps[a].argv;
                 if (chdir(j->apps[a].wdir) != 0)
@@ -476,8 +490,8 @@ static int job_start(job_t *j)
         j->ranks[r].out = (out_stream_t){.fd = out[0], .to = stdout};
         j->ranks[r].err = (out_stream_t){.fd = err[0], .to = stderr};
         pmi_server_attach(j->pmi, r, sv[0]);
-        if (job_app_of(j, r) > 0)
-            pmi_server_set_appnum(j->pmi, r, job_app_of(j, r)); /* MPI_APPNUM */
+        if (job_app_of(j, j->first + r) > 0)
+            pmi_server_set_appnum(j->pmi, r, job_app_of(j, j->first + r)); /* MPI_APPNUM */
     }
     if (topo)
         hwloc_topology_destroy(topo);
@@ -485,6 +499,8 @@ static int job_start(job_t *j)
 }
 
 /* ---- multi-host: the top side ------------------------------------------ */
+
+static void remote_kv_add(job_t *j, const char *key, const char *val);
 
 static int job_start_remote(job_t *j)
 {
@@ -513,6 +529,10 @@ static int job_start_remote(job_t *j)
                 fprintf(stderr, "mpiexec: not passing %.40s... to other hosts: too long\n", *e);
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
     j->ctl_sent = calloc((size_t)j->nhosts, sizeof *j->ctl_sent);
+    /* a spawned job's parent port reaches the ranks with the first barrier's
+     * merge, before MPI_Init looks for it */
+    for (int i = 0; i + 1 < j->npreput; i += 2)
+        remote_kv_add(j, j->preput[i], j->preput[i + 1]);
     int first = 0;
     for (int h = 0; h < j->nhosts; h++) {
         int count = j->ppn;
@@ -579,6 +599,18 @@ static int remote_send_job(job_t *j, int fd)
         rc |= remote_send_field(fd, "cwd", cwd);
     for (int i = 0; j->argv[i] && rc == 0; i++)
         rc |= remote_send_field(fd, "arg", j->argv[i]);
+    for (int a = 0; a < j->napps && rc == 0; a++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", j->apps[a].n);
+        rc |= remote_send_field(fd, "app", num);
+        rc |= remote_send_field(fd, "appdir", j->apps[a].wdir);
+        for (int i = 0; j->apps[a].argv[i] && rc == 0; i++)
+            rc |= remote_send_field(fd, "apparg", j->apps[a].argv[i]);
+    }
+    if (rc == 0)
+        rc |= remote_send_field(fd, "launcher", j->launcher);
+    for (int h = 0; h < j->nhosts_listed && rc == 0; h++)
+        rc |= remote_send_field(fd, "host", j->hosts[h]);
     return rc ? rc : ctl_send(fd, "end\n");
 }
 
@@ -737,6 +769,50 @@ static int proxy_job_recv(job_t *j, double deadline)
         } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
             if (job_env_add(j, val) < 0)
                 break;
+            val = NULL;
+        } else if (val && !strcmp(line, "app") && atoi(val) > 0) {
+            struct job_app *ap = realloc(j->apps, sizeof *ap * (size_t)(j->napps + 1));
+            if (ap)
+                j->apps = ap;
+            char **av = ap ? calloc(1, sizeof *av) : NULL, *dot = strdup(".");
+            if (!av || !dot) {
+                free(av);
+                free(dot);
+                free(val);
+                break;
+            }
+            ap[j->napps++] = (struct job_app){.n = atoi(val), .wdir = dot, .argv = av};
+            free(val);
+            val = NULL;
+        } else if (val && !strcmp(line, "appdir") && j->napps) {
+            free((char *)j->apps[j->napps - 1].wdir);
+            j->apps[j->napps - 1].wdir = val;
+            val = NULL;
+        } else if (val && !strcmp(line, "apparg") && j->napps) {
+            struct job_app *ap = &j->apps[j->napps - 1];
+            int k = 0;
+            while (ap->argv[k])
+                k++;
+            char **av = realloc(ap->argv, sizeof *av * (size_t)(k + 2));
+            if (!av) {
+                free(val);
+                break;
+            }
+            av[k] = val;
+            av[k + 1] = NULL;
+            ap->argv = av;
+            val = NULL;
+        } else if (val && !strcmp(line, "launcher") && !j->spawn_launcher) {
+            j->spawn_launcher = val;
+            val = NULL;
+        } else if (val && !strcmp(line, "host")) {
+            char **h = realloc(j->spawn_hosts, sizeof *h * (size_t)(j->nspawn_hosts + 1));
+            if (!h) {
+                free(val);
+                break;
+            }
+            j->spawn_hosts = h;
+            h[j->nspawn_hosts++] = val;
             val = NULL;
         } else if (val && !strcmp(line, "cwd") && !cwd) {
             cwd = val;
@@ -1120,6 +1196,7 @@ int main(int argc, char **argv)
         char *save;
         for (char *h = strtok_r(hostbuf, ",", &save); h; h = strtok_r(NULL, ",", &save))
             j.hosts[j.nhosts++] = h;
+        j.nhosts_listed = j.nhosts;
         j.total = nset ? j.n : j.nhosts * j.ppn;
         if (nset && j.total > j.nhosts * j.ppn)
             j.ppn = (j.total + j.nhosts - 1) / j.nhosts;
@@ -1165,9 +1242,19 @@ out:
     }
     free(j.kv);
     free(j.spawned);
+    free(j.spawn_launcher);
+    for (int h = 0; h < j.nspawn_hosts; h++)
+        free(j.spawn_hosts[h]);
+    free(j.spawn_hosts);
     free(j.preput);
-    for (int a = 0; a < j.napps; a++)
+    for (int a = 0; a < j.napps; a++) {
+        if (j.proxy_addr) { /* a proxy's came from mpiexec, a copy of each word */
+            for (int k = 0; j.apps[a].argv[k]; k++)
+                free(j.apps[a].argv[k]);
+            free((char *)j.apps[a].wdir);
+        }
         free(j.apps[a].argv);
+    }
     free(j.apps);
     if (j.ctl)
         for (int h = 0; h < j.nhosts; h++)

@@ -15,6 +15,11 @@
  *   env NAME=VALUE   set for every rank, in order (later lines win)
  *   cwd DIR          run there if it exists on the host
  *   arg WORD         the program, then each of its arguments
+ *   app N            a spawned job's command of N ranks (mpiexec --app), its
+ *   appdir DIR       directory and its words, program first; the ranks
+ *   apparg WORD      take them in order, as on one host
+ *   launcher CMD     the launcher, and each of the launch's hosts: where
+ *   host NAME        the job's spawns may start their ranks (spawn.h)
  *   end
  * every value percent-encoded (remote_encode), so any byte string but NUL
  * arrives as it was. */

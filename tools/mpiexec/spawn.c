@@ -1,11 +1,18 @@
 /* MPI_Comm_spawn through mpiexec (MPICH's simple PMI spawn blocks). The new
  * job is another mpiexec on this host: `mpiexec -n N --preput K V ... --app
  * N1 WDIR1 ARGC1 PROGRAM1 ARGS1... --app ...`, one --app per command, each
- * started in its info key wdir. Its ranks find the parent's port in
+ * started in its info key wdir. When the info key host names another host
+ * of the launch, the new mpiexec runs `-hosts HOST -launcher-exec LAUNCHER
+ * -iface ADDR` instead, so its ranks start on that host through a proxy
+ * (remote.h), which gets the --app list with the job, and reach the
+ * parents over the rails like any other job. The commands of one spawn go
+ * to one host. Its ranks find the parent's port in
  * their key-value space (PARENT_ROOT_PORT_NAME, as MPICH names it) and
  * connect to it in MPI_Init. The program is looked for before anything is
  * started (in wdir when it names a path, else in the info key path and then
- * PATH), so a program that does not exist starts no process. */
+ * PATH), so a program that does not exist starts no process; for another
+ * host it is looked for here, at the path it will have there (the hosts of
+ * a launch share their file system, as mpiexec's -hosts assumes). */
 #include "spawn.h"
 #include "pmi_server.h"
 
@@ -66,9 +73,40 @@ static const char *spawn_info(const char *const *kv, int n, const char *key)
     return NULL;
 }
 
+/* The host a command's info key asks for: "" for this one (no key,
+ * localhost, this machine's name or this host's name in the launch), else
+ * a host of the launch, which the launcher reaches. */
+static int spawn_host(const spawn_where_t *where, const char *host, char *target, size_t tlen, char *msg,
+                      size_t msglen)
+{
+    *target = 0;
+    if (!host || !*host || !strcmp(host, "localhost") || (where->host_id && !strcmp(host, where->host_id)))
+        return 0;
+    for (int i = 0; i < where->nhosts; i++) {
+        if (!strcmp(host, where->hosts[i]) && where->launcher && where->iface && *where->iface) {
+            snprintf(target, tlen, "%s", host);
+            return 0;
+        }
+    }
+    char me[256] = "";
+    gethostname(me, sizeof me);
+    if (!strcmp(host, me))
+        return 0;
+    char list[1024] = "";
+    for (int i = 0; i < where->nhosts; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", where->hosts[i]);
+    if (where->nhosts)
+        snprintf(msg, msglen, "cannot spawn on host %s: not a host of this launch (%s)", host, list);
+    else
+        snprintf(msg, msglen, "cannot spawn on host %s: this job runs on one host (%s) without "
+                 "-hosts, and spawns only there", host, me);
+    return -1;
+}
+
 /* One command's block checked, its program found: the --app words. */
-static int spawn_app(const char *const *kv, int n, char **argv, int *k, char (*nums)[16], char *prog,
-                     size_t plen, char *wbuf, size_t wlen, char *msg, size_t msglen)
+static int spawn_app(const spawn_where_t *where, const char *const *kv, int n, char **argv, int *k,
+                     char (*nums)[16], char *prog, size_t plen, char *wbuf, size_t wlen, char *target,
+                     size_t tlen, char *msg, size_t msglen)
 {
     const char *np = pmi_spawn_value(kv, n, "nprocs"), *exe = pmi_spawn_value(kv, n, "execname");
     const char *ac = pmi_spawn_value(kv, n, "argcnt");
@@ -77,15 +115,8 @@ static int spawn_app(const char *const *kv, int n, char **argv, int *k, char (*n
         snprintf(msg, msglen, "malformed spawn request");
         return -1;
     }
-    const char *host = spawn_info(kv, n, "host");
-    char me[256] = "";
-    gethostname(me, sizeof me);
-    const char *hid = getenv("RAILMPI_HOST_ID");
-    if (host && strcmp(host, "localhost") && strcmp(host, me) && !(hid && !strcmp(host, hid))) {
-        snprintf(msg, msglen, "cannot spawn on host %s: only on the spawning process's host (%s)", host,
-                 hid && *hid ? hid : me);
+    if (spawn_host(where, spawn_info(kv, n, "host"), target, tlen, msg, msglen) < 0)
         return -1;
-    }
     const char *wdir = spawn_info(kv, n, "wdir");
     if (!wdir && !getcwd(wbuf, wlen))
         snprintf(wbuf, wlen, ".");
@@ -119,8 +150,9 @@ static int spawn_app(const char *const *kv, int n, char **argv, int *k, char (*n
     return nprocs;
 }
 
-pid_t spawn_start(const char *self, const char *const *const *blocks, const int *lines, int nblocks,
-                  char *const *env, int nenv, int envnone, char *msg, size_t msglen)
+pid_t spawn_start(const char *self, const spawn_where_t *where, const char *const *const *blocks,
+                  const int *lines, int nblocks, char *const *env, int nenv, int envnone, char *msg,
+                  size_t msglen)
 {
     if (nblocks < 1 || nblocks > 1024) {
         snprintf(msg, msglen, "malformed spawn request");
@@ -136,19 +168,26 @@ pid_t spawn_start(const char *self, const char *const *const *blocks, const int 
     char (*prog)[4096] = calloc((size_t)nblocks, sizeof *prog);
     char (*wdir)[4096] = calloc((size_t)nblocks, sizeof *wdir);
     int total = 0;
+    char target[256] = "", t[256];
     for (int b = 0; prog && wdir && b < nblocks; b++) {
-        int np = spawn_app(blocks[b], lines[b], NULL, NULL, NULL, prog[b], sizeof prog[b], wdir[b], sizeof wdir[b], msg,
-                           msglen);
+        int np = spawn_app(where, blocks[b], lines[b], NULL, NULL, NULL, prog[b], sizeof prog[b], wdir[b],
+                           sizeof wdir[b], t, sizeof t, msg, msglen);
+        if (np >= 0 && b > 0 && strcmp(t, target)) {
+            snprintf(msg, msglen, "the commands of one spawn go to one host (%s and %s asked for)",
+                     *target ? target : "this one", *t ? t : "this one");
+            np = -1;
+        }
         if (np < 0) {
             free(prog);
             free(wdir);
             return -1;
         }
+        snprintf(target, sizeof target, "%s", t);
         total += np;
         const char *ac = pmi_spawn_value(blocks[b], lines[b], "argcnt");
         words += 5 + (ac ? atoi(ac) : 0);
     }
-    char **argv = prog && wdir ? calloc((size_t)(words + 3 * npre + 3 * nenv + 1), sizeof *argv) : NULL;
+    char **argv = prog && wdir ? calloc((size_t)(words + 6 + 3 * npre + 3 * nenv + 1), sizeof *argv) : NULL;
     char **names = calloc((size_t)nenv + 1, sizeof *names);
     char (*nums)[2][16] = calloc((size_t)nblocks, sizeof *nums);
     if (!argv || !nums || !names) {
@@ -166,6 +205,14 @@ pid_t spawn_start(const char *self, const char *const *const *blocks, const int 
     argv[k++] = (char *)self;
     argv[k++] = "-n";
     argv[k++] = nbuf;
+    if (*target) {
+        argv[k++] = "-hosts";
+        argv[k++] = target;
+        argv[k++] = "-launcher-exec";
+        argv[k++] = (char *)where->launcher;
+        argv[k++] = "-iface";
+        argv[k++] = (char *)where->iface;
+    }
     for (int i = 0; i < npre; i++) {
         char key[32];
         snprintf(key, sizeof key, "preput_key_%d", i);
@@ -189,7 +236,8 @@ pid_t spawn_start(const char *self, const char *const *const *blocks, const int 
         argv[k++] = (char *)eq + 1;
     }
     for (int b = 0; b < nblocks; b++)
-        spawn_app(blocks[b], lines[b], argv, &k, nums[b], prog[b], sizeof prog[b], wdir[b], sizeof wdir[b], msg, msglen);
+        spawn_app(where, blocks[b], lines[b], argv, &k, nums[b], prog[b], sizeof prog[b], wdir[b],
+                  sizeof wdir[b], t, sizeof t, msg, msglen);
     argv[k] = NULL;
     pid_t parent = getpid();
     pid_t pid = fork();
