@@ -10,6 +10,7 @@
 
 typedef struct boot_info {
     int rank, size, appnum;
+    int universe; /* MPI_UNIVERSE_SIZE as the launcher gives it; 0: it does not (the job's size) */
     int singleton;
     char kvsname[256];
     /* where the launcher placed this rank, -1 when it does not say (only

@@ -80,6 +80,10 @@ static rm_status_t pmi1_init(boot_info_t *out)
     if ((st = pmi1_call("cmd=get_appnum\n", "appnum", reply, sizeof reply)) < 0)
         return st;
     out->appnum = boot_wire_field(reply, "appnum", ' ', v, sizeof v) == 1 ? atoi(v) : 0;
+    /* Hydra and our mpiexec both answer it (-usize, default the job's size) */
+    if (pmi1_call("cmd=get_universe_size\n", "universe_size", reply, sizeof reply) == RM_OK &&
+        boot_wire_field(reply, "size", ' ', v, sizeof v) == 1 && atoi(v) > 0)
+        out->universe = atoi(v);
     if ((st = pmi1_call("cmd=get_my_kvsname\n", "my_kvsname", reply, sizeof reply)) < 0)
         return st;
     if (boot_wire_field(reply, "kvsname", ' ', boot_conn.kvsname, sizeof boot_conn.kvsname) != 1) {

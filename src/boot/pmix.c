@@ -164,6 +164,8 @@ static rm_status_t pmix_init(boot_info_t *out)
     out->size = (int)size;
     /* Slurm numbers no applications; one application is number 0 */
     out->appnum = pmix_fetch_uint(pmix_me.rank, PMIX_APPNUM, &v) ? (int)v : 0;
+    if (pmix_fetch_uint(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, &v) && v > 0)
+        out->universe = (int)v;
     if (pmix_fetch_uint(pmix_me.rank, PMIX_LOCAL_RANK, &v))
         out->local_rank = (int)v;
     if (pmix_fetch_uint(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, &v))

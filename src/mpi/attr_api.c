@@ -32,7 +32,7 @@ static int *attr_predefined(int keyval)
     int i = attr_predefined_index(keyval);
     if (i < 0)
         return NULL;
-    const int values[7] = {RM_TAG_UB, MPI_PROC_NULL, MPI_ANY_SOURCE, 0, mpi_state.world_size, mpi_state.appnum,
+    const int values[7] = {RM_TAG_UB, MPI_PROC_NULL, MPI_ANY_SOURCE, 0, mpi_state.universe, mpi_state.appnum,
                            mpi_err_lastused()};
     attr_pre_copy[i] = values[i];
     return &attr_pre_copy[i];

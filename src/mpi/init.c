@@ -41,6 +41,7 @@ static int mpi_init_common(int required, int *provided)
     mpi_state.world_rank = bi.rank;
     mpi_state.world_size = bi.size;
     mpi_state.appnum = bi.appnum;
+    mpi_state.universe = bi.universe > 0 ? bi.universe : bi.size;
 
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;

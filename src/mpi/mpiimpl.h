@@ -26,6 +26,7 @@ typedef struct mpi_state {
     pthread_t main_thread;
     int world_rank, world_size;
     int appnum; /* MPI_APPNUM: the command of MPI_Comm_spawn_multiple (else 0) */
+    int universe; /* MPI_UNIVERSE_SIZE: the launcher's, else the job's size */
     char processor_name[MPI_MAX_PROCESSOR_NAME];
 } mpi_state_t;
 

@@ -359,6 +359,16 @@ int main(int argc, char **argv)
         CHECK(MPI_Comm_join(fd, &inter) == MPI_SUCCESS, "join");
         exercise(inter, !server);
         close(fd);
+    } else if (!strcmp(mode, "usize")) {
+        /* MPI_UNIVERSE_SIZE is what the launcher says (mpiexec -usize), on
+         * every communicator */
+        int flag, *usize, want = atoi(file);
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &flag);
+        CHECK(flag && *usize == want, "MPI_UNIVERSE_SIZE %d, want %d", flag ? *usize : -1, want);
+        MPI_Comm_get_attr(MPI_COMM_SELF, MPI_UNIVERSE_SIZE, &usize, &flag);
+        CHECK(flag && *usize == want, "MPI_UNIVERSE_SIZE on SELF %d", flag ? *usize : -1);
+        if (rank == 0)
+            printf("usize ok\n");
     } else if (!strcmp(mode, "closed")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

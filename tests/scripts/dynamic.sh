@@ -49,6 +49,20 @@ echo "$out" | grep -q "^spawnbad ok" || fail "spawn of a missing program: $out"
 sleep 0.3
 pgrep -f "railmpi-program" >/dev/null && fail "processes left by a failed spawn"
 
+# MPI_UNIVERSE_SIZE: mpiexec -usize, else the job's size; under Hydra too
+for u in "2 7" "3 3"; do
+    set -- $u
+    extra=(); [ "$1" != "$2" ] && extra=(-usize "$2")
+    out=$(timeout 60 "$bin/mpiexec" "${extra[@]}" -n "$1" "$tmp/dyn" usize "$2" 2>&1)
+    echo "$out" | grep -q "^usize ok" || fail "MPI_UNIVERSE_SIZE with -n $1 ${extra[*]}: $out"
+done
+if command -v mpiexec.hydra >/dev/null; then
+    out=$(timeout 60 mpiexec.hydra -usize 5 -n 2 "$tmp/dyn" usize 5 2>&1)
+    echo "$out" | grep -q "^usize ok" || fail "MPI_UNIVERSE_SIZE under Hydra -usize 5: $out"
+fi
+out=$(timeout 10 "$bin/mpiexec" -usize 0 -n 1 true 2>&1) && fail "-usize 0 accepted"
+echo "$out" | grep -q "usize needs a positive number" || fail "-usize 0: $out"
+
 start=$(date +%s)
 timeout 60 "$bin/mpiexec" "${ns[@]}" -n 1 "$tmp/dyn" closed "left$$" >"$tmp/x.out" 2>&1 || fail "closed ports: $(cat "$tmp/x.out")"
 grep -q "closed ok" "$tmp/x.out" || fail "closed ports: $(cat "$tmp/x.out")"

@@ -65,6 +65,7 @@ typedef struct job {
     ctl_conn_t up;    /* fd -1 when not a proxy */
     char host_id[256], launch_ip[64], job_secret[128], kvsname[128];
     int first, world; /* my ranks are first..first+n-1 of world */
+    int usize;        /* MPI_UNIVERSE_SIZE (-usize; 0: the job's size) */
     /* the launch's launcher and hosts, from mpiexec: where spawns may go */
     char *spawn_launcher;
     char **spawn_hosts;
@@ -151,6 +152,8 @@ static void usage(FILE *f)
             "  -hosts H1,H2,...     run on these hosts (one proxy each, started by the launcher)\n"
             "  -f FILE              hosts from a file, one per line\n"
             "  -ppn N               ranks per host (default 1, or -n spread over the hosts)\n"
+            "  -usize N             MPI_UNIVERSE_SIZE: how many processes the job may usefully\n"
+            "                       have, spawned ones included (default: the job's size)\n"
             "  -launcher-exec CMD   start proxies as `CMD HOST COMMAND...` (default ssh)\n"
             "  -iface IFACE         the interface (or address) proxies reach mpiexec on\n"
             "  -nameserver DIR      the name service's directory (MPI_Publish_name, MPI_Lookup_name):\n"
@@ -418,6 +421,8 @@ static int job_start(job_t *j)
         ev.barrier = on_barrier_up;
     }
     j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
+    if (j->pmi)
+        pmi_server_set_universe(j->pmi, j->usize > 0 ? j->usize : j->world);
     for (int i = 0; i + 1 < j->npreput; i += 2)
         pmi_server_kv_put(j->pmi, j->preput[i], j->preput[i + 1]);
     hwloc_topology_t topo = NULL;
@@ -611,6 +616,11 @@ static int remote_send_job(job_t *j, int fd)
         rc |= remote_send_field(fd, "launcher", j->launcher);
     for (int h = 0; h < j->nhosts_listed && rc == 0; h++)
         rc |= remote_send_field(fd, "host", j->hosts[h]);
+    if (rc == 0 && j->usize > 0) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", j->usize);
+        rc |= remote_send_field(fd, "usize", num);
+    }
     return rc ? rc : ctl_send(fd, "end\n");
 }
 
@@ -802,6 +812,9 @@ static int proxy_job_recv(job_t *j, double deadline)
             av[k + 1] = NULL;
             ap->argv = av;
             val = NULL;
+        } else if (val && !strcmp(line, "usize") && atoi(val) > 0) {
+            j->usize = atoi(val);
+            free(val);
         } else if (val && !strcmp(line, "launcher") && !j->spawn_launcher) {
             j->spawn_launcher = val;
             val = NULL;
@@ -1070,6 +1083,14 @@ int main(int argc, char **argv)
                 }
             }
             fclose(f);
+        } else if (!strcmp(a, "-usize") && more) {
+            char *end;
+            j.usize = (int)strtol(argv[++i], &end, 10);
+            if (*end || j.usize < 1) {
+                fprintf(stderr, "mpiexec: -usize needs a positive number, not '%s'\n", argv[i]);
+                rc = 2;
+                goto out;
+            }
         } else if (!strcmp(a, "-ppn") && more) {
             j.ppn = atoi(argv[++i]);
             if (j.ppn < 1) {

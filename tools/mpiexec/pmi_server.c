@@ -32,6 +32,7 @@ typedef struct pmi_conn {
 struct pmi_server {
     int size;   /* local ranks */
     int first, world;
+    int universe; /* get_universe_size's answer */
     char kvsname[128];
     pmi_conn_t *conns;
     pmi_kv_t *kv;
@@ -132,6 +133,11 @@ static int pmi_name_unpublish(pmi_server_t *s, const char *service)
 }
 
 static void pmi_spawn_reset(pmi_conn_t *c);
+
+void pmi_server_set_universe(pmi_server_t *s, int universe)
+{
+    s->universe = universe;
+}
 
 pmi_server_t *pmi_server_new(int size, int first, int world, const char *kvsname, pmi_events_t ev,
                              void *ctx)
@@ -255,7 +261,7 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
         snprintf(out, sizeof out, "cmd=my_kvsname rc=0 kvsname=%s\n", s->kvsname);
         pmi_reply(s, rank, out);
     } else if (!strcmp(cmd, "get_universe_size")) {
-        snprintf(out, sizeof out, "cmd=universe_size rc=0 size=%d\n", s->world);
+        snprintf(out, sizeof out, "cmd=universe_size rc=0 size=%d\n", s->universe > 0 ? s->universe : s->world);
         pmi_reply(s, rank, out);
     } else if (!strcmp(cmd, "put")) {
         if (pmi_arg(line, "key", a, sizeof a) && pmi_arg(line, "value", b, sizeof b)) {

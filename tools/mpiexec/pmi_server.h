@@ -25,6 +25,8 @@ typedef struct pmi_events {
 /* What get_appnum answers the rank (default 0). */
 void pmi_server_set_appnum(pmi_server_t *s, int rank, int appnum);
 /* The value of `key` among a spawn block's key=value lines, or NULL. */
+/* What get_universe_size answers (MPI_UNIVERSE_SIZE); default the job's size. */
+void pmi_server_set_universe(pmi_server_t *s, int universe);
 const char *pmi_spawn_value(const char *const *kv, int n, const char *key);
 
 /* `nlocal` ranks connect here; they are ranks first..first+nlocal-1 of a job of `size`. */
