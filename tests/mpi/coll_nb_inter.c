@@ -29,6 +29,8 @@ int main(int argc, char **argv)
     MPI_Comm_remote_size(inter, &rn);
     enum { N = 3 };
     int big = (ln > rn ? ln : rn) * N;
+    if (big < ln * rn)
+        big = ln * rn; /* reduce_scatter_block below sends ln blocks of rn */
     int *s = malloc(sizeof(int) * (size_t)big), *a = malloc(sizeof(int) * (size_t)big),
         *b = malloc(sizeof(int) * (size_t)big);
     for (int i = 0; i < big; i++)
