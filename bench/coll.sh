@@ -85,7 +85,7 @@ fi
 human() { awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%d MiB", b / 1048576; else if (b >= 1024) printf "%d KiB", b / 1024; else if (b > 0) printf "%d B", b; else print "-" }'; }
 ratio() { awk -v r="$1" -v m="$2" -v o="$3" 'BEGIN { if (r == "" || r == "-") { print "-"; exit }
     b = ""; if (m != "-" && m != "") b = m; if (o != "-" && o != "" && (b == "" || o + 0 < b + 0)) b = o
-    if (b == "" || b + 0 == 0) print "-"; else printf "%.2f", r / b }'; }
+    if (b == "" || b + 0 == 0) print "-"; else printf "%.2f\n", r / b }'; }
 if [ $md = 1 ]; then
     echo "| ranks | collective | size | railmpi us | MPICH us | Open MPI us | railmpi / faster peer |"
     echo "|---|---|---:|---:|---:|---:|---:|"
