@@ -38,6 +38,12 @@ typedef struct coll_blocks {
 } coll_blocks_t;
 void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb);
+/* MPI_Alltoall(v) on c: pairwise rounds for large blocks of an
+ * intracommunicator (RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN, judged by the
+ * first receive block, which is every block's size in MPI_Alltoall), else
+ * coll_build_exchange. */
+void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb, comm_t *c);
 
 /* Neighbourhood collectives (MPI-3.1 §7.6) on c's topology: the
  * neighbours in the standard's order, with sub-tags that pair each send with
@@ -60,6 +66,23 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
                                const int *rcounts, dtype_t *dt, op_t *op, comm_t *c);
 void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                      op_t *op, int exclusive, comm_t *c);
+
+/* The algorithms behind them (build_halving.c), chosen by size in
+ * build_reduce.c. Allreduce by recursive doubling (any op, any size of
+ * communicator) and Rabenseifner's reduce-scatter + allgather (commutative
+ * ops); reduce_scatter by recursive halving (commutative) and pairwise (any
+ * op). `in` is the whole input vector (rbuf when in place), cnt/dsp each
+ * rank's block in items. */
+void coll_build_allreduce_rd(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                             dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_allreduce_rsag(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                               dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_reduce_scatter_halving(coll_sched_t *s, const void *in, void *rbuf,
+                                       const int *cnt, const int *dsp, MPI_Count total,
+                                       dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_reduce_scatter_pairwise(coll_sched_t *s, const void *in, void *rbuf,
+                                        const int *cnt, const int *dsp, dtype_t *dt, op_t *op,
+                                        comm_t *c);
 
 /* Intercommunicators (build_inter.c); the all-to-all family and allgather
  * are coll_build_exchange over the remote group. */

@@ -1,8 +1,9 @@
 /* Schedules that move data without reducing: dissemination barrier,
  * binomial broadcast (scatter + ring allgather for large vectors), linear
- * gather/scatter at the root, ring allgather,
- * and the general block exchange behind the all-to-all family (every
- * message of it posted in one round, receives first). */
+ * gather/scatter at the root, Bruck allgather(v) for small vectors and ring
+ * for large ones, and the general block exchange behind the all-to-all
+ * family (every message of it posted in one round, receives first), or
+ * pairwise rounds for large alltoall blocks. */
 #include "coll/build.h"
 #include "util/config.h"
 
@@ -112,12 +113,63 @@ void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, co
     coll_sched_barrier(s);
 }
 
+/* Bruck: a scratch vector holds the blocks rotated so that mine comes
+ * first (position j: rank me + j); in the step of distance d a rank sends
+ * its first min(d, n - d) positions to me - d and receives as many from
+ * me + d behind the d it has, so after ceil(log2 n) steps it has all n,
+ * which a last round copies into place. The positions sent and received
+ * are contiguous in the scratch vector whatever the counts. */
+static void allgather_bruck(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                            void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                            dtype_t *rdt, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+#define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    MPI_Count *off = coll_sched_bytes(s, sizeof(MPI_Count) * (size_t)(n + 1));
+    if (!off)
+        return;
+    off[0] = 0;
+    for (int j = 0; j < n; j++)
+        off[j + 1] = off[j] + CNT((me + j) % n);
+    char *tmp = coll_sched_tmp(s, off[n], rdt);
+    if (!tmp)
+        return;
+    MPI_Aint ext = rdt->extent;
+    if (sbuf != MPI_IN_PLACE)
+        coll_sched_copy(s, sbuf, scount, sdt, tmp, CNT(me), rdt);
+    else
+        coll_sched_copy(s, blk_at(rbuf, rcount, displs, me, rdt), CNT(me), rdt, tmp, CNT(me), rdt);
+    coll_sched_barrier(s);
+    for (int d = 1; d < n; d <<= 1) {
+        int k = d < n - d ? d : n - d;
+        coll_sched_recv(s, tmp + off[d] * ext, off[d + k] - off[d], rdt, (me + d) % n);
+        coll_sched_send(s, tmp, off[k], rdt, (me - d + n) % n);
+        coll_sched_barrier(s);
+    }
+    for (int j = sbuf == MPI_IN_PLACE; j < n; j++) {
+        int r = (me + j) % n;
+        coll_sched_copy(s, tmp + off[j] * ext, CNT(r), rdt, blk_at(rbuf, rcount, displs, r, rdt), CNT(r),
+                        rdt);
+    }
+    coll_sched_barrier(s);
+#undef CNT
+}
+
 void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
                            void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
                            dtype_t *rdt, comm_t *c)
 {
     int n = c->size, me = c->rank;
 #define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    if (n > 2) {
+        uint64_t bytes = 0;
+        for (int i = 0; i < n; i++)
+            bytes += (uint64_t)CNT(i) * (uint64_t)rdt->size;
+        if (bytes < (uint64_t)RM_CFG(coll_allgather_ring_min)) {
+            allgather_bruck(s, sbuf, scount, sdt, rbuf, rcount, rcounts, displs, rdt, c);
+            return;
+        }
+    }
     if (sbuf != MPI_IN_PLACE) {
         coll_sched_copy(s, sbuf, scount, sdt, blk_at(rbuf, rcount, displs, me, rdt), CNT(me), rdt);
         coll_sched_barrier(s);
@@ -199,5 +251,31 @@ void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t 
     for (int i = 0; i < from->n; i++)
         coll_sched_send_sub(s, src + blocks_off(from, i), blocks_count(from, i),
                             blocks_dt(from, i), blocks_peer(from, i), blocks_sub(from, i));
+    coll_sched_barrier(s);
+}
+
+void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    if (comm_is_inter(c) || sbuf == MPI_IN_PLACE || sb->peers || rb->peers || n < 3 ||
+        (uint64_t)blocks_count(rb, 0) * (uint64_t)blocks_dt(rb, 0)->size <
+            (uint64_t)RM_CFG(coll_alltoall_pairwise_min)) {
+        coll_build_exchange(s, sbuf, sb, rbuf, rb);
+        return;
+    }
+    /* pairwise: in round k a rank sends to me + k and receives from me - k,
+     * so each rank has one partner in each direction at a time instead of
+     * n - 1 large messages contending for the same links and cores */
+    coll_sched_copy(s, (const char *)sbuf + blocks_off(sb, me), blocks_count(sb, me), blocks_dt(sb, me),
+                    (char *)rbuf + blocks_off(rb, me), blocks_count(rb, me), blocks_dt(rb, me));
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n, from = (me - k + n) % n;
+        coll_sched_recv(s, (char *)rbuf + blocks_off(rb, from), blocks_count(rb, from),
+                        blocks_dt(rb, from), from);
+        coll_sched_send(s, (const char *)sbuf + blocks_off(sb, to), blocks_count(sb, to),
+                        blocks_dt(sb, to), to);
+        coll_sched_barrier(s);
+    }
     coll_sched_barrier(s);
 }

@@ -72,7 +72,7 @@ rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void
 {
     coll_blocks_t sb = {.n = c->size, .count = scount, .dt = sdt};
     coll_blocks_t rb = {.n = c->size, .count = rcount, .dt = rdt};
-    RUN(c, coll_build_exchange(s_, sbuf, &sb, rbuf, &rb));
+    RUN(c, coll_build_alltoall(s_, sbuf, &sb, rbuf, &rb, c));
 }
 
 rm_status_t coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,

@@ -245,7 +245,7 @@ static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcoun
     NBC_NEW(c, s);
     coll_blocks_t sb = {.n = comm_peer_size(c), .count = sendcount, .dt = sdt};
     coll_blocks_t rb = {.n = comm_peer_size(c), .count = recvcount, .dt = rdt};
-    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
     NBC_START(c, s, request);
     MPI_END();
 }

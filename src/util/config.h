@@ -97,7 +97,20 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "doubling or reduce + broadcast/scatter")                                                 \
     X(COLL_BCAST_SCATTER_MIN, coll_bcast_scatter_min, RM_CFG_SIZE, "524288",                      \
       "Broadcasts from this many bytes on: the root scatters the vector and a ring allgather "   \
-      "completes it everywhere; smaller ones: binomial tree")
+      "completes it everywhere; smaller ones: binomial tree")                                    \
+    X(COLL_RSAG_MIN, coll_rsag_min, RM_CFG_SIZE, "16384",                                          \
+      "Allreduce of a commutative op on vectors from this many bytes on (and below "             \
+      "RAILMPI_COLL_RING_MIN): recursive-halving reduce-scatter + recursive-doubling allgather "  \
+      "(Rabenseifner); smaller ones and non-commutative ops: recursive doubling")               \
+    X(COLL_REDUCE_RSG_MIN, coll_reduce_rsg_min, RM_CFG_SIZE, "131072",                             \
+      "Reduce of a commutative op on vectors from this many bytes on: ring reduce-scatter, then " \
+      "the root gathers the blocks; smaller ones: binomial tree")                                \
+    X(COLL_ALLGATHER_RING_MIN, coll_allgather_ring_min, RM_CFG_SIZE, "65536",                      \
+      "Allgather(v) on more than 2 ranks gathering at least this many bytes in all: ring; "       \
+      "fewer: Bruck (log2 n rounds)")                                                             \
+    X(COLL_ALLTOALL_PAIRWISE_MIN, coll_alltoall_pairwise_min, RM_CFG_SIZE, "262144",              \
+      "Alltoall blocks of at least this many bytes go pairwise (n - 1 rounds, one partner "       \
+      "each); smaller ones all at once")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;
