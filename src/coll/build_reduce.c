@@ -85,7 +85,13 @@ void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
         return;
     }
     int rel = (me - root + n) % n;
-    char *acc = coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
+    if (rel & 1) { /* a leaf: its own vector goes up as it is */
+        coll_sched_send(s, sbuf, count, dt, (rel - 1 + root) % n);
+        coll_sched_barrier(s);
+        return;
+    }
+    /* the root adds into its result buffer, inner nodes into scratch */
+    char *acc = me == root ? rbuf : coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
     if (!acc || !tmp)
         return;
     coll_sched_copy(s, sbuf, count, dt, acc, count, dt);
