@@ -11,7 +11,16 @@
 
 void coll_build_barrier(coll_sched_t *s, comm_t *c);
 void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
-/* rcounts/displs NULL: rcount each, at i * rcount (gather); likewise scatter. */
+/* MPI_Gather/MPI_Scatter: binomial for blocks below
+ * RAILMPI_COLL_BINOMIAL_GATHER_MAX bytes on more than 2 ranks, else the v
+ * forms'. (Not chosen inside the v forms: their counts may be NULL away
+ * from the root, so the ranks could not agree.) */
+void coll_build_gather(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                       void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+void coll_build_scatter(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+/* Linear at the root. rcounts/displs NULL: rcount each, at i * rcount
+ * (gather); likewise scatter. */
 void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
                         void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
                         dtype_t *rdt, int root, comm_t *c);

@@ -1,6 +1,6 @@
 /* Schedules that move data without reducing: dissemination barrier,
- * binomial broadcast (scatter + ring allgather for large vectors), linear
- * gather/scatter at the root, Bruck allgather(v) for small vectors and ring
+ * binomial broadcast (scatter + ring allgather for large vectors), binomial
+ * gather/scatter of small blocks and linear ones at the root for large, Bruck allgather(v) for small vectors and ring
  * for large ones, and the general block exchange behind the all-to-all
  * family (every message of it posted in one round, receives first), or
  * pairwise rounds for large alltoall blocks. */
@@ -73,6 +73,96 @@ static char *blk_at(const void *buf, MPI_Count count, const int *displs, int i, 
 {
     MPI_Aint off = displs ? (MPI_Aint)displs[i] : (MPI_Aint)i * (MPI_Aint)count;
     return (char *)buf + off * dt->extent;
+}
+
+/* Binomial gather and scatter of small blocks: relative rank rel holds the
+ * blocks of rel .. rel + its subtree's size - 1, packed as bytes in
+ * relative order, so each rank sends or receives its subtree's run in one
+ * message and the root handles log2(n) messages instead of n - 1. Block
+ * sizes agree everywhere (the standard's matching type signatures). */
+static int subtree(int rel, int n)
+{
+    int mask = 1;
+    while (mask < n && !(rel & mask))
+        mask <<= 1;
+    return rel + mask < n ? mask : n - rel; /* the root: mask >= n, n - 0 */
+}
+
+static void gather_binomial(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                            void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c,
+                            size_t bb)
+{
+    int n = c->size, me = c->rank, rel = (me - root + n) % n, sz = subtree(rel, n);
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    char *tmp = coll_sched_bytes(s, bb * (size_t)sz);
+    if (!tmp)
+        return;
+    if (me != root)
+        coll_sched_copy(s, sbuf, scount, sdt, tmp, (MPI_Count)bb, byte);
+    for (int mask = 1; mask < sz; mask <<= 1) {
+        int k = mask < sz - mask ? mask : sz - mask;
+        coll_sched_recv(s, tmp + bb * (size_t)mask, (MPI_Count)(bb * (size_t)k), byte,
+                        (rel + mask + root) % n);
+    }
+    coll_sched_barrier(s);
+    if (me != root) {
+        coll_sched_send(s, tmp, (MPI_Count)(bb * (size_t)sz), byte, (rel - (rel & -rel) + root) % n);
+    } else {
+        if (sbuf != MPI_IN_PLACE)
+            coll_sched_copy(s, sbuf, scount, sdt, blk_at(rbuf, rcount, NULL, me, rdt), rcount, rdt);
+        for (int j = 1; j < n; j++)
+            coll_sched_copy(s, tmp + bb * (size_t)j, (MPI_Count)bb, byte,
+                            blk_at(rbuf, rcount, NULL, (root + j) % n, rdt), rcount, rdt);
+    }
+    coll_sched_barrier(s);
+}
+
+static void scatter_binomial(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                             void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c,
+                             size_t bb)
+{
+    int n = c->size, me = c->rank, rel = (me - root + n) % n, sz = subtree(rel, n);
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    char *tmp = coll_sched_bytes(s, bb * (size_t)sz);
+    if (!tmp)
+        return;
+    if (me == root) {
+        for (int j = 1; j < n; j++)
+            coll_sched_copy(s, blk_at(sbuf, scount, NULL, (root + j) % n, sdt), scount, sdt,
+                            tmp + bb * (size_t)j, (MPI_Count)bb, byte);
+        if (rbuf != MPI_IN_PLACE)
+            coll_sched_copy(s, blk_at(sbuf, scount, NULL, me, sdt), scount, sdt, rbuf, rcount, rdt);
+    } else {
+        coll_sched_recv(s, tmp, (MPI_Count)(bb * (size_t)sz), byte, (rel - (rel & -rel) + root) % n);
+        coll_sched_barrier(s);
+        coll_sched_copy(s, tmp, (MPI_Count)bb, byte, rbuf, rcount, rdt);
+    }
+    for (int mask = 1; mask < sz; mask <<= 1) {
+        int k = mask < sz - mask ? mask : sz - mask;
+        coll_sched_send(s, tmp + bb * (size_t)mask, (MPI_Count)(bb * (size_t)k), byte,
+                        (rel + mask + root) % n);
+    }
+    coll_sched_barrier(s);
+}
+
+void coll_build_gather(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                       void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
+{
+    size_t bb = c->rank == root ? (size_t)rcount * rdt->size : (size_t)scount * sdt->size;
+    if (c->size > 2 && bb && bb < (size_t)RM_CFG(coll_binomial_gather_max))
+        gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, c, bb);
+    else
+        coll_build_gatherv(s, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, c);
+}
+
+void coll_build_scatter(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
+{
+    size_t bb = c->rank == root ? (size_t)scount * sdt->size : (size_t)rcount * rdt->size;
+    if (c->size > 2 && bb && bb < (size_t)RM_CFG(coll_binomial_gather_max))
+        scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, c, bb);
+    else
+        coll_build_scatterv(s, sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, c);
 }
 
 void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,

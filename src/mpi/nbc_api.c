@@ -130,9 +130,11 @@ static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
     if (comm_is_inter(c))
         coll_build_inter_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
                                  v ? recvcounts : NULL, v ? displs : NULL, rdt, root, c);
+    else if (v)
+        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, recvcounts, displs, rdt,
+                           root, c);
     else
-        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
-                           v ? displs : NULL, rdt, root, c);
+        coll_build_gather(s, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -171,9 +173,11 @@ static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
     if (comm_is_inter(c))
         coll_build_inter_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL,
                                   sdt, recvbuf, recvcount, rdt, root, c);
+    else if (v)
+        coll_build_scatterv(s, sendbuf, sendcount, sendcounts, displs, sdt, recvbuf, recvcount, rdt,
+                            root, c);
     else
-        coll_build_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL, sdt,
-                            recvbuf, recvcount, rdt, root, c);
+        coll_build_scatter(s, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }

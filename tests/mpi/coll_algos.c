@@ -207,8 +207,56 @@ static void alltoall(int each, int nb)
     free(x), free(y);
 }
 
+/* gather and scatter: blocks of `each` ints, or of every other int
+ * (a resized type) at the root, in place at the root or not */
+static void gather_scatter(int each, int root, int strided, int inplace)
+{
+    MPI_Datatype every2;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every2);
+    MPI_Type_commit(&every2);
+    MPI_Datatype rt = strided ? every2 : MPI_INT;
+    int st = strided ? 2 : 1, *x = malloc(sizeof(int) * (size_t)each + 4);
+    int *big = malloc(sizeof(int) * (size_t)(st * each * size) + 4);
+    for (int i = 0; i < each; i++)
+        x[i] = rank * 1000 + i;
+    for (int i = 0; i < st * each * size; i++)
+        big[i] = rank == root && inplace && i / (st * each) == root && i % st == 0
+                     ? root * 1000 + i / st % (each ? each : 1)
+                     : -1;
+    const void *sx = rank == root && inplace ? MPI_IN_PLACE : x;
+    MPI_Gather(sx, each, MPI_INT, big, each, rt, root, MPI_COMM_WORLD);
+    if (rank == root)
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < each; i++) {
+                int at = st * (r * each + i);
+                CHECK(big[at] == r * 1000 + i, "%s gather each %d root %d: rank %d [%d] = %d", mode, each,
+                      root, r, i, big[at]);
+                CHECK(st == 1 || big[at + 1] == -1, "%s gather: gap overwritten", mode);
+            }
+    /* and back: rank r gets its block + 7 */
+    if (rank == root)
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < each; i++)
+                big[st * (r * each + i)] = r * 1000 + i + 7;
+    for (int i = 0; i < each; i++)
+        x[i] = -1;
+    void *rx = rank == root && inplace ? MPI_IN_PLACE : x;
+    MPI_Scatter(big, each, rt, rx, each, MPI_INT, root, MPI_COMM_WORLD);
+    if (!(rank == root && inplace))
+        for (int i = 0; i < each; i++)
+            CHECK(x[i] == rank * 1000 + i + 7, "%s scatter each %d root %d: [%d] = %d", mode, each, root,
+                  i, x[i]);
+    free(x), free(big);
+    MPI_Type_free(&every2);
+}
+
 static void all(void)
 {
+    int ge[] = {0, 1, 3, 5000};
+    for (int k = 0; k < 4; k++)
+        for (int root = 0; root < size; root += 2)
+            for (int v = 0; v < 4; v++)
+                gather_scatter(ge[k], root, v & 1, v >> 1);
     int counts[] = {0, 1, size - 1, size, size + 1, 2 * size + 3, 1000, 20011};
     for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++)
         for (int v = 0; v < 4; v++)
@@ -245,6 +293,7 @@ int main(int argc, char **argv)
     setting("RAILMPI_COLL_REDUCE_RSG_MIN", never);
     setting("RAILMPI_COLL_ALLGATHER_RING_MIN", never);
     setting("RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN", never);
+    setting("RAILMPI_COLL_BINOMIAL_GATHER_MAX", never);
     all();
     /* mid: Rabenseifner */
     mode = "mid";
@@ -256,6 +305,7 @@ int main(int argc, char **argv)
     setting("RAILMPI_COLL_REDUCE_RSG_MIN", 1);
     setting("RAILMPI_COLL_ALLGATHER_RING_MIN", 1);
     setting("RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN", 1);
+    setting("RAILMPI_COLL_BINOMIAL_GATHER_MAX", 1);
     all();
     MPI_Op_free(&mop);
     MPI_Type_free(&mat);
