@@ -93,6 +93,15 @@ void coll_build_reduce_scatter_pairwise(coll_sched_t *s, const void *in, void *r
                                         const int *cnt, const int *dsp, dtype_t *dt, op_t *op,
                                         comm_t *c);
 
+/* Two levels on communicators spanning hosts (build_hier.c): the ranks of
+ * a host combine at one of them, only those cross the network. 0 (nothing
+ * added) when c is on one host, has one rank per host, or the op is not
+ * commutative (allreduce), or RAILMPI_COLL_HIERARCHICAL is off. */
+int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                              dtype_t *dt, op_t *op, comm_t *c);
+int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                          comm_t *c);
+
 /* Intercommunicators (build_inter.c); the all-to-all family and allgather
  * are coll_build_exchange over the remote group. */
 void coll_build_inter_barrier(coll_sched_t *s, comm_t *c);

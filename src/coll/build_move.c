@@ -50,6 +50,8 @@ static void bcast_scatter_ring(coll_sched_t *s, void *buf, MPI_Count count, dtyp
 void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
 {
     int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
+    if (coll_build_bcast_hier(s, buf, count, dt, root, c))
+        return;
     if (n > 2 && count >= n &&
         (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_bcast_scatter_min)) {
         bcast_scatter_ring(s, buf, count, dt, root, c);

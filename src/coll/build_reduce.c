@@ -155,6 +155,8 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
     while (p * 2 <= n)
         p *= 2;
     uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    if (coll_build_allreduce_hier(s, sbuf, rbuf, count, dt, op, c))
+        return;
     if (n > 1 && op->commute && count >= n && bytes >= (uint64_t)RM_CFG(coll_ring_min))
         allreduce_ring(s, sbuf, rbuf, count, dt, op, c);
     else if (n > 1 && op->commute && count >= p && bytes >= (uint64_t)RM_CFG(coll_rsag_min))

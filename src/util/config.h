@@ -108,12 +108,15 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(COLL_ALLGATHER_RING_MIN, coll_allgather_ring_min, RM_CFG_SIZE, "65536",                      \
       "Allgather(v) on more than 2 ranks gathering at least this many bytes in all: ring; "       \
       "fewer: Bruck (log2 n rounds)")                                                             \
-    X(COLL_ALLTOALL_PAIRWISE_MIN, coll_alltoall_pairwise_min, RM_CFG_SIZE, "262144",              \
+    X(COLL_ALLTOALL_PAIRWISE_MIN, coll_alltoall_pairwise_min, RM_CFG_SIZE, "4194304",              \
       "Alltoall blocks of at least this many bytes go pairwise (n - 1 rounds, one partner "       \
       "each); smaller ones all at once")                                                         \
     X(COLL_BINOMIAL_GATHER_MAX, coll_binomial_gather_max, RM_CFG_SIZE, "16384",                    \
       "Gather and scatter (not the v forms) on more than 2 ranks with blocks below this many "    \
-      "bytes go through a binomial tree; larger blocks straight between the root and each rank")
+      "bytes go through a binomial tree; larger blocks straight between the root and each rank") \
+    X(COLL_HIERARCHICAL, coll_hierarchical, RM_CFG_BOOL, "1",                                      \
+      "On communicators spanning hosts, allreduce (commutative ops) and broadcast combine the "   \
+      "ranks of each host through shared memory first; one rank per host crosses the network")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;
