@@ -263,8 +263,8 @@ void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, 
         }
     }
     if (sbuf != MPI_IN_PLACE) {
+        /* in the first step's round: a round's copies run before its sends */
         coll_sched_copy(s, sbuf, scount, sdt, blk_at(rbuf, rcount, displs, me, rdt), CNT(me), rdt);
-        coll_sched_barrier(s);
     }
     /* ring: in step k pass on the block received in step k-1 */
     for (int k = 0; k < n - 1; k++) {
