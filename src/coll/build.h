@@ -101,6 +101,8 @@ int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI
                               dtype_t *dt, op_t *op, comm_t *c);
 int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
                           comm_t *c);
+int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                           dtype_t *dt, op_t *op, int root, comm_t *c);
 
 /* Intercommunicators (build_inter.c); the all-to-all family and allgather
  * are coll_build_exchange over the remote group. */

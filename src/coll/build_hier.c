@@ -55,6 +55,8 @@ static int hier_plan(coll_sched_t *s, const comm_t *c, hier_t *h)
     return h->nlead > 1 && h->nlead < n;
 }
 
+static void hier_root_leads(hier_t *h, const comm_t *c, int root, int *root_lead);
+
 /* Allreduce among the leaders on buf: a ring when every leader gets at
  * least one item (each block is reduced at one leader, so all end with the
  * same bits), else every leader sends its vector to every other and each
@@ -167,22 +169,8 @@ int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *
     hier_t h;
     if (!hier_plan(s, c, &h))
         return 0;
-    int me = c->rank;
-    /* the root's host: the root leads it */
-    int root_lead = -1;
-    for (int i = 0; i < h.nlead; i++) {
-        int first_local = h.leads[i];
-        if (proto_proc.node_of[c->group->world[first_local]] ==
-            proto_proc.node_of[c->group->world[root]]) {
-            root_lead = i;
-            h.leads[i] = root;
-        }
-    }
-    int on_root_host = proto_proc.node_of[c->group->world[me]] == proto_proc.node_of[c->group->world[root]];
-    if (on_root_host) {
-        h.leader = root;
-        h.lead_idx = me == root ? root_lead : -1;
-    }
+    int me = c->rank, root_lead;
+    hier_root_leads(&h, c, root, &root_lead);
     if (h.lead_idx >= 0) {
         int L = h.nlead, rel = (h.lead_idx - root_lead + L) % L, mask = 1;
         while (mask < L) {
@@ -201,6 +189,69 @@ int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *
                 coll_sched_send(s, buf, count, dt, h.local[i]);
     } else {
         coll_sched_recv(s, buf, count, dt, h.leader);
+    }
+    coll_sched_barrier(s);
+    return 1;
+}
+
+/* The root stands in for its host's leader (hier_plan's lowest rank). */
+static void hier_root_leads(hier_t *h, const comm_t *c, int root, int *root_lead)
+{
+    int me = c->rank;
+    *root_lead = -1;
+    for (int i = 0; i < h->nlead; i++)
+        if (proto_proc.node_of[c->group->world[h->leads[i]]] ==
+            proto_proc.node_of[c->group->world[root]]) {
+            *root_lead = i;
+            h->leads[i] = root;
+        }
+    if (proto_proc.node_of[c->group->world[me]] == proto_proc.node_of[c->group->world[root]]) {
+        h->leader = root;
+        h->lead_idx = me == root ? *root_lead : -1;
+    }
+}
+
+/* Reduce (commutative ops): a host's ranks send to its leader (the root on
+ * the root's host), which adds them; the leaders reduce to the root down a
+ * binomial tree over the leaders. */
+int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                           dtype_t *dt, op_t *op, int root, comm_t *c)
+{
+    hier_t h;
+    if (!op->commute || !hier_plan(s, c, &h))
+        return 0;
+    int me = c->rank, root_lead;
+    hier_root_leads(&h, c, root, &root_lead);
+    if (h.lead_idx < 0) {
+        coll_sched_send(s, sbuf, count, dt, h.leader);
+        coll_sched_barrier(s);
+        return 1;
+    }
+    char *acc = me == root ? rbuf : coll_sched_tmp(s, count, dt);
+    char *tmp = coll_sched_tmp(s, count, dt);
+    if (!acc || !tmp)
+        return 1;
+    coll_sched_copy(s, sbuf, count, dt, acc, count, dt);
+    for (int i = 0; i < h.nlocal; i++) {
+        if (h.local[i] == me)
+            continue;
+        coll_sched_recv(s, tmp, count, dt, h.local[i]);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, acc, count, dt, op); /* runs before tmp is reused */
+    }
+    int L = h.nlead, rel = (h.lead_idx - root_lead + L) % L;
+    for (int mask = 1; mask < L; mask <<= 1) {
+        if (rel & mask) {
+            coll_sched_barrier(s);
+            coll_sched_send(s, acc, count, dt, h.leads[(rel - mask + root_lead) % L]);
+            break;
+        }
+        if (rel + mask < L) {
+            coll_sched_barrier(s);
+            coll_sched_recv(s, tmp, count, dt, h.leads[(rel + mask + root_lead) % L]);
+            coll_sched_barrier(s);
+            coll_sched_reduce(s, tmp, acc, count, dt, op);
+        }
     }
     coll_sched_barrier(s);
     return 1;

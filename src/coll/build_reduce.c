@@ -79,6 +79,8 @@ void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
         free(in);
         return;
     }
+    if (coll_build_reduce_hier(s, sbuf, rbuf, count, dt, op, root, c))
+        return;
     if (n > 1 && count >= n &&
         (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_reduce_rsg_min)) {
         reduce_rsg(s, sbuf, rbuf, count, dt, op, root, c);
