@@ -11,7 +11,16 @@
 
 void coll_build_barrier(coll_sched_t *s, comm_t *c);
 void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
-/* rcounts/displs NULL: rcount each, at i * rcount (gather); likewise scatter. */
+/* MPI_Gather/MPI_Scatter: binomial for blocks below
+ * RAILMPI_COLL_BINOMIAL_GATHER_MAX bytes on more than 2 ranks, else the v
+ * forms'. (Not chosen inside the v forms: their counts may be NULL away
+ * from the root, so the ranks could not agree.) */
+void coll_build_gather(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                       void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+void coll_build_scatter(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
+/* Linear at the root. rcounts/displs NULL: rcount each, at i * rcount
+ * (gather); likewise scatter. */
 void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
                         void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
                         dtype_t *rdt, int root, comm_t *c);
@@ -38,6 +47,12 @@ typedef struct coll_blocks {
 } coll_blocks_t;
 void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb);
+/* MPI_Alltoall(v) on c: pairwise rounds for large blocks of an
+ * intracommunicator (RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN, judged by the
+ * first receive block, which is every block's size in MPI_Alltoall), else
+ * coll_build_exchange. */
+void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb, comm_t *c);
 
 /* Neighbourhood collectives (MPI-3.1 §7.6) on c's topology: the
  * neighbours in the standard's order, with sub-tags that pair each send with
@@ -60,6 +75,34 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
                                const int *rcounts, dtype_t *dt, op_t *op, comm_t *c);
 void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                      op_t *op, int exclusive, comm_t *c);
+
+/* The algorithms behind them (build_halving.c), chosen by size in
+ * build_reduce.c. Allreduce by recursive doubling (any op, any size of
+ * communicator) and Rabenseifner's reduce-scatter + allgather (commutative
+ * ops); reduce_scatter by recursive halving (commutative) and pairwise (any
+ * op). `in` is the whole input vector (rbuf when in place), cnt/dsp each
+ * rank's block in items. */
+void coll_build_allreduce_rd(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                             dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_allreduce_rsag(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                               dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_reduce_scatter_halving(coll_sched_t *s, const void *in, void *rbuf,
+                                       const int *cnt, const int *dsp, MPI_Count total,
+                                       dtype_t *dt, op_t *op, comm_t *c);
+void coll_build_reduce_scatter_pairwise(coll_sched_t *s, const void *in, void *rbuf,
+                                        const int *cnt, const int *dsp, dtype_t *dt, op_t *op,
+                                        comm_t *c);
+
+/* Two levels on communicators spanning hosts (build_hier.c): the ranks of
+ * a host combine at one of them, only those cross the network. 0 (nothing
+ * added) when c is on one host, has one rank per host, or the op is not
+ * commutative (allreduce), or RAILMPI_COLL_HIERARCHICAL is off. */
+int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                              dtype_t *dt, op_t *op, comm_t *c);
+int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                          comm_t *c);
+int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
+                           dtype_t *dt, op_t *op, int root, comm_t *c);
 
 /* Intercommunicators (build_inter.c); the all-to-all family and allgather
  * are coll_build_exchange over the remote group. */

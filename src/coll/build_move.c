@@ -1,8 +1,9 @@
 /* Schedules that move data without reducing: dissemination barrier,
- * binomial broadcast (scatter + ring allgather for large vectors), linear
- * gather/scatter at the root, ring allgather,
- * and the general block exchange behind the all-to-all family (every
- * message of it posted in one round, receives first). */
+ * binomial broadcast (scatter + ring allgather for large vectors), binomial
+ * gather/scatter of small blocks and linear ones at the root for large, Bruck allgather(v) for small vectors and ring
+ * for large ones, and the general block exchange behind the all-to-all
+ * family (every message of it posted in one round, receives first), or
+ * pairwise rounds for large alltoall blocks. */
 #include "coll/build.h"
 #include "util/config.h"
 
@@ -49,6 +50,8 @@ static void bcast_scatter_ring(coll_sched_t *s, void *buf, MPI_Count count, dtyp
 void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
 {
     int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
+    if (coll_build_bcast_hier(s, buf, count, dt, root, c))
+        return;
     if (n > 2 && count >= n &&
         (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_bcast_scatter_min)) {
         bcast_scatter_ring(s, buf, count, dt, root, c);
@@ -72,6 +75,96 @@ static char *blk_at(const void *buf, MPI_Count count, const int *displs, int i, 
 {
     MPI_Aint off = displs ? (MPI_Aint)displs[i] : (MPI_Aint)i * (MPI_Aint)count;
     return (char *)buf + off * dt->extent;
+}
+
+/* Binomial gather and scatter of small blocks: relative rank rel holds the
+ * blocks of rel .. rel + its subtree's size - 1, packed as bytes in
+ * relative order, so each rank sends or receives its subtree's run in one
+ * message and the root handles log2(n) messages instead of n - 1. Block
+ * sizes agree everywhere (the standard's matching type signatures). */
+static int subtree(int rel, int n)
+{
+    int mask = 1;
+    while (mask < n && !(rel & mask))
+        mask <<= 1;
+    return rel + mask < n ? mask : n - rel; /* the root: mask >= n, n - 0 */
+}
+
+static void gather_binomial(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                            void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c,
+                            size_t bb)
+{
+    int n = c->size, me = c->rank, rel = (me - root + n) % n, sz = subtree(rel, n);
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    char *tmp = coll_sched_bytes(s, bb * (size_t)sz);
+    if (!tmp)
+        return;
+    if (me != root)
+        coll_sched_copy(s, sbuf, scount, sdt, tmp, (MPI_Count)bb, byte);
+    for (int mask = 1; mask < sz; mask <<= 1) {
+        int k = mask < sz - mask ? mask : sz - mask;
+        coll_sched_recv(s, tmp + bb * (size_t)mask, (MPI_Count)(bb * (size_t)k), byte,
+                        (rel + mask + root) % n);
+    }
+    coll_sched_barrier(s);
+    if (me != root) {
+        coll_sched_send(s, tmp, (MPI_Count)(bb * (size_t)sz), byte, (rel - (rel & -rel) + root) % n);
+    } else {
+        if (sbuf != MPI_IN_PLACE)
+            coll_sched_copy(s, sbuf, scount, sdt, blk_at(rbuf, rcount, NULL, me, rdt), rcount, rdt);
+        for (int j = 1; j < n; j++)
+            coll_sched_copy(s, tmp + bb * (size_t)j, (MPI_Count)bb, byte,
+                            blk_at(rbuf, rcount, NULL, (root + j) % n, rdt), rcount, rdt);
+    }
+    coll_sched_barrier(s);
+}
+
+static void scatter_binomial(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                             void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c,
+                             size_t bb)
+{
+    int n = c->size, me = c->rank, rel = (me - root + n) % n, sz = subtree(rel, n);
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    char *tmp = coll_sched_bytes(s, bb * (size_t)sz);
+    if (!tmp)
+        return;
+    if (me == root) {
+        for (int j = 1; j < n; j++)
+            coll_sched_copy(s, blk_at(sbuf, scount, NULL, (root + j) % n, sdt), scount, sdt,
+                            tmp + bb * (size_t)j, (MPI_Count)bb, byte);
+        if (rbuf != MPI_IN_PLACE)
+            coll_sched_copy(s, blk_at(sbuf, scount, NULL, me, sdt), scount, sdt, rbuf, rcount, rdt);
+    } else {
+        coll_sched_recv(s, tmp, (MPI_Count)(bb * (size_t)sz), byte, (rel - (rel & -rel) + root) % n);
+        coll_sched_barrier(s);
+        coll_sched_copy(s, tmp, (MPI_Count)bb, byte, rbuf, rcount, rdt);
+    }
+    for (int mask = 1; mask < sz; mask <<= 1) {
+        int k = mask < sz - mask ? mask : sz - mask;
+        coll_sched_send(s, tmp + bb * (size_t)mask, (MPI_Count)(bb * (size_t)k), byte,
+                        (rel + mask + root) % n);
+    }
+    coll_sched_barrier(s);
+}
+
+void coll_build_gather(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                       void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
+{
+    size_t bb = c->rank == root ? (size_t)rcount * rdt->size : (size_t)scount * sdt->size;
+    if (c->size > 2 && bb && bb < (size_t)RM_CFG(coll_binomial_gather_max))
+        gather_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, c, bb);
+    else
+        coll_build_gatherv(s, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, c);
+}
+
+void coll_build_scatter(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                        void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
+{
+    size_t bb = c->rank == root ? (size_t)scount * sdt->size : (size_t)rcount * rdt->size;
+    if (c->size > 2 && bb && bb < (size_t)RM_CFG(coll_binomial_gather_max))
+        scatter_binomial(s, sbuf, scount, sdt, rbuf, rcount, rdt, root, c, bb);
+    else
+        coll_build_scatterv(s, sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, c);
 }
 
 void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
@@ -112,15 +205,66 @@ void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, co
     coll_sched_barrier(s);
 }
 
+/* Bruck: a scratch vector holds the blocks rotated so that mine comes
+ * first (position j: rank me + j); in the step of distance d a rank sends
+ * its first min(d, n - d) positions to me - d and receives as many from
+ * me + d behind the d it has, so after ceil(log2 n) steps it has all n,
+ * which a last round copies into place. The positions sent and received
+ * are contiguous in the scratch vector whatever the counts. */
+static void allgather_bruck(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                            void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                            dtype_t *rdt, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+#define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    MPI_Count *off = coll_sched_bytes(s, sizeof(MPI_Count) * (size_t)(n + 1));
+    if (!off)
+        return;
+    off[0] = 0;
+    for (int j = 0; j < n; j++)
+        off[j + 1] = off[j] + CNT((me + j) % n);
+    char *tmp = coll_sched_tmp(s, off[n], rdt);
+    if (!tmp)
+        return;
+    MPI_Aint ext = rdt->extent;
+    if (sbuf != MPI_IN_PLACE)
+        coll_sched_copy(s, sbuf, scount, sdt, tmp, CNT(me), rdt);
+    else
+        coll_sched_copy(s, blk_at(rbuf, rcount, displs, me, rdt), CNT(me), rdt, tmp, CNT(me), rdt);
+    coll_sched_barrier(s);
+    for (int d = 1; d < n; d <<= 1) {
+        int k = d < n - d ? d : n - d;
+        coll_sched_recv(s, tmp + off[d] * ext, off[d + k] - off[d], rdt, (me + d) % n);
+        coll_sched_send(s, tmp, off[k], rdt, (me - d + n) % n);
+        coll_sched_barrier(s);
+    }
+    for (int j = sbuf == MPI_IN_PLACE; j < n; j++) {
+        int r = (me + j) % n;
+        coll_sched_copy(s, tmp + off[j] * ext, CNT(r), rdt, blk_at(rbuf, rcount, displs, r, rdt), CNT(r),
+                        rdt);
+    }
+    coll_sched_barrier(s);
+#undef CNT
+}
+
 void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
                            void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
                            dtype_t *rdt, comm_t *c)
 {
     int n = c->size, me = c->rank;
 #define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    if (n > 2) {
+        uint64_t bytes = 0;
+        for (int i = 0; i < n; i++)
+            bytes += (uint64_t)CNT(i) * (uint64_t)rdt->size;
+        if (bytes < (uint64_t)RM_CFG(coll_allgather_ring_min)) {
+            allgather_bruck(s, sbuf, scount, sdt, rbuf, rcount, rcounts, displs, rdt, c);
+            return;
+        }
+    }
     if (sbuf != MPI_IN_PLACE) {
+        /* in the first step's round: a round's copies run before its sends */
         coll_sched_copy(s, sbuf, scount, sdt, blk_at(rbuf, rcount, displs, me, rdt), CNT(me), rdt);
-        coll_sched_barrier(s);
     }
     /* ring: in step k pass on the block received in step k-1 */
     for (int k = 0; k < n - 1; k++) {
@@ -199,5 +343,31 @@ void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t 
     for (int i = 0; i < from->n; i++)
         coll_sched_send_sub(s, src + blocks_off(from, i), blocks_count(from, i),
                             blocks_dt(from, i), blocks_peer(from, i), blocks_sub(from, i));
+    coll_sched_barrier(s);
+}
+
+void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                         const coll_blocks_t *rb, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    if (comm_is_inter(c) || sbuf == MPI_IN_PLACE || sb->peers || rb->peers || n < 3 ||
+        (uint64_t)blocks_count(rb, 0) * (uint64_t)blocks_dt(rb, 0)->size <
+            (uint64_t)RM_CFG(coll_alltoall_pairwise_min)) {
+        coll_build_exchange(s, sbuf, sb, rbuf, rb);
+        return;
+    }
+    /* pairwise: in round k a rank sends to me + k and receives from me - k,
+     * so each rank has one partner in each direction at a time instead of
+     * n - 1 large messages contending for the same links and cores */
+    coll_sched_copy(s, (const char *)sbuf + blocks_off(sb, me), blocks_count(sb, me), blocks_dt(sb, me),
+                    (char *)rbuf + blocks_off(rb, me), blocks_count(rb, me), blocks_dt(rb, me));
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n, from = (me - k + n) % n;
+        coll_sched_recv(s, (char *)rbuf + blocks_off(rb, from), blocks_count(rb, from),
+                        blocks_dt(rb, from), from);
+        coll_sched_send(s, (const char *)sbuf + blocks_off(sb, to), blocks_count(sb, to),
+                        blocks_dt(sb, to), to);
+        coll_sched_barrier(s);
+    }
     coll_sched_barrier(s);
 }

@@ -1,14 +1,44 @@
-/* Reduction schedules: binomial reduce (commutative ops), in-rank-order
+/* Reduction schedules: binomial reduce (commutative ops; ring
+ * reduce-scatter + gather from RAILMPI_COLL_REDUCE_RSG_MIN), in-rank-order
  * reduce at the root (non-commutative ops); allreduce as a ring for large
- * vectors and commutative ops (RAILMPI_COLL_RING_MIN), by
- * recursive doubling on power-of-two sizes (either kind of op: the lower
- * half's data stays on the left), reduce + broadcast otherwise;
- * reduce_scatter as the ring's first half (commutative ops, large vectors)
- * or reduce + scatter; scans by recursive doubling. */
+ * vectors and commutative ops (RAILMPI_COLL_RING_MIN), Rabenseifner for
+ * mid sizes (RAILMPI_COLL_RSAG_MIN), recursive doubling otherwise (any op:
+ * the lower ranks' data stays on the left); reduce_scatter as the ring's
+ * first half (commutative ops, large vectors), by recursive halving
+ * (commutative) or pairwise (non-commutative); scans by recursive doubling.
+ * The doubling and halving algorithms are in build_halving.c. */
 #include "coll/build.h"
 #include "util/config.h"
 
 #include <stdlib.h>
+
+static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
+                                const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c);
+
+/* Large reductions to a root: the ring's reduce-scatter half leaves block
+ * i of the result at rank i, which the root gathers; every rank sends and
+ * adds about the vector once instead of the root receiving and adding it
+ * log2(n) times. Commutative ops; count >= n. */
+static void reduce_rsg(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
+                       op_t *op, int root, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    int *cnt = coll_sched_bytes(s, sizeof(int) * 2 * (size_t)n);
+    if (!cnt)
+        return;
+    int *dsp = cnt + n;
+    MPI_Count base = count / n, extra = count % n;
+    for (int i = 0; i < n; i++) {
+        cnt[i] = (int)(base + (i < extra));
+        dsp[i] = (int)(i * base + (i < extra ? i : extra));
+    }
+    char *mine = me == root ? (char *)rbuf + (MPI_Aint)dsp[me] * dt->extent
+                            : coll_sched_tmp(s, cnt[me], dt);
+    if (!mine)
+        return;
+    reduce_scatter_ring(s, sbuf, mine, cnt, dsp, count, dt, op, c);
+    coll_build_gatherv(s, mine, cnt[me], dt, rbuf, 0, cnt, dsp, dt, root, c);
+}
 
 void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                        op_t *op, int root, comm_t *c)
@@ -49,8 +79,21 @@ void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
         free(in);
         return;
     }
+    if (coll_build_reduce_hier(s, sbuf, rbuf, count, dt, op, root, c))
+        return;
+    if (n > 1 && count >= n &&
+        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_reduce_rsg_min)) {
+        reduce_rsg(s, sbuf, rbuf, count, dt, op, root, c);
+        return;
+    }
     int rel = (me - root + n) % n;
-    char *acc = coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
+    if (rel & 1) { /* a leaf: its own vector goes up as it is */
+        coll_sched_send(s, sbuf, count, dt, (rel - 1 + root) % n);
+        coll_sched_barrier(s);
+        return;
+    }
+    /* the root adds into its result buffer, inner nodes into scratch */
+    char *acc = me == root ? rbuf : coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
     if (!acc || !tmp)
         return;
     coll_sched_copy(s, sbuf, count, dt, acc, count, dt);
@@ -110,35 +153,18 @@ static void allreduce_ring(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Co
 void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                           dtype_t *dt, op_t *op, comm_t *c)
 {
-    int n = c->size, me = c->rank;
-    if (n > 1 && op->commute && count >= n &&
-        (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min)) {
+    int n = c->size, p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    if (coll_build_allreduce_hier(s, sbuf, rbuf, count, dt, op, c))
+        return;
+    if (n > 1 && op->commute && count >= n && bytes >= (uint64_t)RM_CFG(coll_ring_min))
         allreduce_ring(s, sbuf, rbuf, count, dt, op, c);
-        return;
-    }
-    if (n & (n - 1)) {
-        coll_build_reduce(s, sbuf == MPI_IN_PLACE && me != 0 ? rbuf : sbuf, rbuf, count, dt, op, 0, c);
-        coll_build_bcast(s, rbuf, count, dt, 0, c);
-        return;
-    }
-    char *tmp = coll_sched_tmp(s, count, dt);
-    if (!tmp)
-        return;
-    if (sbuf != MPI_IN_PLACE)
-        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
-    for (int mask = 1; mask < n; mask <<= 1) {
-        int peer = me ^ mask;
-        coll_sched_recv(s, tmp, count, dt, peer);
-        coll_sched_send(s, rbuf, count, dt, peer);
-        coll_sched_barrier(s);
-        if (peer < me || op->commute) {
-            coll_sched_reduce(s, tmp, rbuf, count, dt, op); /* peer's op mine */
-        } else {
-            coll_sched_reduce(s, rbuf, tmp, count, dt, op); /* mine op peer's */
-            coll_sched_copy(s, tmp, count, dt, rbuf, count, dt);
-        }
-    }
-    coll_sched_barrier(s);
+    else if (n > 1 && op->commute && count >= p && bytes >= (uint64_t)RM_CFG(coll_rsag_min))
+        coll_build_allreduce_rsag(s, sbuf, rbuf, count, dt, op, c);
+    else
+        coll_build_allreduce_rd(s, sbuf, rbuf, count, dt, op, c);
 }
 
 /* The reduce-scatter half of the ring: block b starts at rank b + 1 and
@@ -185,16 +211,14 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
         dsp[r] = (int)total;
         total += cnt[r];
     }
+    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     if (n > 1 && op->commute &&
-        (uint64_t)total * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min)) {
-        reduce_scatter_ring(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, cnt, dsp, total, dt, op, c);
-    } else {
-        char *tmp = coll_sched_tmp(s, total, dt);
-        if (tmp) {
-            coll_build_reduce(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, tmp, total, dt, op, 0, c);
-            coll_build_scatterv(s, tmp, 0, cnt, dsp, dt, rbuf, cnt[c->rank], dt, 0, c);
-        }
-    }
+        (uint64_t)total * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min))
+        reduce_scatter_ring(s, in, rbuf, cnt, dsp, total, dt, op, c);
+    else if (op->commute)
+        coll_build_reduce_scatter_halving(s, in, rbuf, cnt, dsp, total, dt, op, c);
+    else
+        coll_build_reduce_scatter_pairwise(s, in, rbuf, cnt, dsp, dt, op, c);
     free(cnt);
 }
 

@@ -31,7 +31,7 @@ rm_status_t coll_gatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void 
 rm_status_t coll_gather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                         MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
 {
-    RUN(c, coll_build_gatherv(s_, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, root, c));
+    RUN(c, coll_build_gather(s_, sbuf, scount, sdt, rbuf, rcount, rdt, root, c));
 }
 
 rm_status_t coll_scatterv(const void *sbuf, const int *scounts, const int *displs, dtype_t *sdt,
@@ -43,7 +43,7 @@ rm_status_t coll_scatterv(const void *sbuf, const int *scounts, const int *displ
 rm_status_t coll_scatter(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                          MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
 {
-    RUN(c, coll_build_scatterv(s_, sbuf, scount, NULL, NULL, sdt, rbuf, rcount, rdt, root, c));
+    RUN(c, coll_build_scatter(s_, sbuf, scount, sdt, rbuf, rcount, rdt, root, c));
 }
 
 rm_status_t coll_allgatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
@@ -72,7 +72,7 @@ rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void
 {
     coll_blocks_t sb = {.n = c->size, .count = scount, .dt = sdt};
     coll_blocks_t rb = {.n = c->size, .count = rcount, .dt = rdt};
-    RUN(c, coll_build_exchange(s_, sbuf, &sb, rbuf, &rb));
+    RUN(c, coll_build_alltoall(s_, sbuf, &sb, rbuf, &rb, c));
 }
 
 rm_status_t coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,

@@ -41,7 +41,10 @@ struct coll_sched {
     int cur;      /* round running: steps [first, next) */
     int first, next;
     rm_status_t err;
-    void **tmps;
+    struct sched_tmp {
+        void *p;
+        size_t cap;
+    } *tmps;
     int ntmps, tmpcap;
     request_t *req; /* nonblocking: the application's request */
     uint8_t persistent; /* kept after it completes, to be started again */
@@ -179,13 +182,60 @@ void coll_sched_barrier(coll_sched_t *s)
         s->nrounds++;
 }
 
+/* Large scratch buffers outlive their schedule here for the next one: a
+ * fresh 1 MiB malloc is a new mapping whose pages fault in on first touch,
+ * which cost a large reduction about as much as its arithmetic. Owned by
+ * whoever holds the global lock, as every schedule is. */
+#define POOL_N 4
+#define POOL_MIN ((size_t)64 << 10)  /* smaller ones come from the heap cheaply */
+#define POOL_MAX ((size_t)64 << 20)
+static struct sched_tmp sched_pool[POOL_N];
+
+static void *pool_take(size_t bytes, size_t *cap)
+{
+    int best = -1;
+    for (int i = 0; i < POOL_N; i++)
+        if (sched_pool[i].p && sched_pool[i].cap >= bytes &&
+            (best < 0 || sched_pool[i].cap < sched_pool[best].cap))
+            best = i;
+    if (best < 0) {
+        *cap = bytes;
+        return malloc(bytes);
+    }
+    void *p = sched_pool[best].p;
+    *cap = sched_pool[best].cap;
+    sched_pool[best].p = NULL;
+    return p;
+}
+
+static void pool_give(void *p, size_t cap)
+{
+    if (cap >= POOL_MIN && cap <= POOL_MAX) {
+        int small = -1;
+        for (int i = 0; i < POOL_N; i++) {
+            if (!sched_pool[i].p) {
+                sched_pool[i] = (struct sched_tmp){p, cap};
+                return;
+            }
+            if (small < 0 || sched_pool[i].cap < sched_pool[small].cap)
+                small = i;
+        }
+        if (sched_pool[small].cap < cap) { /* keep the larger */
+            void *old = sched_pool[small].p;
+            sched_pool[small] = (struct sched_tmp){p, cap};
+            p = old;
+        }
+    }
+    free(p);
+}
+
 void *coll_sched_bytes(coll_sched_t *s, size_t bytes)
 {
     if (s->err < 0)
         return NULL;
     if (s->ntmps == s->tmpcap) {
         int cap = s->tmpcap ? 2 * s->tmpcap : 4;
-        void **n = realloc(s->tmps, sizeof *n * (size_t)cap);
+        struct sched_tmp *n = realloc(s->tmps, sizeof *n * (size_t)cap);
         if (!n) {
             s->err = RM_ERR_NOMEM;
             return NULL;
@@ -193,12 +243,13 @@ void *coll_sched_bytes(coll_sched_t *s, size_t bytes)
         s->tmps = n;
         s->tmpcap = cap;
     }
-    void *p = malloc(bytes ? bytes : 1);
+    size_t cap;
+    void *p = bytes >= POOL_MIN ? pool_take(bytes, &cap) : malloc(bytes ? bytes : 1);
     if (!p) {
         s->err = RM_ERR_NOMEM;
         return NULL;
     }
-    s->tmps[s->ntmps++] = p;
+    s->tmps[s->ntmps++] = (struct sched_tmp){p, bytes >= POOL_MIN ? cap : 0};
     return p;
 }
 
@@ -223,7 +274,7 @@ static void sched_free(coll_sched_t *s)
             op_release(st->op);
     }
     for (int i = 0; i < s->ntmps; i++)
-        free(s->tmps[i]);
+        pool_give(s->tmps[i].p, s->tmps[i].cap);
     free(s->tmps);
     free(s->steps);
     comm_release(s->comm);

@@ -130,9 +130,11 @@ static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
     if (comm_is_inter(c))
         coll_build_inter_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
                                  v ? recvcounts : NULL, v ? displs : NULL, rdt, root, c);
+    else if (v)
+        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, recvcounts, displs, rdt,
+                           root, c);
     else
-        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, v ? recvcounts : NULL,
-                           v ? displs : NULL, rdt, root, c);
+        coll_build_gather(s, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -171,9 +173,11 @@ static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
     if (comm_is_inter(c))
         coll_build_inter_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL,
                                   sdt, recvbuf, recvcount, rdt, root, c);
+    else if (v)
+        coll_build_scatterv(s, sendbuf, sendcount, sendcounts, displs, sdt, recvbuf, recvcount, rdt,
+                            root, c);
     else
-        coll_build_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL, sdt,
-                            recvbuf, recvcount, rdt, root, c);
+        coll_build_scatter(s, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -245,7 +249,7 @@ static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcoun
     NBC_NEW(c, s);
     coll_blocks_t sb = {.n = comm_peer_size(c), .count = sendcount, .dt = sdt};
     coll_blocks_t rb = {.n = comm_peer_size(c), .count = recvcount, .dt = rdt};
-    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
     NBC_START(c, s, request);
     MPI_END();
 }

@@ -10,6 +10,7 @@
 #include "util/log.h"
 
 #include <ctype.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,12 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     int nlocal = 0;
     for (int r = 0; r < size; r++)
         nlocal += proto_proc.node_of[r] == proto_proc.node;
+    /* more ranks here than cores to run them: a rank that spins while it
+     * waits holds the core the rank it waits for needs, so yield at once */
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && nlocal > CPU_COUNT(&cpus) &&
+        RM_CFG(spin_oversubscribed) >= 1)
+        proto_eng.spin_count = (int)RM_CFG(spin_oversubscribed);
     if (nlocal > 1) {
         if ((st = proto_iface_open("shm", &env, &shm)) < 0)
             return st;

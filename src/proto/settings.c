@@ -28,7 +28,10 @@ rm_status_t proto_setting_changed(int row)
     const char *name = info.name;
     int64_t v = rm_config_value(row);
     if (!strcmp(name, "VERBOSE") || !strcmp(name, "STATS") || !strcmp(name, "TCP_QUEUE_MAX") ||
-        !strcmp(name, "COLL_RING_MIN") || !strcmp(name, "COLL_BCAST_SCATTER_MIN"))
+        !strcmp(name, "COLL_RING_MIN") || !strcmp(name, "COLL_BCAST_SCATTER_MIN") ||
+        !strcmp(name, "COLL_RSAG_MIN") || !strcmp(name, "COLL_REDUCE_RSG_MIN") ||
+        !strcmp(name, "COLL_ALLGATHER_RING_MIN") || !strcmp(name, "COLL_ALLTOALL_PAIRWISE_MIN") ||
+        !strcmp(name, "COLL_BINOMIAL_GATHER_MAX") || !strcmp(name, "COLL_HIERARCHICAL"))
         return RM_OK; /* read where used */
     if (!strcmp(name, "PATH_TIMEOUT_MS"))
         return v >= 10 ? RM_OK : RM_ERR_INVALID;

@@ -28,6 +28,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Chunk size of the pipelined copy used when single-copy is off or refused")                 \
     X(SPIN_COUNT, spin_count, RM_CFG_INT, "2000",                                                 \
       "Progress polls before a waiting rank yields the core (sched_yield)")                       \
+    X(SPIN_OVERSUBSCRIBED, spin_oversubscribed, RM_CFG_INT, "1",                                  \
+      "Progress polls before a waiting rank yields, instead of RAILMPI_SPIN_COUNT, when this "    \
+      "host's ranks outnumber the cores they may run on")                                         \
     X(RAIL_POLICY, rail_policy, RM_CFG_STR, "adaptive",                                           \
       "How frames use a peer's rails: first, round-robin, binding, even, weighted, adaptive, "   \
       "failover (one rail carries traffic, a standby is kept connected and probed)")     \
@@ -97,7 +100,27 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "doubling or reduce + broadcast/scatter")                                                 \
     X(COLL_BCAST_SCATTER_MIN, coll_bcast_scatter_min, RM_CFG_SIZE, "524288",                      \
       "Broadcasts from this many bytes on: the root scatters the vector and a ring allgather "   \
-      "completes it everywhere; smaller ones: binomial tree")
+      "completes it everywhere; smaller ones: binomial tree")                                    \
+    X(COLL_RSAG_MIN, coll_rsag_min, RM_CFG_SIZE, "16384",                                          \
+      "Allreduce of a commutative op on vectors from this many bytes on (and below "             \
+      "RAILMPI_COLL_RING_MIN): recursive-halving reduce-scatter + recursive-doubling allgather "  \
+      "(Rabenseifner); smaller ones and non-commutative ops: recursive doubling")               \
+    X(COLL_REDUCE_RSG_MIN, coll_reduce_rsg_min, RM_CFG_SIZE, "131072",                             \
+      "Reduce of a commutative op on vectors from this many bytes on: ring reduce-scatter, then " \
+      "the root gathers the blocks; smaller ones: binomial tree")                                \
+    X(COLL_ALLGATHER_RING_MIN, coll_allgather_ring_min, RM_CFG_SIZE, "65536",                      \
+      "Allgather(v) on more than 2 ranks gathering at least this many bytes in all: ring; "       \
+      "fewer: Bruck (log2 n rounds)")                                                             \
+    X(COLL_ALLTOALL_PAIRWISE_MIN, coll_alltoall_pairwise_min, RM_CFG_SIZE, "4194304",              \
+      "Alltoall blocks of at least this many bytes go pairwise (n - 1 rounds, one partner "       \
+      "each); smaller ones all at once")                                                         \
+    X(COLL_BINOMIAL_GATHER_MAX, coll_binomial_gather_max, RM_CFG_SIZE, "16384",                    \
+      "Gather and scatter (not the v forms) on more than 2 ranks with blocks below this many "    \
+      "bytes go through a binomial tree; larger blocks straight between the root and each rank") \
+    X(COLL_HIERARCHICAL, coll_hierarchical, RM_CFG_BOOL, "1",                                      \
+      "On communicators spanning hosts, allreduce and reduce (commutative ops) and broadcast "    \
+      "combine the ranks of each host through shared memory first; one rank per host crosses "    \
+      "the network")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;
