@@ -41,7 +41,9 @@ static int mpi_init_common(int required, int *provided)
     mpi_state.world_rank = bi.rank;
     mpi_state.world_size = bi.size;
     mpi_state.appnum = bi.appnum;
-    mpi_state.universe = bi.universe > 0 ? bi.universe : bi.size;
+    /* never below the job's own size: a PMIx server counts allocated slots,
+     * which a spawned job may oversubscribe */
+    mpi_state.universe = bi.universe > bi.size ? bi.universe : bi.size;
 
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;
