@@ -137,6 +137,7 @@ RM_FALIAS(mpi_conversion_fn_null_, mpi_conversion_fn_null__)
 RM_FALIAS(mpi_conversion_fn_null_, MPI_CONVERSION_FN_NULL)
 RM_FALIAS(mpi_conversion_fn_null_, pmpi_conversion_fn_null_)
 RM_FALIAS(mpi_conversion_fn_null_, PMPI_CONVERSION_FN_NULL)
+RM_FALIAS(mpi_conversion_fn_null_, __mpi_f08_callbacks_MOD_mpi_conversion_fn_null)
 
 static int f_conv_null(void (*fn)(void))
 {

@@ -4,7 +4,10 @@
 # resolves to railmpi, MPICH's sentinel common blocks (MPI_IN_PLACE,
 # MPI_STATUS_IGNORE, ...) and Fortran attribute keys are understood, file
 # error handlers and data representations written in Fortran are called,
-# MPI_SIZEOF resolves to MPICH's module procedures, under railmpi's mpiexec
+# MPI_SIZEOF resolves to MPICH's module procedures, and programs built with
+# MPICH's `use mpi_f08` (its *_f08_ and *_f08ts_ entry points, array
+# sections as gfortran descriptors, its MPIR_F08_* sentinels and the handle
+# operators of its mpi_f08_types module) run too, under railmpi's mpiexec
 # and under MPICH's Hydra.
 set -u
 build=$1
@@ -43,7 +46,7 @@ program sizeof_mpich
   call MPI_Finalize(ierr)
 end program
 F
-for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90; do
+for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90 f08_sections.f90; do
     prog=$(basename "${src%.*}")
     case $src in ./*) path=$src ;; *) path=$here/$src ;; esac
     mpif90.mpich -O1 "$path" -o "$prog" 2>build.log || { fail "mpif90.mpich $src: $(tail -3 build.log)"; continue; }

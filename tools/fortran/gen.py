@@ -303,13 +303,106 @@ def gen_c(funcs):
             out.append("{")
             out.append("    return %s(%s);" % (f.name, ", ".join(call)))
             out.append("}")
+        out += gen_f08_entry(f, sym)
         if f.hand:  # the hand-written file declares its spellings
             out.append("")
             continue
         for alias in manglings(f.name) + ["p" + x for x in manglings(f.name)[1:3]] + ["P" + f.name.upper()]:
             out.append("RM_FALIAS(%s, %s)" % (sym, alias))
         out.append("")
+    out += gen_f08_module_procs()
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- MPICH's mpi_f08 ABI
+# A program built with MPICH's `use mpi_f08` calls mpi_x_f08_ (every argument
+# by reference, as the `mpi` module's mpi_x_, ierror optional: NULL when
+# absent) or, when x has a buffer, mpi_x_f08ts_, which receives each buffer
+# as a gfortran array descriptor (TYPE(*), DIMENSION(..) of a procedure that
+# is not BIND(C)). Calls that keep using their buffer after they return get
+# no packed copy of a non-contiguous section (f_sect_begin refuses it).
+F08_NO_PACK = re.compile(r"^MPI_(I[a-z]\w*|\w+_init|Buffer_attach|Win_\w+|Get_address|Address|Put|Get|"
+                         r"Accumulate|Get_accumulate|Fetch_and_op|Compare_and_swap|Rput|Rget|"
+                         r"Raccumulate|Rget_accumulate|File_i\w+|File_\w+_(begin|end)|F_sync_reg)$")
+F08_BUF_KINDS = {"choice_in": "F_SECT_IN", "choice_out": "F_SECT_OUT", "choice_inout": "F_SECT_OUT",
+                 "addr_in": "F_SECT_ADDR"}
+# MPICH's handle classes with == and /= in its module mpi_f08_types
+F08_MPICH_HANDLES = ["comm", "datatype", "errhandler", "file", "group", "info", "message", "op",
+                     "request", "session", "win"]
+
+
+def param_name(p):
+    m = re.search(r"\(\*(\w+)\)", p)
+    return m.group(1) if m else re.search(r"(\w+)$", p).group(1)
+
+
+def f08_names(f):
+    """MPICH's mpi_f08 entry points of f (the p-prefixed ones too)."""
+    low = f.name.lower()
+    tail = "_f08ts_" if any(a.kind in F08_BUF_KINDS for a in f.args) else "_f08_"
+    return [low + tail, "p" + low + tail]
+
+
+def gen_f08_entry(f, sym):
+    params = fortran_params(f)
+    names = [param_name(p) for p in params]
+    mpi_f08, pmpi_f08 = f08_names(f)
+    bufs = [a for a in f.args if a.kind in F08_BUF_KINDS]
+    if not bufs:
+        if not f.hand:
+            return ["RM_FALIAS(%s, %s)" % (sym, mpi_f08), "RM_FALIAS(%s, %s)" % (sym, pmpi_f08)]
+        # an alias needs its target in this file: forward instead
+        rt = {"int": "void", "double": "double", "aint": "MPI_Aint"}[f.ret]
+        return ["RM_FEXPORT %s %s(%s)" % (rt, mpi_f08, ", ".join(params) or "void"),
+                "{",
+                "    %s%s(%s);" % ("" if rt == "void" else "return ", sym, ", ".join(names)),
+                "}",
+                "RM_FALIAS(%s, %s)" % (mpi_f08, pmpi_f08)]
+    if not has_ierror(f) or f.ret != "int":
+        sys.exit("gen.py: %s: a buffer argument without ierror" % f.name)
+    pack = "0" if F08_NO_PACK.match(f.name) else "1"
+    bufnames = {"f_" + a.name for a in bufs}
+    decl = ["const struct f_gfc_desc *" + n if n in bufnames else p for p, n in zip(params, names)]
+    out = ["RM_FEXPORT void %s(%s)" % (mpi_f08, ", ".join(decl)), "{"]
+    for a in bufs:
+        out.append("    struct f_sect s_%s = {0};" % a.name)
+        out.append("    void *a_%s = NULL;" % a.name)
+    out.append("    int rc = MPI_SUCCESS;")
+    for a in bufs:
+        out.append('    if (rc == MPI_SUCCESS) rc = f_sect_begin("%s", f_%s, %s, %s, &s_%s, &a_%s);'
+                   % (f.name, a.name, F08_BUF_KINDS[a.kind], pack, a.name, a.name))
+    call = ["a_" + n[2:] if n in bufnames else ("&rc" if n == "ierr" else n) for n in names]
+    out.append("    if (rc == MPI_SUCCESS)")
+    out.append("        %s(%s);" % (sym, ", ".join(call)))
+    # a refused buffer is an error of the call: its object's handler
+    handle = next((a for a in f.args if a.kind in ("h.comm", "h.win", "h.file")), None)
+    if handle is None:
+        raise_err = "MPI_Comm_call_errhandler(MPI_COMM_WORLD, rc)"
+    elif handle.kind == "h.comm":
+        raise_err = "MPI_Comm_call_errhandler((MPI_Comm)*f_%s, rc)" % handle.name
+    elif handle.kind == "h.win":
+        raise_err = "MPI_Win_call_errhandler((MPI_Win)*f_%s, rc)" % handle.name
+    else:
+        raise_err = "MPI_File_call_errhandler(PMPI_File_f2c(*f_%s), rc)" % handle.name
+    out.append("    else")
+    out.append("        %s;" % raise_err)
+    for a in bufs:
+        out.append("    f_sect_end(&s_%s);" % a.name)
+    out.append("    if (ierr) *ierr = rc;")
+    out.append("}")
+    out.append("RM_FALIAS(%s, %s)" % (mpi_f08, pmpi_f08))
+    return out
+
+
+def gen_f08_module_procs():
+    """== and /= of MPICH's module mpi_f08_types (handle with handle, with
+    INTEGER, INTEGER with handle): all compare two INTEGERs by reference."""
+    out = []
+    for h in F08_MPICH_HANDLES:
+        for tag, ours in (("eq", "mpi_f08_eq_comm_"), ("neq", "mpi_f08_ne_comm_")):
+            for form in ("mpi_%s_%s", "mpi_%s_f08_%s_f", "mpi_%s_f_%s_f08"):
+                out.append("RM_FALIAS(%s, __mpi_f08_types_MOD_%s)" % (ours, form % (h, tag)))
+    return out
 
 
 # ---------------------------------------------------------------- constants
