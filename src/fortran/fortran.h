@@ -88,12 +88,21 @@ struct f_sect {
     const struct f_gfc_desc *d;
     void *tmp;    /* a packed copy of a non-contiguous section, or NULL */
     int copy_out; /* unpack tmp into the section after the call */
+    int has_type; /* type describes the section (f_sect_typed) */
+    MPI_Datatype type;
 };
 enum { F_SECT_ADDR, F_SECT_IN, F_SECT_OUT };
 /* The address to pass for buffer d: its own when contiguous (or mode is
  * F_SECT_ADDR: a location), else a packed copy if pack is set (a blocking
  * call), else MPI_ERR_BUFFER with a message naming fn. */
 int f_sect_begin(const char *fn, const struct f_gfc_desc *d, int mode, int pack,
+                 struct f_sect *s, void **addr);
+/* For calls that use the buffer after they return (MPI_ISEND, MPI_PUT, ...):
+ * a non-contiguous section whose elements are *count elements of *dtype
+ * (whose extent is the element's size) becomes one element of a datatype
+ * laid over the section; *count and *dtype are replaced. Other sections
+ * are refused as f_sect_begin without pack does. */
+int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MPI_Fint *dtype,
                  struct f_sect *s, void **addr);
 void f_sect_end(struct f_sect *s);
 

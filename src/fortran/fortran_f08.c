@@ -82,8 +82,54 @@ int f_sect_begin(const char *fn, const struct f_gfc_desc *d, int mode, int pack,
     return MPI_SUCCESS;
 }
 
+int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MPI_Fint *dtype,
+                 struct f_sect *s, void **addr)
+{
+    ptrdiff_t ext[15], sm[15];
+    size_t n;
+    MPI_Aint lb, extent;
+    s->d = d;
+    s->tmp = NULL;
+    s->copy_out = 0;
+    s->has_type = 0;
+    *addr = d->base_addr;
+    if (d->rank <= 0 || d->rank > 15 || !f_sect_shape(d, ext, sm, &n))
+        return MPI_SUCCESS;
+    MPI_Datatype dt = (MPI_Datatype)*dtype;
+    int rc = MPI_Type_get_extent(dt, &lb, &extent);
+    if (rc != MPI_SUCCESS) return rc;
+    if (lb != 0 || extent != (MPI_Aint)d->elem_len || *count < 0 || (size_t)*count != n) {
+        fprintf(stderr, "railmpi: %s (mpi_f08): a non-contiguous array section must hold "
+                "exactly COUNT elements of DATATYPE, one per array element, in a call "
+                "that uses its buffer after it returns (pass a contiguous array)\n", fn);
+        return MPI_ERR_BUFFER;
+    }
+    /* innermost dimension first: one element of dt, repeated along each
+     * dimension with that dimension's byte stride */
+    MPI_Datatype t = dt;
+    for (int k = 0; k < d->rank && rc == MPI_SUCCESS; k++) {
+        MPI_Datatype next;
+        rc = MPI_Type_create_hvector((int)ext[k], 1, sm[k], t, &next);
+        if (t != dt) MPI_Type_free(&t);
+        t = next;
+    }
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
+    if (rc != MPI_SUCCESS) {
+        if (t != dt) MPI_Type_free(&t);
+        return rc;
+    }
+    s->has_type = 1;
+    s->type = t;
+    *count = 1;
+    *dtype = (MPI_Fint)t;
+    return MPI_SUCCESS;
+}
+
 void f_sect_end(struct f_sect *s)
 {
+    /* a pending operation keeps its own reference to the type */
+    if (s->has_type) MPI_Type_free(&s->type);
+    s->has_type = 0;
     if (!s->tmp) return;
     if (s->copy_out) {
         ptrdiff_t ext[15], sm[15];

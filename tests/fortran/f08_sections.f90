@@ -66,6 +66,24 @@ program f08_sections
     if (any(e /= 1 - rank)) call bad('isend/irecv')
     if (req(1) /= MPI_REQUEST_NULL) call bad('request not null')
   end if
+  ! nonblocking calls on array sections, where the module takes them as
+  ! they are (MPICH's mpi_f08: MPI_SUBARRAYS_SUPPORTED)
+  if (MPI_SUBARRAYS_SUPPORTED .and. size >= 2 .and. rank < 2) then
+    a = [(100*rank + i, i = 1, 20)]
+    b = -1
+    call MPI_Irecv(b(20:1:-2), 10, MPI_INTEGER, 1 - rank, 4, dup, req(1))
+    call MPI_Isend(a(1:20:2), 10, MPI_INTEGER, 1 - rank, 4, dup, req(2))
+    call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+    do i = 1, 10
+      if (b(22 - 2*i) /= 100*(1 - rank) + 2*i - 1 .or. b(21 - 2*i) /= -1) call bad('nonblocking sections')
+    end do
+    ! a section that is not COUNT elements of DATATYPE cannot be described
+    call MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)
+    call MPI_Isend(a(1:20:2), 5, MPI_INTEGER, 1 - rank, 5, dup, req(1), ierror=res)
+    call MPI_Error_class(res, n)
+    if (n /= MPI_ERR_BUFFER) call bad('section refused with MPI_ERR_BUFFER')
+    call MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL)
+  end if
   ! collectives: MPI_IN_PLACE, strided buffer
   a = rank + 1
   call MPI_Allreduce(MPI_IN_PLACE, a, 20, MPI_INTEGER, MPI_SUM, dup)

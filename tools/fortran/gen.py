@@ -326,6 +326,11 @@ F08_NO_PACK = re.compile(r"^MPI_(I[a-z]\w*|\w+_init|Buffer_attach|Win_\w+|Get_ad
                          r"Raccumulate|Rget_accumulate|File_i\w+|File_\w+_(begin|end)|F_sync_reg)$")
 F08_BUF_KINDS = {"choice_in": "F_SECT_IN", "choice_out": "F_SECT_OUT", "choice_inout": "F_SECT_OUT",
                  "addr_in": "F_SECT_ADDR"}
+# Buffers whose COUNT and DATATYPE describe the whole buffer: in calls that
+# keep using it, a non-contiguous section becomes a datatype (f_sect_typed).
+F08_TYPED = {"buf": ("count", "datatype"), "buffer": ("count", "datatype"),
+             "origin_addr": ("origin_count", "origin_datatype"),
+             "result_addr": ("result_count", "result_datatype")}
 # MPICH's handle classes with == and /= in its module mpi_f08_types
 F08_MPICH_HANDLES = ["comm", "datatype", "errhandler", "file", "group", "info", "message", "op",
                      "request", "session", "win"]
@@ -368,10 +373,22 @@ def gen_f08_entry(f, sym):
         out.append("    struct f_sect s_%s = {0};" % a.name)
         out.append("    void *a_%s = NULL;" % a.name)
     out.append("    int rc = MPI_SUCCESS;")
+    argkinds = {a.name: a.kind for a in f.args}
+    repl = {}
     for a in bufs:
-        out.append('    if (rc == MPI_SUCCESS) rc = f_sect_begin("%s", f_%s, %s, %s, &s_%s, &a_%s);'
-                   % (f.name, a.name, F08_BUF_KINDS[a.kind], pack, a.name, a.name))
-    call = ["a_" + n[2:] if n in bufnames else ("&rc" if n == "ierr" else n) for n in names]
+        cnt, dt = F08_TYPED.get(a.name, (None, None))
+        mode = F08_BUF_KINDS[a.kind]
+        if pack == "0" and f.name.endswith("_end"):
+            mode = "F_SECT_ADDR"  # the data were described at _begin
+        if pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(cnt) == "int" and argkinds.get(dt) == "h.datatype":
+            out.append("    MPI_Fint c_%s = *f_%s, c_%s = *f_%s;" % (cnt, cnt, dt, dt))
+            out.append('    if (rc == MPI_SUCCESS) rc = f_sect_typed("%s", f_%s, &c_%s, &c_%s, &s_%s, &a_%s);'
+                       % (f.name, a.name, cnt, dt, a.name, a.name))
+            repl["f_" + cnt], repl["f_" + dt] = "&c_" + cnt, "&c_" + dt
+        else:
+            out.append('    if (rc == MPI_SUCCESS) rc = f_sect_begin("%s", f_%s, %s, %s, &s_%s, &a_%s);'
+                       % (f.name, a.name, mode, pack, a.name, a.name))
+    call = ["a_" + n[2:] if n in bufnames else ("&rc" if n == "ierr" else repl.get(n, n)) for n in names]
     out.append("    if (rc == MPI_SUCCESS)")
     out.append("        %s(%s);" % (sym, ", ".join(call)))
     # a refused buffer is an error of the call: its object's handler
