@@ -3,7 +3,10 @@
 ! also built with MPICH's mpif90 and its mpi_f08 (tests/fortran/mpich_fortran.sh)
 program f08_sections
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only : c_ptr
   implicit none
+  character, target :: bsbuf(4096)
+  type(c_ptr) :: bsaddr
   type(MPI_Comm) :: dup
   type(MPI_Status) :: st
   type(MPI_Request) :: req(2)
@@ -108,6 +111,19 @@ program f08_sections
   if (rank /= 0 .and. any(a(2:6:2) /= 0)) call bad('vector type overwrote')
   call MPI_Type_free(vec)
   if (vec /= MPI_DATATYPE_NULL) call bad('type_free')
+  ! MPI_SIZEOF, MPI_BUFFER_ATTACH / DETACH (TYPE(C_PTR) address back)
+  call MPI_Sizeof(d(1), n)
+  call MPI_Sizeof(a, res)
+  if (n /= 8 .or. res /= 4) call bad('sizeof')
+  a = [(i, i = 1, 20)]
+  call MPI_Buffer_attach(bsbuf, 4096)
+  if (rank == 0) call MPI_Bsend(a(1:20:4), 5, MPI_INTEGER, size - 1, 11, dup)
+  if (rank == size - 1) then
+    call MPI_Recv(b, 5, MPI_INTEGER, 0, 11, dup, MPI_STATUS_IGNORE)
+    if (any(b(1:5) /= a(1:20:4))) call bad('bsend section')
+  end if
+  call MPI_Buffer_detach(bsaddr, n)
+  if (n /= 4096 .or. transfer(bsaddr, 0_8) /= loc(bsbuf)) call bad('buffer_detach')
   call MPI_Barrier(dup)
   call MPI_Comm_free(dup)
   call MPI_Allreduce(fails, n, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)

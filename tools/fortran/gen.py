@@ -353,6 +353,17 @@ def gen_f08_entry(f, sym):
     names = [param_name(p) for p in params]
     mpi_f08, pmpi_f08 = f08_names(f)
     bufs = [a for a in f.args if a.kind in F08_BUF_KINDS]
+    if any(a.kind == "detach_buf" for a in f.args):
+        # mpi_f08's BUFFER_ADDR is a TYPE(C_PTR) that receives the address
+        # (the `mpi` module's is the buffer itself, left alone)
+        pre, call, post, fails = c_body(f)
+        call = ["(void *)f_" + a.name if a.kind == "detach_buf" else c for a, c in zip(f.args, call)]
+        return ["RM_FEXPORT void %s(%s)" % (mpi_f08, ", ".join(params)),
+                "{",
+                "    int rc = %s(%s);" % (f.name, ", ".join(call)),
+                "    if (ierr) *ierr = rc;",
+                "}",
+                "RM_FALIAS(%s, %s)" % (mpi_f08, pmpi_f08)]
     if not bufs:
         if not f.hand:
             return ["RM_FALIAS(%s, %s)" % (sym, mpi_f08), "RM_FALIAS(%s, %s)" % (sym, pmpi_f08)]
@@ -702,6 +713,8 @@ def f08_decl(a):
         return ["TYPE(MPI_Status) :: " + n]
     if k == "statuses_out":
         return ["TYPE(MPI_Status) :: %s(*)" % n]
+    if k == "detach_buf":
+        return ["TYPE(C_PTR) :: " + n]
     return f_decl(a)
 
 
@@ -713,6 +726,7 @@ def gen_module_f08(funcs, header):
            "! The `mpi_f08` module of railmpi: TYPE(MPI_Comm) and friends (one",
            "! INTEGER, the MPICH handle), MPI_Status as in C, optional ierror.",
            "MODULE mpi_f08",
+           "  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_INT",
            "  IMPLICIT NONE"]
     for h in F08_HANDLES:
         out += ["  TYPE :: MPI_" + h, "    SEQUENCE", "    INTEGER :: MPI_VAL", "  END TYPE MPI_" + h]
@@ -756,19 +770,26 @@ def gen_module_f08(funcs, header):
         if not f.fortran:
             continue
         name = f.name
+        bind = ""
         dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
         if f.ret == "int":
             if has_ierror(f):
                 dummies.append("ierror")
-            out.append("    SUBROUTINE %s(%s)" % (name, ", ".join(dummies)))
+            # a TYPE(C_PTR) that receives an address: the mpi_f08 entry point
+            # (every argument by reference, no strings: BIND(C) changes nothing else)
+            bind = (' BIND(C, NAME="%s")' % f08_names(f)[0]
+                    if any(a.kind == "detach_buf" for a in f.args) else "")
+            out.append("    SUBROUTINE %s(%s)%s" % (name, ", ".join(dummies), bind))
         else:
             rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
             out.append("    %s FUNCTION %s(%s)" % (rt, name, ", ".join(dummies)))
         out.append("      IMPORT")
+        cint = (lambda d: d.replace("INTEGER ::", "INTEGER(C_INT) ::").replace("INTEGER, OPTIONAL", "INTEGER(C_INT), OPTIONAL")) \
+            if f.ret == "int" and bind else (lambda d: d)
         for a in f.args:
-            out += ["      " + d for d in f08_decl(a)]
+            out += ["      " + cint(d) for d in f08_decl(a)]
         if has_ierror(f):
-            out.append("      INTEGER, OPTIONAL :: ierror")
+            out.append("      " + cint("INTEGER, OPTIONAL :: ierror"))
         if f.ret == "int":
             out.append("    END SUBROUTINE " + name)
         else:
