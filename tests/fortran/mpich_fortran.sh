@@ -46,7 +46,7 @@ program sizeof_mpich
   call MPI_Finalize(ierr)
 end program
 F
-for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90 f08_sections.f90; do
+for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90 f08_sections.f90 f08_calls.f90; do
     prog=$(basename "${src%.*}")
     case $src in ./*) path=$src ;; *) path=$here/$src ;; esac
     mpif90.mpich -O1 "$path" -o "$prog" 2>build.log || { fail "mpif90.mpich $src: $(tail -3 build.log)"; continue; }
