@@ -80,6 +80,19 @@ program f08_sections
     do i = 1, 10
       if (b(22 - 2*i) /= 100*(1 - rank) + 2*i - 1 .or. b(21 - 2*i) /= -1) call bad('nonblocking sections')
     end do
+    ! persistent requests keep the section's datatype past the call
+    b = -1
+    call MPI_Recv_init(b(1:20:2), 10, MPI_INTEGER, 1 - rank, 6, dup, req(1))
+    call MPI_Send_init(a(2:20:2), 10, MPI_INTEGER, 1 - rank, 6, dup, req(2))
+    do n = 1, 2
+      call MPI_Startall(2, req)
+      call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+    end do
+    do i = 1, 10
+      if (b(2*i - 1) /= 100*(1 - rank) + 2*i .or. b(2*i) /= -1) call bad('persistent sections')
+    end do
+    call MPI_Request_free(req(1))
+    call MPI_Request_free(req(2))
     ! a section that is not COUNT elements of DATATYPE cannot be described
     call MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)
     call MPI_Isend(a(1:20:2), 5, MPI_INTEGER, 1 - rank, 5, dup, req(1), ierror=res)
