@@ -7,6 +7,9 @@ program f08_sections
   implicit none
   character, target :: bsbuf(4096)
   type(c_ptr) :: bsaddr
+  type(MPI_Datatype) :: abstype
+  integer :: v2(2)
+  integer(kind=MPI_ADDRESS_KIND) :: disp(2)
   type(MPI_Comm) :: dup
   type(MPI_Status) :: st
   type(MPI_Request) :: req(2)
@@ -124,6 +127,23 @@ program f08_sections
   if (rank /= 0 .and. any(a(2:6:2) /= 0)) call bad('vector type overwrote')
   call MPI_Type_free(vec)
   if (vec /= MPI_DATATYPE_NULL) call bad('type_free')
+  ! a struct type of absolute addresses (MPI_GET_ADDRESS of array elements),
+  ! broadcast from MPI_BOTTOM
+  v2 = 0
+  d = 0
+  if (rank == 0) then
+    v2 = [7, 8]
+    d(3) = 2.5d0
+  end if
+  call MPI_Get_address(v2(1), disp(1))
+  call MPI_Get_address(d(3), disp(2))
+  call MPI_Type_create_struct(2, [2, 1], disp, [MPI_INTEGER, MPI_DOUBLE_PRECISION], abstype)
+  call MPI_Type_commit(abstype)
+  call MPI_Bcast(MPI_BOTTOM, 1, abstype, 0, dup)
+  call MPI_F_sync_reg(v2)
+  call MPI_F_sync_reg(d)
+  if (any(v2 /= [7, 8]) .or. d(3) /= 2.5d0 .or. d(2) /= 0 .or. d(4) /= 0) call bad('MPI_BOTTOM struct')
+  call MPI_Type_free(abstype)
   ! MPI_SIZEOF, MPI_BUFFER_ATTACH / DETACH (TYPE(C_PTR) address back)
   call MPI_Sizeof(d(1), n)
   call MPI_Sizeof(a, res)
