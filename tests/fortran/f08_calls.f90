@@ -1,6 +1,7 @@
 ! ranks: 2 3 4
 ! mpi_f08: callbacks written in Fortran (reduction, error handler, attribute
-! copy/delete), predefined callbacks, strings, logical and index results;
+! copy/delete), predefined callbacks, strings, logical and index results,
+! MPI_UNWEIGHTED;
 ! also built with MPICH's mpif90 and its mpi_f08 (tests/fortran/mpich_fortran.sh)
 module f08_calls_cb
   use mpi_f08
@@ -118,6 +119,17 @@ program f08_calls
   call MPI_Iprobe(MPI_ANY_SOURCE, 77, dup, flag, MPI_STATUS_IGNORE)
   if (flag) call bad('iprobe')
   if (MPI_Wtime() < t0) call bad('wtime')
+  ! MPI_UNWEIGHTED (a variable of MPICH's mpi_f08_link_constants)
+  v(1) = mod(rank + size - 1, size)
+  v(2) = mod(rank + 1, size)
+  call MPI_Dist_graph_create_adjacent(dup, 1, v(1:1), MPI_UNWEIGHTED, 1, v(2:2), MPI_UNWEIGHTED, &
+       MPI_INFO_NULL, .false., dup2)
+  call MPI_Dist_graph_neighbors_count(dup2, i, n, flag)
+  if (i /= 1 .or. n /= 1 .or. flag) call bad('dist graph counts')
+  w = -1
+  call MPI_Dist_graph_neighbors(dup2, 1, w(1:1), MPI_UNWEIGHTED, 1, w(2:2), MPI_UNWEIGHTED)
+  if (any(w(1:2) /= v(1:2))) call bad('dist graph neighbours')
+  call MPI_Comm_free(dup2)
   call MPI_Comm_free(split)
   call MPI_Comm_delete_attr(dup, key)
   call MPI_Comm_free_keyval(key)
