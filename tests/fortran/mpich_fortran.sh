@@ -32,9 +32,6 @@ cd "$tmp"
 # MPICH's mpi module does not declare MPI_CONVERSION_FN_NULL: file_cb.f90
 # without the lines that use it
 sed '/MPI_CONVERSION_FN_NULL/,+2d' "$here/file_cb.f90" > file_cb.f90
-# f08_basic.f90 asserts our module's MPI_SUBARRAYS_SUPPORTED (.FALSE.);
-# MPICH's is .TRUE.
-grep -v 'MPI_SUBARRAYS_SUPPORTED' "$here/f08_basic.f90" > f08_basic.f90
 # MPI_SIZEOF through MPICH's module: its specific procedures are in
 # libmpichfort (__mpi_sizeofs_MOD_*), which railmpi provides
 cat > sizeof_mpich.f90 <<'F'
@@ -59,7 +56,7 @@ program sizeof_mpich
   call MPI_Finalize(ierr)
 end program
 F
-for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90 ./f08_basic.f90 f08_sections.f90 f08_calls.f90 f08_file_cb.f90; do
+for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90 f08_basic.f90 f08_sections.f90 f08_calls.f90 f08_file_cb.f90; do
     prog=$(basename "${src%.*}")
     case $src in ./*) path=$src ;; *) path=$here/$src ;; esac
     mpif90.mpich -O1 "$path" -o "$prog" 2>build.log || { fail "mpif90.mpich $src: $(tail -3 build.log)"; continue; }
