@@ -98,10 +98,11 @@ enum { F_SECT_ADDR, F_SECT_IN, F_SECT_OUT };
 int f_sect_begin(const char *fn, const struct f_gfc_desc *d, int mode, int pack,
                  struct f_sect *s, void **addr);
 /* For calls that use the buffer after they return (MPI_ISEND, MPI_PUT, ...):
- * a non-contiguous section whose elements are *count elements of *dtype
- * (whose extent is the element's size) becomes one element of a datatype
- * laid over the section; *count and *dtype are replaced. Other sections
- * are refused as f_sect_begin without pack does. */
+ * a non-contiguous section of elements that are one element of *dtype each
+ * gets a datatype laid over it, which replaces *dtype: *dtype resized to the
+ * stride when the section runs along one dimension, or (count not NULL and
+ * *count the number of elements) nested hvectors and *count 1. Other
+ * sections are refused as f_sect_begin without pack does. */
 int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MPI_Fint *dtype,
                  struct f_sect *s, void **addr);
 void f_sect_end(struct f_sect *s);

@@ -82,6 +82,23 @@ int f_sect_begin(const char *fn, const struct f_gfc_desc *d, int mode, int pack,
     return MPI_SUCCESS;
 }
 
+/* Nested hvectors of dt over the section's dimensions, innermost first:
+ * one element per array element. */
+static int f_sect_hvectors(const struct f_gfc_desc *d, const ptrdiff_t *ext, const ptrdiff_t *sm,
+                           MPI_Datatype dt, MPI_Datatype *out)
+{
+    MPI_Datatype t = dt;
+    int rc = MPI_SUCCESS;
+    for (int k = 0; k < d->rank && rc == MPI_SUCCESS; k++) {
+        MPI_Datatype next;
+        rc = MPI_Type_create_hvector((int)ext[k], 1, sm[k], t, &next);
+        if (t != dt) MPI_Type_free(&t);
+        t = next;
+    }
+    *out = t;
+    return rc;
+}
+
 int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MPI_Fint *dtype,
                  struct f_sect *s, void **addr)
 {
@@ -95,32 +112,37 @@ int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MP
     *addr = d->base_addr;
     if (d->rank <= 0 || d->rank > 15 || !f_sect_shape(d, ext, sm, &n))
         return MPI_SUCCESS;
-    MPI_Datatype dt = (MPI_Datatype)*dtype;
+    MPI_Datatype dt = (MPI_Datatype)*dtype, t = MPI_DATATYPE_NULL;
     int rc = MPI_Type_get_extent(dt, &lb, &extent);
     if (rc != MPI_SUCCESS) return rc;
-    if (lb != 0 || extent != (MPI_Aint)d->elem_len || *count < 0 || (size_t)*count != n) {
-        fprintf(stderr, "railmpi: %s (mpi_f08): a non-contiguous array section must hold "
-                "exactly COUNT elements of DATATYPE, one per array element, in a call "
-                "that uses its buffer after it returns (pass a contiguous array)\n", fn);
+    /* the section runs along one dimension (the others have one element) */
+    int dims = 0;
+    ptrdiff_t stride = 0;
+    for (int k = 0; k < d->rank; k++)
+        if (ext[k] > 1) { dims++; stride = sm[k]; }
+    int one_elem = lb == 0 && extent == (MPI_Aint)d->elem_len;
+    if (one_elem && dims == 1 && stride > 0) {
+        /* DATATYPE stretched to the stride: COUNT, per-process counts and
+         * displacements keep their meaning */
+        rc = MPI_Type_create_resized(dt, 0, stride, &t);
+    } else if (one_elem && count && *count >= 0 && (size_t)*count == n) {
+        /* COUNT covers the whole section: one element of a type laid over it */
+        rc = f_sect_hvectors(d, ext, sm, dt, &t);
+        if (rc == MPI_SUCCESS) *count = 1;
+    } else {
+        fprintf(stderr, "railmpi: %s (mpi_f08): this non-contiguous array section cannot be "
+                "described to a call that uses its buffer after it returns: one element of "
+                "DATATYPE per array element, and a section along one dimension with a positive "
+                "stride or COUNT elements over the whole section (pass a contiguous array)\n", fn);
         return MPI_ERR_BUFFER;
-    }
-    /* innermost dimension first: one element of dt, repeated along each
-     * dimension with that dimension's byte stride */
-    MPI_Datatype t = dt;
-    for (int k = 0; k < d->rank && rc == MPI_SUCCESS; k++) {
-        MPI_Datatype next;
-        rc = MPI_Type_create_hvector((int)ext[k], 1, sm[k], t, &next);
-        if (t != dt) MPI_Type_free(&t);
-        t = next;
     }
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
     if (rc != MPI_SUCCESS) {
-        if (t != dt) MPI_Type_free(&t);
+        if (t != MPI_DATATYPE_NULL && t != dt) MPI_Type_free(&t);
         return rc;
     }
     s->has_type = 1;
     s->type = t;
-    *count = 1;
     *dtype = (MPI_Fint)t;
     return MPI_SUCCESS;
 }

@@ -96,12 +96,33 @@ program f08_sections
     end do
     call MPI_Request_free(req(1))
     call MPI_Request_free(req(2))
-    ! a section that is not COUNT elements of DATATYPE cannot be described
+    ! fewer elements than the section has
+    b = -1
+    call MPI_Irecv(b(1:10:2), 4, MPI_INTEGER, 1 - rank, 5, dup, req(1))
+    call MPI_Isend(a(1:20:3), 4, MPI_INTEGER, 1 - rank, 5, dup, req(2))
+    call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+    if (any(b(1:7:2) /= 100*(1 - rank) + [1, 4, 7, 10]) .or. any(b(2:10:2) /= -1) .or. b(9) /= -1) &
+      call bad('nonblocking sections, fewer elements')
+    ! a 2-d section with fewer elements than it has cannot be described
     call MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)
-    call MPI_Isend(a(1:20:2), 5, MPI_INTEGER, 1 - rank, 5, dup, req(1), ierror=res)
+    call MPI_Isend(m(1:2, 1:4), 3, MPI_INTEGER, 1 - rank, 5, dup, req(1), ierror=res)
     call MPI_Error_class(res, n)
     if (n /= MPI_ERR_BUFFER) call bad('section refused with MPI_ERR_BUFFER')
     call MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL)
+  end if
+  ! a nonblocking collective on sections (counts per process)
+  if (MPI_SUBARRAYS_SUPPORTED) then
+    a = [(1000*rank + i, i = 1, 20)]
+    b = -1
+    call MPI_Igather(a(1:6:3), 2, MPI_INTEGER, b(1:4*size:2), 2, MPI_INTEGER, 0, dup, req(1))
+    call MPI_Wait(req(1), MPI_STATUS_IGNORE)
+    if (rank == 0) then
+      do i = 0, size - 1
+        do n = 1, 2
+          if (b(4*i + 2*n - 1) /= 1000*i + 3*n - 2 .or. b(4*i + 2*n) /= -1) call bad('igather sections')
+        end do
+      end do
+    end if
   end if
   ! collectives: MPI_IN_PLACE, strided buffer
   a = rank + 1

@@ -326,11 +326,14 @@ F08_NO_PACK = re.compile(r"^MPI_(I[a-z]\w*|\w+_init|Buffer_attach|Win_\w+|Get_ad
                          r"Raccumulate|Rget_accumulate|File_i\w+|File_\w+_(begin|end)|F_sync_reg)$")
 F08_BUF_KINDS = {"choice_in": "F_SECT_IN", "choice_out": "F_SECT_OUT", "choice_inout": "F_SECT_OUT",
                  "addr_in": "F_SECT_ADDR"}
-# Buffers whose COUNT and DATATYPE describe the whole buffer: in calls that
-# keep using it, a non-contiguous section becomes a datatype (f_sect_typed).
+# Buffers with their own COUNT and DATATYPE: in calls that keep using them,
+# a non-contiguous section becomes a datatype (f_sect_typed).
 F08_TYPED = {"buf": ("count", "datatype"), "buffer": ("count", "datatype"),
              "origin_addr": ("origin_count", "origin_datatype"),
-             "result_addr": ("result_count", "result_datatype")}
+             "result_addr": ("result_count", "result_datatype"),
+             "sendbuf": ("sendcount", "sendtype"), "recvbuf": ("recvcount", "recvtype")}
+# ... of which COUNT covers the whole buffer (not per process)
+F08_WHOLE = {"buf", "buffer", "origin_addr", "result_addr"}
 # MPICH's handle classes with == and /= in its module mpi_f08_types
 F08_MPICH_HANDLES = ["comm", "datatype", "errhandler", "file", "group", "info", "message", "op",
                      "request", "session", "win"]
@@ -391,11 +394,15 @@ def gen_f08_entry(f, sym):
         mode = F08_BUF_KINDS[a.kind]
         if pack == "0" and f.name.endswith("_end"):
             mode = "F_SECT_ADDR"  # the data were described at _begin
-        if pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(cnt) == "int" and argkinds.get(dt) == "h.datatype":
-            out.append("    MPI_Fint c_%s = *f_%s, c_%s = *f_%s;" % (cnt, cnt, dt, dt))
-            out.append('    if (rc == MPI_SUCCESS) rc = f_sect_typed("%s", f_%s, &c_%s, &c_%s, &s_%s, &a_%s);'
-                       % (f.name, a.name, cnt, dt, a.name, a.name))
-            repl["f_" + cnt], repl["f_" + dt] = "&c_" + cnt, "&c_" + dt
+        if pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(dt) == "h.datatype":
+            out.append("    MPI_Fint c_%s = *f_%s;" % (dt, dt))
+            repl["f_" + dt] = "&c_" + dt
+            cref = "NULL"  # counts per process: only a resized DATATYPE keeps them right
+            if argkinds.get(cnt) == "int" and a.name in F08_WHOLE:
+                out.append("    MPI_Fint c_%s = *f_%s;" % (cnt, cnt))
+                repl["f_" + cnt] = cref = "&c_" + cnt
+            out.append('    if (rc == MPI_SUCCESS) rc = f_sect_typed("%s", f_%s, %s, &c_%s, &s_%s, &a_%s);'
+                       % (f.name, a.name, cref, dt, a.name, a.name))
         else:
             out.append('    if (rc == MPI_SUCCESS) rc = f_sect_begin("%s", f_%s, %s, %s, &s_%s, &a_%s);'
                        % (f.name, a.name, mode, pack, a.name, a.name))
