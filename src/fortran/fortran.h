@@ -105,6 +105,11 @@ int f_sect_begin(const char *fn, const struct f_gfc_desc *d, int mode, int pack,
  * sections are refused as f_sect_begin without pack does. */
 int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MPI_Fint *dtype,
                  struct f_sect *s, void **addr);
+/* The same for nb buffers that share one *dtype (MPI_IALLREDUCE's sendbuf
+ * and recvbuf, ...): sections along one dimension with one positive stride
+ * get *dtype resized to it; s and addr are arrays of nb. */
+int f_sect_shared(const char *fn, int nb, const struct f_gfc_desc *const *d, MPI_Fint *dtype,
+                  struct f_sect *s, void **addr);
 void f_sect_end(struct f_sect *s);
 
 /* A Fortran string (blank padded, hidden length) as a C string: trailing

@@ -147,6 +147,56 @@ int f_sect_typed(const char *fn, const struct f_gfc_desc *d, MPI_Fint *count, MP
     return MPI_SUCCESS;
 }
 
+int f_sect_shared(const char *fn, int nb, const struct f_gfc_desc *const *d, MPI_Fint *dtype,
+                  struct f_sect *s, void **addr)
+{
+    ptrdiff_t ext[15], sm[15];
+    size_t n;
+    MPI_Aint lb, extent;
+    ptrdiff_t stride = 0; /* that every buffer with more than one element needs */
+    int ok = 1, strided = 0;
+    for (int i = 0; i < nb; i++) {
+        s[i].d = d[i];
+        s[i].tmp = NULL;
+        s[i].copy_out = 0;
+        s[i].has_type = 0;
+        addr[i] = d[i]->base_addr;
+        if (d[i]->rank <= 0 || d[i]->rank > 15) continue; /* a scalar or a sentinel */
+        int dims = 0;
+        ptrdiff_t st = (ptrdiff_t)d[i]->elem_len;
+        if (f_sect_shape(d[i], ext, sm, &n)) {
+            strided = 1;
+            for (int k = 0; k < d[i]->rank; k++)
+                if (ext[k] > 1) { dims++; st = sm[k]; }
+            if (dims != 1 || st <= 0) ok = 0;
+        } else if (n <= 1) {
+            continue;
+        }
+        if (stride && st != stride) ok = 0;
+        stride = st;
+    }
+    if (!strided) return MPI_SUCCESS;
+    MPI_Datatype dt = (MPI_Datatype)*dtype, t;
+    int rc = MPI_Type_get_extent(dt, &lb, &extent);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int i = 0; i < nb; i++)
+        if (d[i]->rank > 0 && extent != (MPI_Aint)d[i]->elem_len) ok = 0;
+    if (!ok || lb != 0) {
+        fprintf(stderr, "railmpi: %s (mpi_f08): buffers that share DATATYPE in a call that uses "
+                "them after it returns must be sections along one dimension with the same "
+                "positive stride, one element of DATATYPE per array element (pass contiguous "
+                "arrays)\n", fn);
+        return MPI_ERR_BUFFER;
+    }
+    rc = MPI_Type_create_resized(dt, 0, stride, &t);
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
+    if (rc != MPI_SUCCESS) return rc;
+    s[0].has_type = 1; /* one reference, dropped with the first buffer */
+    s[0].type = t;
+    *dtype = (MPI_Fint)t;
+    return MPI_SUCCESS;
+}
+
 void f_sect_end(struct f_sect *s)
 {
     /* a pending operation keeps its own reference to the type */

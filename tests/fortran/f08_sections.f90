@@ -124,6 +124,19 @@ program f08_sections
       end do
     end if
   end if
+  ! nonblocking reductions on sections of one stride (one DATATYPE for both)
+  if (MPI_SUBARRAYS_SUPPORTED) then
+    a = [(rank + i, i = 1, 20)]
+    b = -1
+    call MPI_Iallreduce(a(1:10:2), b(1:10:2), 5, MPI_INTEGER, MPI_SUM, dup, req(1))
+    call MPI_Wait(req(1), MPI_STATUS_IGNORE)
+    do i = 1, 5
+      if (b(2*i - 1) /= size*(2*i - 1) + size*(size - 1)/2 .or. b(2*i) /= -1) call bad('iallreduce sections')
+    end do
+    call MPI_Iallreduce(MPI_IN_PLACE, b(1:10:2), 5, MPI_INTEGER, MPI_MAX, dup, req(1))
+    call MPI_Wait(req(1), MPI_STATUS_IGNORE)
+    if (b(9) /= size*9 + size*(size - 1)/2 .or. b(10) /= -1) call bad('iallreduce in place section')
+  end if
   ! collectives: MPI_IN_PLACE, strided buffer
   a = rank + 1
   call MPI_Allreduce(MPI_IN_PLACE, a, 20, MPI_INTEGER, MPI_SUM, dup)

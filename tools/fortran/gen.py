@@ -389,12 +389,16 @@ def gen_f08_entry(f, sym):
     out.append("    int rc = MPI_SUCCESS;")
     argkinds = {a.name: a.kind for a in f.args}
     repl = {}
+    shared = []  # buffers of one DATATYPE argument (reductions)
     for a in bufs:
         cnt, dt = F08_TYPED.get(a.name, (None, None))
         mode = F08_BUF_KINDS[a.kind]
         if pack == "0" and f.name.endswith("_end"):
             mode = "F_SECT_ADDR"  # the data were described at _begin
-        if pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(dt) == "h.datatype":
+        if (pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(dt) != "h.datatype"
+                and argkinds.get("datatype") == "h.datatype"):
+            shared.append(a)
+        elif pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(dt) == "h.datatype":
             out.append("    MPI_Fint c_%s = *f_%s;" % (dt, dt))
             repl["f_" + dt] = "&c_" + dt
             cref = "NULL"  # counts per process: only a resized DATATYPE keeps them right
@@ -406,6 +410,20 @@ def gen_f08_entry(f, sym):
         else:
             out.append('    if (rc == MPI_SUCCESS) rc = f_sect_begin("%s", f_%s, %s, %s, &s_%s, &a_%s);'
                        % (f.name, a.name, mode, pack, a.name, a.name))
+    if shared:
+        nb = len(shared)
+        out.append("    MPI_Fint c_datatype = *f_datatype;")
+        repl["f_datatype"] = "&c_datatype"
+        out.append("    {")
+        out.append("        const struct f_gfc_desc *d_sh[] = {%s};" % ", ".join("f_" + a.name for a in shared))
+        out.append("        struct f_sect s_sh[%d] = {{0}};" % nb)
+        out.append("        void *a_sh[%d] = {0};" % nb)
+        out.append('        if (rc == MPI_SUCCESS) rc = f_sect_shared("%s", %d, d_sh, &c_datatype, s_sh, a_sh);'
+                   % (f.name, nb))
+        for i, a in enumerate(shared):
+            out.append("        s_%s = s_sh[%d];" % (a.name, i))
+            out.append("        a_%s = a_sh[%d];" % (a.name, i))
+        out.append("    }")
     call = ["a_" + n[2:] if n in bufnames else ("&rc" if n == "ierr" else repl.get(n, n)) for n in names]
     out.append("    if (rc == MPI_SUCCESS)")
     out.append("        %s(%s);" % (sym, ", ".join(call)))
