@@ -69,7 +69,7 @@ static char **f_argv_read(const char *f, size_t len, size_t stride)
 int f_argv_in(const char *f, size_t len, char ***out)
 {
     *out = MPI_ARGV_NULL;
-    if (f == mpiprivc_.argv_null || len == 0) return MPI_SUCCESS;
+    if (f == mpiprivc_.argv_null || f == &f08_argv_null || len == 0) return MPI_SUCCESS;
     *out = f_argv_read(f, len, 1);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
@@ -84,7 +84,7 @@ void f_argvs_free(char ***argvs, int count)
 int f_argvs_in(const char *f, int count, size_t len, char ****out)
 {
     *out = MPI_ARGVS_NULL;
-    if (f == mpiprivc_.argvs_null || count <= 0 || len == 0) return MPI_SUCCESS;
+    if (f == mpiprivc_.argvs_null || f == &f08_argvs_null || count <= 0 || len == 0) return MPI_SUCCESS;
     char ***argvs = calloc((size_t)count, sizeof *argvs);
     if (!argvs) return MPI_ERR_NO_MEM;
     for (int i = 0; i < count; i++) {

@@ -137,6 +137,7 @@ RM_FALIAS(mpi_conversion_fn_null_, mpi_conversion_fn_null__)
 RM_FALIAS(mpi_conversion_fn_null_, MPI_CONVERSION_FN_NULL)
 RM_FALIAS(mpi_conversion_fn_null_, pmpi_conversion_fn_null_)
 RM_FALIAS(mpi_conversion_fn_null_, PMPI_CONVERSION_FN_NULL)
+RM_FALIAS(mpi_conversion_fn_null_, __mpi_f08_callbacks_MOD_mpi_conversion_fn_null)
 
 static int f_conv_null(void (*fn)(void))
 {
@@ -213,3 +214,12 @@ F_SIZEOF_AS(4, __mpi_sizeofs_MOD_mpi_sizeof_l) F_SIZEOF_AS(4, __mpi_sizeofs_MOD_
 F_SIZEOF_AS(8, __mpi_sizeofs_MOD_mpi_sizeof_i8) F_SIZEOF_AS(8, __mpi_sizeofs_MOD_mpi_sizeof_i8v)
 F_SIZEOF_AS(8, __mpi_sizeofs_MOD_mpi_sizeof_d) F_SIZEOF_AS(8, __mpi_sizeofs_MOD_mpi_sizeof_dv)
 F_SIZEOF_AS(8, __mpi_sizeofs_MOD_mpi_sizeof_cx) F_SIZEOF_AS(8, __mpi_sizeofs_MOD_mpi_sizeof_cxv)
+/* MPI_SIZEOF of MPICH's mpi_f08 (its module mpi_f08_types): one specific
+ * per ISO_FORTRAN_ENV kind; xcomplex32 is COMPLEX(KIND=REAL32). */
+F_SIZEOF_AS(1, __mpi_f08_types_MOD_mpi_sizeof_xint8) F_SIZEOF_AS(2, __mpi_f08_types_MOD_mpi_sizeof_xint16)
+F_SIZEOF_AS(4, __mpi_f08_types_MOD_mpi_sizeof_xint32) F_SIZEOF_AS(8, __mpi_f08_types_MOD_mpi_sizeof_xint64)
+F_SIZEOF_AS(4, __mpi_f08_types_MOD_mpi_sizeof_xreal32) F_SIZEOF_AS(8, __mpi_f08_types_MOD_mpi_sizeof_xreal64)
+F_SIZEOF_AS(16, __mpi_f08_types_MOD_mpi_sizeof_xreal128)
+F_SIZEOF_AS(8, __mpi_f08_types_MOD_mpi_sizeof_xcomplex32) F_SIZEOF_AS(16, __mpi_f08_types_MOD_mpi_sizeof_xcomplex64)
+F_SIZEOF_AS(32, __mpi_f08_types_MOD_mpi_sizeof_xcomplex128)
+F_SIZEOF_AS(4, __mpi_f08_types_MOD_mpi_sizeof_logical) F_SIZEOF_AS(1, __mpi_f08_types_MOD_mpi_sizeof_character)

@@ -110,8 +110,12 @@ static int f_delete_tramp(int obj, int keyval, void *val, void *extra)
 #define F_NULL_DELETE(name, T)                                                          \
     RM_FEXPORT void name(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr)         \
     { (void)o; (void)k; (void)v; (void)e; *ierr = MPI_SUCCESS; }
-#define F_ALIASES(base, UP)                          \
-    RM_FALIAS(base##_, base) RM_FALIAS(base##_, base##__) RM_FALIAS(base##_, UP)
+/* ... and the module procedures of MPICH's mpi_f08_callbacks (the same
+ * arguments by reference), so a keyval created from MPICH's mpi_f08 with
+ * MPI_COMM_NULL_COPY_FN is recognised by its address. */
+#define F_ALIASES(base, UP)                                                    \
+    RM_FALIAS(base##_, base) RM_FALIAS(base##_, base##__) RM_FALIAS(base##_, UP) \
+    RM_FALIAS(base##_, __mpi_f08_callbacks_MOD_##base)
 
 F_NULL_COPY(mpi_null_copy_fn_, MPI_Fint)
 F_ALIASES(mpi_null_copy_fn, MPI_NULL_COPY_FN)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every C function the library exports has its Fortran binding, under the
 # names MPICH's Fortran programs call (mpi_x_ and pmpi_x_, plus mpi_x,
-# mpi_x__ and MPI_X), except the functions the standard binds in C only.
+# mpi_x__ and MPI_X, and MPICH's mpi_f08 names mpi_x_f08_ or mpi_x_f08ts_),
+# except the functions the standard binds in C only.
 #   bindings_check.sh LIBRARY
 set -u
 lib=$1
@@ -28,6 +29,15 @@ if [ -n "$missing" ]; then
     missing=1
 else
     missing=0
+fi
+# MPICH's mpi_f08 ABI: mpi_x_f08_, or mpi_x_f08ts_ when x has a buffer
+# (docs/fortran.md), and the same with pmpi_
+f08_missing=$(echo "$fns" | awk '{ l = tolower($0); print l; print "p" l }' | while read -r f; do
+    echo "$syms" | grep -qxE "${f}_f08(ts)?_" || echo "$f"
+done)
+if [ -n "$f08_missing" ]; then
+    echo "$f08_missing" | sed 's/^/FAIL: no mpi_f08 entry point (_f08_ or _f08ts_) for /' | head -40
+    missing=1
 fi
 [ $n -gt 100 ] || { echo "FAIL: only $n C functions found"; exit 1; }
 [ $missing = 0 ] || exit 1

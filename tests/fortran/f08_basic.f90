@@ -35,7 +35,7 @@ program f08_basic
   call MPI_Isend((/ rank, rank, rank, rank /), 4, MPI_INTEGER, right, 9, MPI_COMM_WORLD, req(2))
   call MPI_Waitall(2, req, sts)
   call MPI_F_sync_reg(vals)
-  call check(.not. MPI_SUBARRAYS_SUPPORTED, 'MPI_SUBARRAYS_SUPPORTED')
+  call check(MPI_SUBARRAYS_SUPPORTED, 'MPI_SUBARRAYS_SUPPORTED')
   call check(sts(1)%MPI_SOURCE == left .and. sts(1)%MPI_TAG == 9, 'status components')
   call MPI_Get_count(sts(1), MPI_INTEGER, cnt)
   call check(cnt == 4 .and. vals(4) == left, 'get_count')

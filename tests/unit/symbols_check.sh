@@ -1,7 +1,9 @@
 #!/bin/bash
 # The shared library exports only MPI_*, PMPI_*, MPIX_*, the Fortran mpi_*/pmpi_*
 # MPICH's Fortran common blocks and the MPI_SIZEOF specifics of MPICH's mpi
-# module (__mpi_sizeofs_MOD_mpi_sizeof_*) (plus the ELF
+# module (__mpi_sizeofs_MOD_mpi_sizeof_*), the objects and module procedures
+# of MPICH's mpi_f08 (MPIR_F08_*, __mpi_f08_{types,link_constants,callbacks}_MOD_*)
+# (plus the ELF
 # bookkeeping symbols every library has), and every MPI_ function has a PMPI_ twin.
 set -u
 lib=$1
@@ -10,7 +12,8 @@ syms=$(nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | sort -u)
 # Fortran: mpi_x_ and its spellings, and MPICH's sentinel common blocks
 bad=$(echo "$syms" | grep -vE '^(MPI_|PMPI_|MPIX_|mpi_|pmpi_)' |
       grep -vE '^(_init|_fini|_edata|_end|__bss_start|mpipriv1_|mpipriv2_|mpiprivc_|mpifcmb5_|mpifcmb9_)$' |
-      grep -vE '^__mpi_sizeofs_MOD_mpi_sizeof_[a-z0-9]+$' || true)
+      grep -vE '^__mpi_sizeofs_MOD_mpi_sizeof_[a-z0-9]+$' |
+      grep -vE '^(MPIR_F08_MPI_[A-Z_]+|__mpi_f08_(types|link_constants|callbacks)_MOD_mpi_[a-z0-9_]+)$' || true)
 if [ -n "$bad" ]; then
     echo "FAIL: unexpected exported symbols:"; echo "$bad" | head -20; exit 1
 fi

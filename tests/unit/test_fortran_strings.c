@@ -8,6 +8,7 @@
 #include <string.h>
 
 struct f_privc mpiprivc_; /* the library defines it; this test links one file */
+char f08_argv_null, f08_argvs_null; /* MPICH's mpi_f08 sentinels, as above */
 
 static int fails;
 #define EXPECT(c, ...) do { if (!(c)) { printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); fails++; } } while (0)
@@ -34,6 +35,7 @@ int main(void)
            "argv ends at the blank entry");
     f_argv_free(argv);
     EXPECT(f_argv_in(mpiprivc_.argv_null, 1, &argv) == MPI_SUCCESS && argv == MPI_ARGV_NULL, "MPI_ARGV_NULL");
+    EXPECT(f_argv_in(&f08_argv_null, 1, &argv) == MPI_SUCCESS && argv == MPI_ARGV_NULL, "mpi_f08's MPI_ARGV_NULL");
     f_argv_free(argv);
 
     /* CHARACTER*2 ARGVS(2, 3): column-major, (i, j) = argument j of command i:
@@ -46,6 +48,7 @@ int main(void)
     EXPECT(argvs && strcmp(argvs[1][0], "r") == 0 && argvs[1][1] == NULL, "second command's arguments");
     f_argvs_free(argvs, 2);
     EXPECT(f_argvs_in(mpiprivc_.argvs_null, 2, 1, &argvs) == MPI_SUCCESS && argvs == MPI_ARGVS_NULL, "MPI_ARGVS_NULL");
+    EXPECT(f_argvs_in(&f08_argvs_null, 2, 1, &argvs) == MPI_SUCCESS && argvs == MPI_ARGVS_NULL, "mpi_f08's MPI_ARGVS_NULL");
 
     char **cmds = NULL;
     EXPECT(f_str_arr_in("./a  ./bb ", 2, 5, &cmds) == MPI_SUCCESS, "str_arr_in");

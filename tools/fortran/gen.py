@@ -14,11 +14,14 @@
 --ctypes  one line per described function: the C prototype its kinds imply
           (tests/fortran/api_check.sh compares it with the header).
 --names   the C names that get a Fortran binding.
-Python 3 standard library only.
+Python 3 standard library only; MPICH's mpi_f08 entry points are in f08abi.py.
 """
 import argparse
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from f08abi import F08_BUF_KINDS, f08_names, gen_f08_entry, gen_f08_module_procs
 
 HANDLE_C = {"comm": "MPI_Comm", "datatype": "MPI_Datatype", "group": "MPI_Group",
             "op": "MPI_Op", "errhandler": "MPI_Errhandler", "request": "MPI_Request",
@@ -303,12 +306,14 @@ def gen_c(funcs):
             out.append("{")
             out.append("    return %s(%s);" % (f.name, ", ".join(call)))
             out.append("}")
+        out += gen_f08_entry(f, sym, sys.modules[__name__])
         if f.hand:  # the hand-written file declares its spellings
             out.append("")
             continue
         for alias in manglings(f.name) + ["p" + x for x in manglings(f.name)[1:3]] + ["P" + f.name.upper()]:
             out.append("RM_FALIAS(%s, %s)" % (sym, alias))
         out.append("")
+    out += gen_f08_module_procs()
     return "\n".join(out) + "\n"
 
 
@@ -391,10 +396,11 @@ EXTERNALS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN",
              "MPI_CONVERSION_FN_NULL"]
 
 
-# choice buffers are passed by address: no subarray descriptors, and the
-# compiler knows nothing of nonblocking transfers (MPI-3.1 17.1.7)
+# mpif.h and the mpi module pass choice buffers by address: no subarray
+# descriptors, and the compiler knows nothing of nonblocking transfers
+# (MPI-3.1 17.1.7); mpi_f08 sets its own
 LOGICAL_FALSE = ["MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"]
-# Extra interfaces of both modules: procedures with no C counterpart.
+# Extra interfaces of the mpi module: procedures with no C counterpart.
 EXTRA_INTERFACES = [
     "    SUBROUTINE MPI_F_SYNC_REG(buf)",
     "      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf",
@@ -592,6 +598,10 @@ def f08_decl(a):
         return ["TYPE(MPI_Status) :: " + n]
     if k == "statuses_out":
         return ["TYPE(MPI_Status) :: %s(*)" % n]
+    if k == "detach_buf":
+        return ["TYPE(C_PTR) :: " + n]
+    if k in F08_BUF_KINDS:
+        return ["TYPE(*), DIMENSION(..) :: " + n]
     return f_decl(a)
 
 
@@ -603,6 +613,7 @@ def gen_module_f08(funcs, header):
            "! The `mpi_f08` module of railmpi: TYPE(MPI_Comm) and friends (one",
            "! INTEGER, the MPICH handle), MPI_Status as in C, optional ierror.",
            "MODULE mpi_f08",
+           "  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_INT",
            "  IMPLICIT NONE"]
     for h in F08_HANDLES:
         out += ["  TYPE :: MPI_" + h, "    SEQUENCE", "    INTEGER :: MPI_VAL", "  END TYPE MPI_" + h]
@@ -630,7 +641,9 @@ def gen_module_f08(funcs, header):
             "  COMMON /MPIFCMB5/ MPI_UNWEIGHTED",
             "  COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY",
             "  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/"]
-    out += ["  LOGICAL, PARAMETER :: %s = .FALSE." % n for n in LOGICAL_FALSE]
+    # buffers arrive as array descriptors (mpi_x_f08ts_, src/fortran/fortran_f08.c)
+    out += ["  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .TRUE.",
+            "  LOGICAL, PARAMETER :: MPI_ASYNC_PROTECTS_NONBLOCKING = .FALSE."]
     out += ["  EXTERNAL :: " + ", ".join(EXTERNALS[:6]),
             "  EXTERNAL :: " + ", ".join(EXTERNALS[6:])]
     for op, tag in (("==", "eq"), ("/=", "ne")):
@@ -640,30 +653,39 @@ def gen_module_f08(funcs, header):
             out += ["    LOGICAL FUNCTION %s(a, b)" % fn, "      IMPORT :: MPI_" + h,
                     "      TYPE(MPI_%s), INTENT(IN) :: a, b" % h, "    END FUNCTION " + fn]
         out.append("  END INTERFACE")
-    out.append("  INTERFACE")
-    out += EXTRA_INTERFACES
+    # Each MPI_X is a generic whose one specific is MPICH's entry point,
+    # MPI_X_f08 or MPI_X_f08ts (buffers as TYPE(*), DIMENSION(..): gfortran
+    # passes its array descriptor), so programs built with this module call
+    # the names programs built with MPICH's do.
+    out += ["  INTERFACE MPI_F_SYNC_REG",
+            "    SUBROUTINE MPI_F_SYNC_REG_f08ts(buf)",
+            "      TYPE(*), DIMENSION(..) :: buf",
+            "    END SUBROUTINE MPI_F_SYNC_REG_f08ts",
+            "  END INTERFACE MPI_F_SYNC_REG"]
     for f in funcs:
         if not f.fortran:
             continue
         name = f.name
+        spec = f08_names(f)[0].rstrip("_").replace(f.name.lower(), f.name)
         dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
+        out.append("  INTERFACE " + name)
         if f.ret == "int":
             if has_ierror(f):
                 dummies.append("ierror")
-            out.append("    SUBROUTINE %s(%s)" % (name, ", ".join(dummies)))
+            out.append("    SUBROUTINE %s(%s)" % (spec, ", ".join(dummies)))
         else:
             rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
-            out.append("    %s FUNCTION %s(%s)" % (rt, name, ", ".join(dummies)))
+            out.append("    %s FUNCTION %s(%s)" % (rt, spec, ", ".join(dummies)))
         out.append("      IMPORT")
         for a in f.args:
             out += ["      " + d for d in f08_decl(a)]
         if has_ierror(f):
             out.append("      INTEGER, OPTIONAL :: ierror")
         if f.ret == "int":
-            out.append("    END SUBROUTINE " + name)
+            out.append("    END SUBROUTINE " + spec)
         else:
-            out.append("    END FUNCTION " + name)
-    out.append("  END INTERFACE")
+            out.append("    END FUNCTION " + spec)
+        out.append("  END INTERFACE " + name)
     out += sizeof_interface(True)
     out.append("END MODULE mpi_f08")
     res = []
