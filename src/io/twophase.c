@@ -24,6 +24,7 @@ typedef struct io_tp {
     io_file_t *f;
     int size, naggr;
     int *aggr;                /* comm ranks of the aggregators */
+    int *byrank;              /* aggregator indices in the order of their ranks */
     MPI_Offset gmin, gmax;    /* bytes everybody accesses together */
     MPI_Offset fd_size, base; /* domain a: [base + a * fd_size, + fd_size) within [gmin, gmax) */
     MPI_Offset cb;            /* bytes per round */
@@ -97,7 +98,19 @@ static int io_tp_aggregators(io_tp_t *t)
     if (!(t->aggr = malloc(sizeof *t->aggr * (size_t)t->size)))
         return -ENOMEM;
     t->naggr = io_tp_pick(f->hostof, t->size, f->nhosts, want, t->aggr);
-    return t->naggr < 0 ? t->naggr : 0;
+    if (t->naggr < 0)
+        return t->naggr;
+    /* the exchange lays out what goes to each process in rank order; the
+     * pick is host-first (on several hosts aggregator a is not rank a) */
+    if (!(t->byrank = malloc(sizeof *t->byrank * (size_t)t->naggr)))
+        return -ENOMEM;
+    for (int a = 0; a < t->naggr; a++) {
+        int j = a;
+        for (; j > 0 && t->aggr[t->byrank[j - 1]] > t->aggr[a]; j--)
+            t->byrank[j] = t->byrank[j - 1];
+        t->byrank[j] = a;
+    }
+    return 0;
 }
 
 static void io_tp_domain(const io_tp_t *t, int a, MPI_Offset *lo, MPI_Offset *hi)
@@ -151,7 +164,8 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
     MPI_Count npieces = 0, nbytes = 0;
     for (int pass = 0; pass < 2; pass++) {
         MPI_Count ip = 0, ib = 0;
-        for (int a = 0; a < t->naggr; a++) {
+        for (int j = 0; j < t->naggr; j++) {
+            int a = t->byrank[j];
             MPI_Offset dlo, dhi;
             io_tp_domain(t, a, &dlo, &dhi);
             MPI_Offset wlo = dlo + k * t->cb, whi = wlo + t->cb;
@@ -442,6 +456,7 @@ static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_
 out:
     free(t.pc);
     free(t.aggr);
+    free(t.byrank);
     return rc;
 }
 
