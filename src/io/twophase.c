@@ -16,6 +16,7 @@
 #include "coll/op.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -162,6 +163,13 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
     if (!r->scnt || !r->rcnt)
         return -ENOMEM;
     MPI_Count npieces = 0, nbytes = 0;
+    /* a write whose data for each aggregator lies in one run of the packed
+     * buffer (any view whose offsets grow with the data) sends it from there:
+     * no copy; first[d] is where that run starts, -1 while none */
+    MPI_Offset *first = write ? malloc(sizeof *first * (size_t)n) : NULL, *next = NULL;
+    int direct = first != NULL && (next = malloc(sizeof *next * (size_t)n)) != NULL;
+    for (int d = 0; direct && d < n; d++)
+        first[d] = next[d] = -1;
     for (int pass = 0; pass < 2; pass++) {
         MPI_Count ip = 0, ib = 0;
         for (int j = 0; j < t->naggr; j++) {
@@ -181,12 +189,22 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
                 if (pass == 0) {
                     r->scnt[2 * dst]++;
                     r->scnt[2 * dst + 1] += e - o;
+                    if (direct) {
+                        MPI_Offset pos = t->pc[i].pos + (o - t->pc[i].off);
+                        if (first[dst] < 0)
+                            first[dst] = pos;
+                        else if (pos != next[dst])
+                            direct = 0;
+                        next[dst] = pos + (e - o);
+                        if (next[dst] > INT_MAX)
+                            direct = 0; /* the displacements are ints */
+                    }
                     continue;
                 }
                 r->smeta[2 * ip] = o;
                 r->smeta[2 * ip + 1] = e - o;
                 r->spos[ip] = t->pc[i].pos + (o - t->pc[i].off);
-                if (write)
+                if (write && !direct)
                     memcpy(r->sdata + ib, packed + r->spos[ip], (size_t)(e - o));
                 ip++;
                 ib += e - o;
@@ -199,14 +217,20 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
             }
             r->smeta = malloc(sizeof *r->smeta * (size_t)(2 * npieces + 1));
             r->spos = malloc(sizeof *r->spos * (size_t)(npieces + 1));
-            r->sdata = malloc((size_t)(write ? nbytes : 0) + 1);
-            if (!r->smeta || !r->spos || !r->sdata)
+            r->sdata = malloc((size_t)(write && !direct ? nbytes : 0) + 1);
+            if (!r->smeta || !r->spos || !r->sdata) {
+                free(first);
+                free(next);
                 return -ENOMEM;
+            }
         }
     }
+    free(next);
     dtype_t *ll = dtype_get(MPI_LONG_LONG);
-    if (coll_alltoall(r->scnt, 2, ll, r->rcnt, 2, ll, t->f->comm) < 0)
+    if (coll_alltoall(r->scnt, 2, ll, r->rcnt, 2, ll, t->f->comm) < 0) {
+        free(first);
         return -EIO;
+    }
     MPI_Count rp = 0, rb = 0;
     for (int d = 0, sm = 0, sd = 0; d < n; d++) {
         r->smc[d] = (int)(2 * r->scnt[2 * d]);
@@ -221,14 +245,17 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
         r->rdd[d] = (int)rb;
         rp += r->rcnt[2 * d];
         rb += r->rcnt[2 * d + 1];
+        if (direct)
+            r->sdd[d] = first[d] < 0 ? 0 : (int)first[d];
     }
+    free(first);
     r->rmeta = malloc(sizeof *r->rmeta * (size_t)(2 * rp + 1));
     r->rdata = malloc((size_t)rb + 1);
     if (!r->rmeta || !r->rdata)
         return -ENOMEM;
     if (coll_alltoallv(r->smeta, r->smc, r->smd, ll, r->rmeta, r->rmc, r->rmd, ll, t->f->comm) < 0)
         return -EIO;
-    if (write && coll_alltoallv(r->sdata, r->sdc, r->sdd, dtype_get(MPI_BYTE), r->rdata, r->rdc,
+    if (write && coll_alltoallv(direct ? packed : r->sdata, r->sdc, r->sdd, dtype_get(MPI_BYTE), r->rdata, r->rdc,
                                 r->rdd, dtype_get(MPI_BYTE), t->f->comm) < 0)
         return -EIO;
     return 0;
