@@ -12,7 +12,7 @@ mnt=$(mktemp -d)
 trap 'umount "$mnt" 2>/dev/null; rmdir "$mnt"' EXIT INT TERM
 mount -t tmpfs -o size=64k,mode=0755 railmpi_io_full "$mnt" || { echo "SKIP: cannot mount a tmpfs"; exit 77; }
 for n in 1 2; do
-    out=$(RM_TEST_IODIR=$mnt timeout 100 "$build/bin/mpiexec" -n $n "$build/tests/mpi/mpi_io_nospace" full 2>&1)
+    out=$(RM_TEST_IODIR=$mnt timeout 60 "$build/bin/mpiexec" -n $n "$build/tests/mpi/mpi_io_nospace" full 2>&1)
     echo "$out" | grep -q "^OK io_nospace" || fail "io_nospace on a full tmpfs, $n ranks: $(echo "$out" | tail -3)"
     left=$(ls -A "$mnt")
     [ -z "$left" ] || { fail "left in the tmpfs after $n ranks: $left"; rm -rf "${mnt:?}"/*; }
