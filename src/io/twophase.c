@@ -15,6 +15,7 @@
 #include "coll/coll.h"
 #include "coll/op.h"
 
+#include <aio.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -306,7 +307,34 @@ static MPI_Count io_tp_span(io_tp_round_t *r, int n, MPI_Offset *lo, MPI_Offset 
     return np;
 }
 
-static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win)
+/* A window the aggregator writes behind while the next round's data is
+ * exchanged (two windows take turns). */
+typedef struct io_tp_wb {
+    struct aiocb cb;
+    int busy;
+} io_tp_wb_t;
+
+static int io_tp_wb_wait(io_tp_wb_t *w)
+{
+    if (!w->busy)
+        return 0;
+    w->busy = 0;
+    const struct aiocb *l[1] = {&w->cb};
+    int e;
+    while ((e = aio_error(&w->cb)) == EINPROGRESS)
+        aio_suspend(l, 1, NULL);
+    ssize_t n = aio_return(&w->cb);
+    if (e != 0)
+        return -e;
+    if (n >= 0 && (size_t)n < w->cb.aio_nbytes) { /* finish a short write here */
+        ssize_t m = io_pio(w->cb.aio_fildes, 1, (char *)w->cb.aio_buf + n, w->cb.aio_nbytes - (size_t)n,
+                           w->cb.aio_offset + n);
+        return m < 0 ? (int)m : 0;
+    }
+    return 0;
+}
+
+static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win, io_tp_wb_t *wb)
 {
     MPI_Offset lo, hi;
     int full;
@@ -324,7 +352,17 @@ static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win)
         memcpy(win + (r->rmeta[2 * i] - lo), d, (size_t)r->rmeta[2 * i + 1]);
         d += r->rmeta[2 * i + 1];
     }
-    ssize_t m = io_pio(t->f->fd, 1, win, (size_t)(hi - lo), lo);
+    memset(&wb->cb, 0, sizeof wb->cb);
+    wb->cb.aio_fildes = t->f->fd;
+    wb->cb.aio_buf = win;
+    wb->cb.aio_nbytes = (size_t)(hi - lo);
+    wb->cb.aio_offset = lo;
+    wb->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
+    if (aio_write(&wb->cb) == 0) {
+        wb->busy = 1;
+        return 0;
+    }
+    ssize_t m = io_pio(t->f->fd, 1, win, (size_t)(hi - lo), lo); /* no room for another request */
     return m < 0 ? (int)m : 0;
 }
 
@@ -448,14 +486,20 @@ static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_
             longest = hi - lo;
     }
     MPI_Offset rounds = (longest + t.cb - 1) / t.cb;
-    char *win = me_aggr ? malloc((size_t)t.cb) : NULL;
+    /* a writing aggregator has two windows: one is written behind while the
+     * next round fills the other */
+    int nwin = write && rounds > 1 ? 2 : 1;
+    char *win = me_aggr ? malloc((size_t)t.cb * (size_t)nwin) : NULL;
     int local = me_aggr && !win ? -ENOMEM : 0;
+    io_tp_wb_t wb[2] = {{.busy = 0}, {.busy = 0}};
     for (MPI_Offset k = 0; k < rounds; k++) {
         io_tp_round_t r = {0};
         int st = io_tp_round_send(&t, (int)k, packed, write, &r);
-        if (st == 0 && write && me_aggr && local == 0)
-            local = io_tp_round_write(&t, &r, win);
-        else if (st == 0 && !write) {
+        if (st == 0 && write && me_aggr && local == 0) {
+            io_tp_wb_t *w = &wb[k % nwin];
+            if ((local = io_tp_wb_wait(w)) == 0)
+                local = io_tp_round_write(&t, &r, win + (size_t)(k % nwin) * (size_t)t.cb, w);
+        } else if (st == 0 && !write) {
             int rr = io_tp_round_read(&t, &r, win, packed);
             if (local == 0)
                 local = rr;
@@ -466,6 +510,11 @@ static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_
             local = st;
             break;
         }
+    }
+    for (int i = 0; i < 2; i++) {
+        int e = io_tp_wb_wait(&wb[i]);
+        if (local == 0)
+            local = e;
     }
     free(win);
     rc = io_agree(f, local);
