@@ -6,6 +6,7 @@
 
 #include "coll/coll.h"
 #include "coll/op.h"
+#include "util/config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -146,12 +147,17 @@ void io_file_hint_set(io_file_t *f, const char *key, const char *val)
 }
 
 /* Which host each process is on (the aggregators are picked per host) and
- * how many hosts: the default of cb_nodes. */
+ * how many hosts: the default of cb_nodes. A launcher that places ranks on
+ * virtual hosts names them in RAILMPI_HOST_ID: those share the kernel's
+ * host name, and the job's other layers already take them as distinct. */
 static int io_find_hosts(io_file_t *f)
 {
     comm_t *c = f->comm;
     char me[64] = {0};
-    gethostname(me, sizeof me - 1);
+    if (*RM_CFG_STR(host_id))
+        snprintf(me, sizeof me, "%s", RM_CFG_STR(host_id));
+    else
+        gethostname(me, sizeof me - 1);
     char *all = calloc((size_t)c->size, sizeof me);
     f->hostof = calloc((size_t)c->size, sizeof *f->hostof);
     if (!all || !f->hostof) {

@@ -15,7 +15,9 @@
 #include "coll/coll.h"
 #include "coll/op.h"
 
+#include <aio.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +26,7 @@ typedef struct io_tp {
     io_file_t *f;
     int size, naggr;
     int *aggr;                /* comm ranks of the aggregators */
+    int *byrank;              /* aggregator indices in the order of their ranks */
     MPI_Offset gmin, gmax;    /* bytes everybody accesses together */
     MPI_Offset fd_size, base; /* domain a: [base + a * fd_size, + fd_size) within [gmin, gmax) */
     MPI_Offset cb;            /* bytes per round */
@@ -97,7 +100,19 @@ static int io_tp_aggregators(io_tp_t *t)
     if (!(t->aggr = malloc(sizeof *t->aggr * (size_t)t->size)))
         return -ENOMEM;
     t->naggr = io_tp_pick(f->hostof, t->size, f->nhosts, want, t->aggr);
-    return t->naggr < 0 ? t->naggr : 0;
+    if (t->naggr < 0)
+        return t->naggr;
+    /* the exchange lays out what goes to each process in rank order; the
+     * pick is host-first (on several hosts aggregator a is not rank a) */
+    if (!(t->byrank = malloc(sizeof *t->byrank * (size_t)t->naggr)))
+        return -ENOMEM;
+    for (int a = 0; a < t->naggr; a++) {
+        int j = a;
+        for (; j > 0 && t->aggr[t->byrank[j - 1]] > t->aggr[a]; j--)
+            t->byrank[j] = t->byrank[j - 1];
+        t->byrank[j] = a;
+    }
+    return 0;
 }
 
 static void io_tp_domain(const io_tp_t *t, int a, MPI_Offset *lo, MPI_Offset *hi)
@@ -149,9 +164,17 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
     if (!r->scnt || !r->rcnt)
         return -ENOMEM;
     MPI_Count npieces = 0, nbytes = 0;
+    /* a write whose data for each aggregator lies in one run of the packed
+     * buffer (any view whose offsets grow with the data) sends it from there:
+     * no copy; first[d] is where that run starts, -1 while none */
+    MPI_Offset *first = write ? malloc(sizeof *first * (size_t)n) : NULL, *next = NULL;
+    int direct = first != NULL && (next = malloc(sizeof *next * (size_t)n)) != NULL;
+    for (int d = 0; direct && d < n; d++)
+        first[d] = next[d] = -1;
     for (int pass = 0; pass < 2; pass++) {
         MPI_Count ip = 0, ib = 0;
-        for (int a = 0; a < t->naggr; a++) {
+        for (int j = 0; j < t->naggr; j++) {
+            int a = t->byrank[j];
             MPI_Offset dlo, dhi;
             io_tp_domain(t, a, &dlo, &dhi);
             MPI_Offset wlo = dlo + k * t->cb, whi = wlo + t->cb;
@@ -167,12 +190,22 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
                 if (pass == 0) {
                     r->scnt[2 * dst]++;
                     r->scnt[2 * dst + 1] += e - o;
+                    if (direct) {
+                        MPI_Offset pos = t->pc[i].pos + (o - t->pc[i].off);
+                        if (first[dst] < 0)
+                            first[dst] = pos;
+                        else if (pos != next[dst])
+                            direct = 0;
+                        next[dst] = pos + (e - o);
+                        if (next[dst] > INT_MAX)
+                            direct = 0; /* the displacements are ints */
+                    }
                     continue;
                 }
                 r->smeta[2 * ip] = o;
                 r->smeta[2 * ip + 1] = e - o;
                 r->spos[ip] = t->pc[i].pos + (o - t->pc[i].off);
-                if (write)
+                if (write && !direct)
                     memcpy(r->sdata + ib, packed + r->spos[ip], (size_t)(e - o));
                 ip++;
                 ib += e - o;
@@ -185,14 +218,20 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
             }
             r->smeta = malloc(sizeof *r->smeta * (size_t)(2 * npieces + 1));
             r->spos = malloc(sizeof *r->spos * (size_t)(npieces + 1));
-            r->sdata = malloc((size_t)(write ? nbytes : 0) + 1);
-            if (!r->smeta || !r->spos || !r->sdata)
+            r->sdata = malloc((size_t)(write && !direct ? nbytes : 0) + 1);
+            if (!r->smeta || !r->spos || !r->sdata) {
+                free(first);
+                free(next);
                 return -ENOMEM;
+            }
         }
     }
+    free(next);
     dtype_t *ll = dtype_get(MPI_LONG_LONG);
-    if (coll_alltoall(r->scnt, 2, ll, r->rcnt, 2, ll, t->f->comm) < 0)
+    if (coll_alltoall(r->scnt, 2, ll, r->rcnt, 2, ll, t->f->comm) < 0) {
+        free(first);
         return -EIO;
+    }
     MPI_Count rp = 0, rb = 0;
     for (int d = 0, sm = 0, sd = 0; d < n; d++) {
         r->smc[d] = (int)(2 * r->scnt[2 * d]);
@@ -207,14 +246,17 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
         r->rdd[d] = (int)rb;
         rp += r->rcnt[2 * d];
         rb += r->rcnt[2 * d + 1];
+        if (direct)
+            r->sdd[d] = first[d] < 0 ? 0 : (int)first[d];
     }
+    free(first);
     r->rmeta = malloc(sizeof *r->rmeta * (size_t)(2 * rp + 1));
     r->rdata = malloc((size_t)rb + 1);
     if (!r->rmeta || !r->rdata)
         return -ENOMEM;
     if (coll_alltoallv(r->smeta, r->smc, r->smd, ll, r->rmeta, r->rmc, r->rmd, ll, t->f->comm) < 0)
         return -EIO;
-    if (write && coll_alltoallv(r->sdata, r->sdc, r->sdd, dtype_get(MPI_BYTE), r->rdata, r->rdc,
+    if (write && coll_alltoallv(direct ? packed : r->sdata, r->sdc, r->sdd, dtype_get(MPI_BYTE), r->rdata, r->rdc,
                                 r->rdd, dtype_get(MPI_BYTE), t->f->comm) < 0)
         return -EIO;
     return 0;
@@ -265,7 +307,34 @@ static MPI_Count io_tp_span(io_tp_round_t *r, int n, MPI_Offset *lo, MPI_Offset 
     return np;
 }
 
-static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win)
+/* A window the aggregator writes behind while the next round's data is
+ * exchanged (two windows take turns). */
+typedef struct io_tp_wb {
+    struct aiocb cb;
+    int busy;
+} io_tp_wb_t;
+
+static int io_tp_wb_wait(io_tp_wb_t *w)
+{
+    if (!w->busy)
+        return 0;
+    w->busy = 0;
+    const struct aiocb *l[1] = {&w->cb};
+    int e;
+    while ((e = aio_error(&w->cb)) == EINPROGRESS)
+        aio_suspend(l, 1, NULL);
+    ssize_t n = aio_return(&w->cb);
+    if (e != 0)
+        return -e;
+    if (n >= 0 && (size_t)n < w->cb.aio_nbytes) { /* finish a short write here */
+        ssize_t m = io_pio(w->cb.aio_fildes, 1, (char *)w->cb.aio_buf + n, w->cb.aio_nbytes - (size_t)n,
+                           w->cb.aio_offset + n);
+        return m < 0 ? (int)m : 0;
+    }
+    return 0;
+}
+
+static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win, io_tp_wb_t *wb)
 {
     MPI_Offset lo, hi;
     int full;
@@ -283,7 +352,17 @@ static int io_tp_round_write(io_tp_t *t, io_tp_round_t *r, char *win)
         memcpy(win + (r->rmeta[2 * i] - lo), d, (size_t)r->rmeta[2 * i + 1]);
         d += r->rmeta[2 * i + 1];
     }
-    ssize_t m = io_pio(t->f->fd, 1, win, (size_t)(hi - lo), lo);
+    memset(&wb->cb, 0, sizeof wb->cb);
+    wb->cb.aio_fildes = t->f->fd;
+    wb->cb.aio_buf = win;
+    wb->cb.aio_nbytes = (size_t)(hi - lo);
+    wb->cb.aio_offset = lo;
+    wb->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
+    if (aio_write(&wb->cb) == 0) {
+        wb->busy = 1;
+        return 0;
+    }
+    ssize_t m = io_pio(t->f->fd, 1, win, (size_t)(hi - lo), lo); /* no room for another request */
     return m < 0 ? (int)m : 0;
 }
 
@@ -407,14 +486,20 @@ static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_
             longest = hi - lo;
     }
     MPI_Offset rounds = (longest + t.cb - 1) / t.cb;
-    char *win = me_aggr ? malloc((size_t)t.cb) : NULL;
+    /* a writing aggregator has two windows: one is written behind while the
+     * next round fills the other */
+    int nwin = write && rounds > 1 ? 2 : 1;
+    char *win = me_aggr ? malloc((size_t)t.cb * (size_t)nwin) : NULL;
     int local = me_aggr && !win ? -ENOMEM : 0;
+    io_tp_wb_t wb[2] = {{.busy = 0}, {.busy = 0}};
     for (MPI_Offset k = 0; k < rounds; k++) {
         io_tp_round_t r = {0};
         int st = io_tp_round_send(&t, (int)k, packed, write, &r);
-        if (st == 0 && write && me_aggr && local == 0)
-            local = io_tp_round_write(&t, &r, win);
-        else if (st == 0 && !write) {
+        if (st == 0 && write && me_aggr && local == 0) {
+            io_tp_wb_t *w = &wb[k % nwin];
+            if ((local = io_tp_wb_wait(w)) == 0)
+                local = io_tp_round_write(&t, &r, win + (size_t)(k % nwin) * (size_t)t.cb, w);
+        } else if (st == 0 && !write) {
             int rr = io_tp_round_read(&t, &r, win, packed);
             if (local == 0)
                 local = rr;
@@ -425,6 +510,11 @@ static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_
             local = st;
             break;
         }
+    }
+    for (int i = 0; i < 2; i++) {
+        int e = io_tp_wb_wait(&wb[i]);
+        if (local == 0)
+            local = e;
     }
     free(win);
     rc = io_agree(f, local);
@@ -442,6 +532,7 @@ static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_
 out:
     free(t.pc);
     free(t.aggr);
+    free(t.byrank);
     return rc;
 }
 

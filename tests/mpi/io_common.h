@@ -1,6 +1,9 @@
 /* Shared by the io_* tests: a private temporary directory made by rank 0
  * (its name reaches everybody) and removed with what is in it at the end;
- * whole-file comparison. The including file declares `rank` first. */
+ * whole-file comparison. The including file declares `rank` first. The
+ * directory is made under $RM_TEST_IODIR when set (the scripts that run
+ * these tests on a file system of their choice: one that virtual hosts
+ * share, a small tmpfs), else under /tmp. */
 #ifndef RM_TESTS_IO_COMMON_H
 #define RM_TESTS_IO_COMMON_H
 
@@ -18,7 +21,8 @@ static char io_dir[256];
 static __attribute__((unused)) void io_dir_make(void)
 {
     if (rank == 0) {
-        snprintf(io_dir, sizeof io_dir, "/tmp/railmpi_io_XXXXXX");
+        const char *base = getenv("RM_TEST_IODIR");
+        snprintf(io_dir, sizeof io_dir, "%s/railmpi_io_XXXXXX", base && *base ? base : "/tmp");
         CHECK(mkdtemp(io_dir) != NULL, "mkdtemp failed");
     }
     MPI_Bcast(io_dir, sizeof io_dir, MPI_CHAR, 0, MPI_COMM_WORLD);

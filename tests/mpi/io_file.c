@@ -98,7 +98,17 @@ int main(int argc, char **argv)
     check_hint(used, "romio_cb_read", "automatic");
     check_hint(used, "romio_ds_read", "disable");
     check_hint(used, "romio_ds_write", "automatic");
-    check_hint(used, "cb_nodes", "1");
+    /* cb_nodes defaults to one aggregator per host */
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int noderank, nhosts;
+    MPI_Comm_rank(node, &noderank);
+    noderank = noderank == 0;
+    MPI_Allreduce(&noderank, &nhosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Comm_free(&node);
+    char hosts[16];
+    snprintf(hosts, sizeof hosts, "%d", nhosts);
+    check_hint(used, "cb_nodes", hosts);
     int flag;
     char val[64];
     MPI_Info_get(used, "no_such_hint", 63, val, &flag);
