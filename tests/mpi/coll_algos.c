@@ -4,8 +4,8 @@
  * allreduce by recursive doubling (with the fold for sizes that are not a
  * power of two), Rabenseifner and ring; reduce binomially and as ring
  * reduce-scatter + gather; reduce_scatter(_block) by recursive halving,
- * pairwise and ring; allgather(v) by Bruck and ring; alltoall all at once
- * and pairwise. Sums of ints and a non-commutative user op (products of
+ * pairwise and ring; allgather(v) by Bruck and ring; alltoall by Bruck, all
+ * at once and pairwise (in place, and into a strided type). Sums of ints and a non-commutative user op (products of
  * 2x2 matrices, whose order shows), in place or not, nonblocking too, with
  * counts from 0 up to not a multiple of the ranks, uneven and empty
  * reduce_scatter and allgatherv blocks; every result checked exactly. */
@@ -187,24 +187,39 @@ static void allgather(int each, int v, int inplace, int nb)
     free(cnt), free(dsp), free(x), free(y);
 }
 
-static void alltoall(int each, int nb)
+/* alltoall: plain ints, or received as every other int (a resized type)
+ * with the gaps checked, or in place */
+static void alltoall(int each, int nb, int strided, int inplace)
 {
-    int *x = malloc(sizeof(int) * (size_t)each * size + 4), *y = malloc(sizeof(int) * (size_t)each * size + 4);
+    MPI_Datatype every2;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every2);
+    MPI_Type_commit(&every2);
+    int st = strided ? 2 : 1;
+    int *x = malloc(sizeof(int) * (size_t)each * size + 4), *y = malloc(sizeof(int) * (size_t)(st * each * size) + 4);
     for (int t = 0; t < size; t++)
         for (int i = 0; i < each; i++)
             x[t * each + i] = (rank * 16 + t) * 100000 + i;
+    for (int i = 0; i < st * each * size; i++)
+        y[i] = inplace ? x[i] : -1;
+    const void *sx = inplace ? MPI_IN_PLACE : x;
+    MPI_Datatype rt = strided ? every2 : MPI_INT;
     MPI_Request rq;
     if (nb) {
-        MPI_Ialltoall(x, each, MPI_INT, y, each, MPI_INT, MPI_COMM_WORLD, &rq);
+        MPI_Ialltoall(sx, each, MPI_INT, y, each, rt, MPI_COMM_WORLD, &rq);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
     } else {
-        MPI_Alltoall(x, each, MPI_INT, y, each, MPI_INT, MPI_COMM_WORLD);
+        MPI_Alltoall(sx, each, MPI_INT, y, each, rt, MPI_COMM_WORLD);
     }
     for (int f = 0; f < size; f++)
-        for (int i = 0; i < each; i++)
-            CHECK(y[f * each + i] == (f * 16 + rank) * 100000 + i, "%s alltoall each %d%s: from %d [%d] = %d",
-                  mode, each, nb ? " nb" : "", f, i, y[f * each + i]);
+        for (int i = 0; i < each; i++) {
+            int at = st * (f * each + i);
+            CHECK(y[at] == (f * 16 + rank) * 100000 + i, "%s alltoall each %d%s%s%s: from %d [%d] = %d",
+                  mode, each, nb ? " nb" : "", strided ? " strided" : "", inplace ? " in place" : "", f,
+                  i, y[at]);
+            CHECK(st == 1 || y[at + 1] == -1, "%s alltoall: gap overwritten", mode);
+        }
     free(x), free(y);
+    MPI_Type_free(&every2);
 }
 
 /* gather and scatter: blocks of `each` ints, or of every other int
@@ -271,8 +286,8 @@ static void all(void)
         for (int v = 0; v < 8; v++)
             allgather(eachs[k], v & 1, (v >> 1) & 1, v >> 2);
     for (unsigned k = 0; k < 4; k++)
-        for (int nb = 0; nb < 2; nb++)
-            alltoall(eachs[k], nb);
+        for (int v = 0; v < 6; v++)
+            alltoall(eachs[k], v & 1, (v >> 1) & 1, v >> 2);
 }
 
 int main(int argc, char **argv)
@@ -286,7 +301,7 @@ int main(int argc, char **argv)
     MPI_Type_commit(&mat);
     MPI_Op_create(matmul, 0, &mop);
     const unsigned long long never = 1ull << 40;
-    /* small: recursive doubling, recursive halving / pairwise, binomial, Bruck, all at once */
+    /* small: recursive doubling, recursive halving / pairwise, binomial, Bruck */
     mode = "small";
     setting("RAILMPI_COLL_RING_MIN", never);
     setting("RAILMPI_COLL_RSAG_MIN", never);
@@ -294,10 +309,12 @@ int main(int argc, char **argv)
     setting("RAILMPI_COLL_ALLGATHER_RING_MIN", never);
     setting("RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN", never);
     setting("RAILMPI_COLL_BINOMIAL_GATHER_MAX", never);
+    setting("RAILMPI_COLL_ALLTOALL_BRUCK_MAX", never);
     all();
-    /* mid: Rabenseifner */
+    /* mid: Rabenseifner, alltoall all at once */
     mode = "mid";
     setting("RAILMPI_COLL_RSAG_MIN", 1);
+    setting("RAILMPI_COLL_ALLTOALL_BRUCK_MAX", 1);
     all();
     /* large: rings, reduce-scatter + gather, pairwise */
     mode = "large";
