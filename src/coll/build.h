@@ -102,6 +102,10 @@ int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI
                               dtype_t *dt, op_t *op, comm_t *c);
 int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
                           comm_t *c);
+/* Barrier and allgather (equal blocks, not the v form) likewise. */
+int coll_build_barrier_hier(coll_sched_t *s, comm_t *c);
+int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                              void *rbuf, MPI_Count rcount, dtype_t *rdt, comm_t *c);
 int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                            dtype_t *dt, op_t *op, int root, comm_t *c);
 

@@ -12,6 +12,8 @@
 void coll_build_barrier(coll_sched_t *s, comm_t *c)
 {
     dtype_t *byte = dtype_get(MPI_BYTE);
+    if (coll_build_barrier_hier(s, c))
+        return;
     for (int k = 1; k < c->size; k <<= 1) {
         coll_sched_recv(s, NULL, 0, byte, (c->rank - k + c->size) % c->size);
         coll_sched_send(s, NULL, 0, byte, (c->rank + k) % c->size);
@@ -253,6 +255,8 @@ void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, 
 {
     int n = c->size, me = c->rank;
 #define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    if (!rcounts && !displs && coll_build_allgather_hier(s, sbuf, scount, sdt, rbuf, rcount, rdt, c))
+        return;
     if (n > 2) {
         uint64_t bytes = 0;
         for (int i = 0; i < n; i++)

@@ -8,11 +8,13 @@
  * at once and pairwise (in place, and into a strided type). Sums of ints and a non-commutative user op (products of
  * 2x2 matrices, whose order shows), in place or not, nonblocking too, with
  * counts from 0 up to not a multiple of the ranks, uneven and empty
- * reduce_scatter and allgatherv blocks; every result checked exactly. */
+ * reduce_scatter and allgatherv blocks; every result checked exactly.
+ * And that a barrier waits for the last rank. */
 #include "check.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, size;
 
@@ -290,6 +292,31 @@ static void all(void)
             alltoall(eachs[k], v & 1, (v >> 1) & 1, v >> 2);
 }
 
+/* A barrier holds everyone until the last arrives: each rank in turn
+ * comes 200 ms late, and every other rank must have waited at least half
+ * of that (the margin covers ranks leaving the previous barrier at
+ * different times on a loaded machine). */
+static void barrier_waits(void)
+{
+    for (int k = 0; k < size; k++) {
+        double t0 = MPI_Wtime();
+        if (rank == k) {
+            struct timespec ts = {0, 200 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (k % 2) {
+            MPI_Request rq;
+            MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        double dt = MPI_Wtime() - t0;
+        CHECK(rank == k || dt >= 0.1, "%sbarrier left after %.3f s while rank %d came 0.2 s late",
+              k % 2 ? "i" : "", dt, k);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -300,6 +327,7 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(4, MPI_UNSIGNED, &mat);
     MPI_Type_commit(&mat);
     MPI_Op_create(matmul, 0, &mop);
+    barrier_waits();
     const unsigned long long never = 1ull << 40;
     /* small: recursive doubling, recursive halving / pairwise, binomial, Bruck */
     mode = "small";
