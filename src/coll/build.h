@@ -47,10 +47,10 @@ typedef struct coll_blocks {
 } coll_blocks_t;
 void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb);
-/* MPI_Alltoall on c: on an intracommunicator of 3 or more ranks Bruck for
- * small blocks (RAILMPI_COLL_ALLTOALL_BRUCK_MAX; equal blocks only, no
- * counts/dts arrays) and pairwise rounds for large ones
- * (RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN, judged by the first receive block,
+/* MPI_Alltoall(v, w) on c: on an intracommunicator of 3 or more ranks
+ * Bruck for small blocks (RAILMPI_COLL_ALLTOALL_BRUCK_MAX; equal blocks
+ * only, no counts/dts arrays) and pairwise rounds for large ones
+ * (RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN, judged by the mean receive block,
  * which is every block's size in MPI_Alltoall), else coll_build_exchange. */
 void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb, comm_t *c);

@@ -3,7 +3,8 @@
  * gather/scatter of small blocks and linear ones at the root for large, Bruck allgather(v) for small vectors and ring
  * for large ones, and the general block exchange behind the all-to-all
  * family (every message of it posted in one round, receives first), or
- * Bruck for small alltoall blocks and pairwise rounds for large ones. */
+ * Bruck for small alltoall blocks and pairwise rounds for large ones
+ * (alltoallv/w too). */
 #include "coll/build.h"
 #include "util/config.h"
 
@@ -412,8 +413,19 @@ void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t 
         return;
     }
     /* MPI_Alltoall's blocks are all one size, alike on every rank (the
-     * matching type signatures), so every rank chooses the same */
+     * matching type signatures), so every rank chooses the same. For
+     * alltoallv/w each rank judges by the mean of its receive blocks, and
+     * ranks may choose differently: harmless, as each pair of ranks
+     * exchanges one message each way either way, which match in any order
+     * of posting, and a rank that posts everything at once never blocks a
+     * pairwise one. */
     uint64_t bb = (uint64_t)blocks_count(rb, 0) * (uint64_t)blocks_dt(rb, 0)->size;
+    if (rb->counts || rb->dts) {
+        uint64_t sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += (uint64_t)blocks_count(rb, i) * (uint64_t)blocks_dt(rb, i)->size;
+        bb = sum / (uint64_t)n;
+    }
     if (!rb->counts && !sb->counts && !rb->dts && !sb->dts && bb &&
         bb < (uint64_t)RM_CFG(coll_alltoall_bruck_max)) {
         alltoall_bruck(s, sbuf, sb, rbuf, rb, c, (size_t)bb);

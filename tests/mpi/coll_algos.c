@@ -5,7 +5,8 @@
  * power of two), Rabenseifner and ring; reduce binomially and as ring
  * reduce-scatter + gather; reduce_scatter(_block) by recursive halving,
  * pairwise and ring; allgather(v) by Bruck and ring; alltoall by Bruck, all
- * at once and pairwise (in place, and into a strided type). Sums of ints and a non-commutative user op (products of
+ * at once and pairwise (in place, and into a strided type), alltoallv/w
+ * all at once and pairwise. Sums of ints and a non-commutative user op (products of
  * 2x2 matrices, whose order shows), in place or not, nonblocking too, with
  * counts from 0 up to not a multiple of the ranks, uneven and empty
  * reduce_scatter and allgatherv blocks; every result checked exactly.
@@ -224,6 +225,56 @@ static void alltoall(int each, int nb, int strided, int inplace)
     MPI_Type_free(&every2);
 }
 
+/* alltoallv with uneven blocks (some empty) and gaps between them, or
+ * alltoallw whose odd blocks are received as every other int; block
+ * r -> t holds ((r + t) % 3) * each ints */
+static void alltoallv(int each, int w, int nb)
+{
+    MPI_Datatype every2;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every2);
+    MPI_Type_commit(&every2);
+    int n = size, *sc = malloc(sizeof(int) * 6 * (size_t)n), *sd = sc + n, *rc = sc + 2 * n, *rd = sc + 3 * n;
+    int *swd = sc + 4 * n, *rwd = sc + 5 * n, stot = 0, rtot = 0;
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * 2 * (size_t)n), *rt = st + n;
+    for (int t = 0; t < n; t++) {
+        sc[t] = (rank + t) % 3 * each, rc[t] = (t + rank) % 3 * each;
+        sd[t] = stot + 1, rd[t] = rtot + 3;
+        stot = sd[t] + sc[t];
+        /* alltoallw: odd blocks strided, so they take twice the room */
+        rtot = rd[t] + (w && t % 2 ? 2 : 1) * rc[t];
+        st[t] = MPI_INT, rt[t] = w && t % 2 ? every2 : MPI_INT;
+        swd[t] = sd[t] * (int)sizeof(int), rwd[t] = rd[t] * (int)sizeof(int);
+    }
+    int *x = malloc(sizeof(int) * (size_t)stot + 4), *y = malloc(sizeof(int) * (size_t)rtot + 4);
+    for (int t = 0; t < n; t++)
+        for (int i = 0; i < sc[t]; i++)
+            x[sd[t] + i] = (rank * 16 + t) * 100000 + i;
+    for (int i = 0; i < rtot; i++)
+        y[i] = -1;
+    MPI_Request rq;
+    if (w && nb)
+        MPI_Ialltoallw(x, sc, swd, st, y, rc, rwd, rt, MPI_COMM_WORLD, &rq);
+    else if (w)
+        MPI_Alltoallw(x, sc, swd, st, y, rc, rwd, rt, MPI_COMM_WORLD);
+    else if (nb)
+        MPI_Ialltoallv(x, sc, sd, MPI_INT, y, rc, rd, MPI_INT, MPI_COMM_WORLD, &rq);
+    else
+        MPI_Alltoallv(x, sc, sd, MPI_INT, y, rc, rd, MPI_INT, MPI_COMM_WORLD);
+    if (nb)
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    int *want = malloc(sizeof(int) * (size_t)rtot + 4);
+    for (int i = 0; i < rtot; i++)
+        want[i] = -1;
+    for (int f = 0; f < n; f++)
+        for (int i = 0; i < rc[f]; i++)
+            want[rd[f] + (w && f % 2 ? 2 : 1) * i] = (f * 16 + rank) * 100000 + i;
+    for (int i = 0; i < rtot; i++)
+        CHECK(y[i] == want[i], "%s alltoall%s each %d%s: [%d] = %d, not %d", mode, w ? "w" : "v", each,
+              nb ? " nb" : "", i, y[i], want[i]);
+    free(sc), free(st), free(x), free(y), free(want);
+    MPI_Type_free(&every2);
+}
+
 /* gather and scatter: blocks of `each` ints, or of every other int
  * (a resized type) at the root, in place at the root or not */
 static void gather_scatter(int each, int root, int strided, int inplace)
@@ -290,6 +341,9 @@ static void all(void)
     for (unsigned k = 0; k < 4; k++)
         for (int v = 0; v < 6; v++)
             alltoall(eachs[k], v & 1, (v >> 1) & 1, v >> 2);
+    for (unsigned k = 0; k < 4; k++)
+        for (int v = 0; v < 4; v++)
+            alltoallv(eachs[k], v & 1, v >> 1);
 }
 
 /* A barrier holds everyone until the last arrives: each rank in turn
