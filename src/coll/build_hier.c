@@ -288,7 +288,8 @@ int coll_build_barrier_hier(coll_sched_t *s, comm_t *c)
     return 1;
 }
 
-/* Allgather (equal blocks): a host's ranks send their blocks to its
+/* Allgather (equal blocks, fewer bytes in all than
+ * RAILMPI_COLL_ALLGATHER_RING_MIN): a host's ranks send their blocks to its
  * leader, which places them in rbuf; the leaders exchange their hosts'
  * blocks (one message per block, in rank order, so the receiver knows
  * where each lands); each leader sends the whole vector to its host. */
@@ -296,9 +297,13 @@ int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scoun
                               void *rbuf, MPI_Count rcount, dtype_t *rdt, comm_t *c)
 {
     hier_t h;
-    if (!rcount || !rdt->size || !hier_plan(s, c, &h))
-        return 0;
     int n = c->size, me = c->rank;
+    /* large vectors go round the ring instead: a leader handing the whole
+     * vector to each of its host's ranks in turn would be the bottleneck */
+    if (!rcount || !rdt->size ||
+        (uint64_t)rcount * rdt->size * (uint64_t)n >= (uint64_t)RM_CFG(coll_allgather_ring_min) ||
+        !hier_plan(s, c, &h))
+        return 0;
 #define BLK(r) ((char *)rbuf + (MPI_Aint)(r) * (MPI_Aint)rcount * rdt->extent)
 #define HOST(r) (proto_proc.node_of[c->group->world[r]])
     if (h.lead_idx < 0) {
