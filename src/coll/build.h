@@ -47,10 +47,11 @@ typedef struct coll_blocks {
 } coll_blocks_t;
 void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb);
-/* MPI_Alltoall(v) on c: pairwise rounds for large blocks of an
- * intracommunicator (RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN, judged by the
- * first receive block, which is every block's size in MPI_Alltoall), else
- * coll_build_exchange. */
+/* MPI_Alltoall(v, w) on c: on an intracommunicator of 3 or more ranks
+ * Bruck for small blocks (RAILMPI_COLL_ALLTOALL_BRUCK_MAX; equal blocks
+ * only, no counts/dts arrays) and pairwise rounds for large ones
+ * (RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN, judged by the mean receive block,
+ * which is every block's size in MPI_Alltoall), else coll_build_exchange. */
 void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb, comm_t *c);
 
@@ -101,6 +102,10 @@ int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI
                               dtype_t *dt, op_t *op, comm_t *c);
 int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
                           comm_t *c);
+/* Barrier and allgather (equal blocks, not the v form) likewise. */
+int coll_build_barrier_hier(coll_sched_t *s, comm_t *c);
+int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                              void *rbuf, MPI_Count rcount, dtype_t *rdt, comm_t *c);
 int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                            dtype_t *dt, op_t *op, int root, comm_t *c);
 

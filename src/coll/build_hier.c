@@ -256,3 +256,86 @@ int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Co
     coll_sched_barrier(s);
     return 1;
 }
+
+/* Barrier: a host's ranks report to its leader, the leaders run the
+ * dissemination barrier among themselves, and each leader releases its
+ * host. ceil(log2 hosts) network rounds instead of ceil(log2 ranks). */
+int coll_build_barrier_hier(coll_sched_t *s, comm_t *c)
+{
+    hier_t h;
+    if (!hier_plan(s, c, &h))
+        return 0;
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    if (h.lead_idx < 0) {
+        coll_sched_send(s, NULL, 0, byte, h.leader);
+        coll_sched_barrier(s);
+        coll_sched_recv(s, NULL, 0, byte, h.leader);
+        coll_sched_barrier(s);
+        return 1;
+    }
+    for (int i = 1; i < h.nlocal; i++)
+        coll_sched_recv(s, NULL, 0, byte, h.local[i]);
+    coll_sched_barrier(s);
+    int L = h.nlead, me = h.lead_idx;
+    for (int k = 1; k < L; k <<= 1) {
+        coll_sched_recv(s, NULL, 0, byte, h.leads[(me - k + L) % L]);
+        coll_sched_send(s, NULL, 0, byte, h.leads[(me + k) % L]);
+        coll_sched_barrier(s);
+    }
+    for (int i = 1; i < h.nlocal; i++)
+        coll_sched_send(s, NULL, 0, byte, h.local[i]);
+    coll_sched_barrier(s);
+    return 1;
+}
+
+/* Allgather (equal blocks, fewer bytes in all than
+ * RAILMPI_COLL_ALLGATHER_RING_MIN): a host's ranks send their blocks to its
+ * leader, which places them in rbuf; the leaders exchange their hosts'
+ * blocks (one message per block, in rank order, so the receiver knows
+ * where each lands); each leader sends the whole vector to its host. */
+int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                              void *rbuf, MPI_Count rcount, dtype_t *rdt, comm_t *c)
+{
+    hier_t h;
+    int n = c->size, me = c->rank;
+    /* large vectors go round the ring instead: a leader handing the whole
+     * vector to each of its host's ranks in turn would be the bottleneck */
+    if (!rcount || !rdt->size ||
+        (uint64_t)rcount * rdt->size * (uint64_t)n >= (uint64_t)RM_CFG(coll_allgather_ring_min) ||
+        !hier_plan(s, c, &h))
+        return 0;
+#define BLK(r) ((char *)rbuf + (MPI_Aint)(r) * (MPI_Aint)rcount * rdt->extent)
+#define HOST(r) (proto_proc.node_of[c->group->world[r]])
+    if (h.lead_idx < 0) {
+        if (sbuf == MPI_IN_PLACE)
+            coll_sched_send(s, BLK(me), rcount, rdt, h.leader);
+        else
+            coll_sched_send(s, sbuf, scount, sdt, h.leader);
+        coll_sched_barrier(s);
+        coll_sched_recv(s, rbuf, rcount * n, rdt, h.leader);
+        coll_sched_barrier(s);
+        return 1;
+    }
+    if (sbuf != MPI_IN_PLACE)
+        coll_sched_copy(s, sbuf, scount, sdt, BLK(me), rcount, rdt);
+    for (int i = 1; i < h.nlocal; i++)
+        coll_sched_recv(s, BLK(h.local[i]), rcount, rdt, h.local[i]);
+    coll_sched_barrier(s);
+    for (int l = 0; l < h.nlead; l++) {
+        int peer = h.leads[l];
+        if (peer == me)
+            continue;
+        for (int r = 0; r < n; r++)
+            if (HOST(r) == HOST(peer))
+                coll_sched_recv(s, BLK(r), rcount, rdt, peer);
+        for (int i = 0; i < h.nlocal; i++)
+            coll_sched_send(s, BLK(h.local[i]), rcount, rdt, peer);
+    }
+    coll_sched_barrier(s);
+    for (int i = 1; i < h.nlocal; i++)
+        coll_sched_send(s, rbuf, rcount * n, rdt, h.local[i]);
+    coll_sched_barrier(s);
+#undef BLK
+#undef HOST
+    return 1;
+}

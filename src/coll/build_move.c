@@ -3,7 +3,8 @@
  * gather/scatter of small blocks and linear ones at the root for large, Bruck allgather(v) for small vectors and ring
  * for large ones, and the general block exchange behind the all-to-all
  * family (every message of it posted in one round, receives first), or
- * pairwise rounds for large alltoall blocks. */
+ * Bruck for small alltoall blocks and pairwise rounds for large ones
+ * (alltoallv/w too). */
 #include "coll/build.h"
 #include "util/config.h"
 
@@ -12,6 +13,8 @@
 void coll_build_barrier(coll_sched_t *s, comm_t *c)
 {
     dtype_t *byte = dtype_get(MPI_BYTE);
+    if (coll_build_barrier_hier(s, c))
+        return;
     for (int k = 1; k < c->size; k <<= 1) {
         coll_sched_recv(s, NULL, 0, byte, (c->rank - k + c->size) % c->size);
         coll_sched_send(s, NULL, 0, byte, (c->rank + k) % c->size);
@@ -253,6 +256,8 @@ void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, 
 {
     int n = c->size, me = c->rank;
 #define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
+    if (!rcounts && !displs && coll_build_allgather_hier(s, sbuf, scount, sdt, rbuf, rcount, rdt, c))
+        return;
     if (n > 2) {
         uint64_t bytes = 0;
         for (int i = 0; i < n; i++)
@@ -346,13 +351,87 @@ void coll_build_exchange(coll_sched_t *s, const void *sbuf, const coll_blocks_t 
     coll_sched_barrier(s);
 }
 
+/* Bruck alltoall of equal blocks of bb bytes: a scratch vector holds my
+ * blocks rotated (position j: the block for me + j); in the step of
+ * distance d every position with bit d set goes to me + d, packed into one
+ * message, and the same positions come back from me - d. After ceil(log2 n)
+ * steps position j holds the block rank me - j sent me. Each rank sends
+ * log2(n) messages of about n/2 blocks instead of n - 1 messages. */
+static void alltoall_bruck(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
+                           const coll_blocks_t *rb, comm_t *c, size_t bb)
+{
+    int n = c->size, me = c->rank;
+    dtype_t *byte = dtype_get(MPI_BYTE);
+    const coll_blocks_t *from = sbuf == MPI_IN_PLACE ? rb : sb;
+    const char *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    char *tmp = coll_sched_bytes(s, bb * (size_t)n);
+    char *out = coll_sched_bytes(s, bb * (size_t)(n / 2 + 1));
+    char *in = coll_sched_bytes(s, bb * (size_t)(n / 2 + 1));
+    if (!tmp || !out || !in)
+        return;
+    /* the whole send side is read before anything lands in rbuf (in place) */
+    for (int j = 0; j < n; j++) {
+        int t = (me + j) % n;
+        coll_sched_copy(s, src + blocks_off(from, t), blocks_count(from, t), blocks_dt(from, t),
+                        tmp + bb * (size_t)j, (MPI_Count)bb, byte);
+    }
+    int prev = 0;
+    for (int d = 1; d < n; d <<= 1) {
+        /* unpack the last step's arrivals before packing this step's */
+        for (int j = 1, k = 0; prev && j < n; j++)
+            if (j & prev)
+                coll_sched_copy(s, in + bb * (size_t)k++, (MPI_Count)bb, byte,
+                                tmp + bb * (size_t)j, (MPI_Count)bb, byte);
+        int k = 0;
+        for (int j = 1; j < n; j++)
+            if (j & d)
+                coll_sched_copy(s, tmp + bb * (size_t)j, (MPI_Count)bb, byte, out + bb * (size_t)k++,
+                                (MPI_Count)bb, byte);
+        coll_sched_recv(s, in, (MPI_Count)(bb * (size_t)k), byte, (me - d + n) % n);
+        coll_sched_send(s, out, (MPI_Count)(bb * (size_t)k), byte, (me + d) % n);
+        coll_sched_barrier(s);
+        prev = d;
+    }
+    for (int j = 1, k = 0; prev && j < n; j++)
+        if (j & prev)
+            coll_sched_copy(s, in + bb * (size_t)k++, (MPI_Count)bb, byte, tmp + bb * (size_t)j,
+                            (MPI_Count)bb, byte);
+    for (int j = 0; j < n; j++) {
+        int f = (me - j + n) % n;
+        coll_sched_copy(s, tmp + bb * (size_t)j, (MPI_Count)bb, byte, (char *)rbuf + blocks_off(rb, f),
+                        blocks_count(rb, f), blocks_dt(rb, f));
+    }
+    coll_sched_barrier(s);
+}
+
 void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb, void *rbuf,
                          const coll_blocks_t *rb, comm_t *c)
 {
     int n = c->size, me = c->rank;
-    if (comm_is_inter(c) || sbuf == MPI_IN_PLACE || sb->peers || rb->peers || n < 3 ||
-        (uint64_t)blocks_count(rb, 0) * (uint64_t)blocks_dt(rb, 0)->size <
-            (uint64_t)RM_CFG(coll_alltoall_pairwise_min)) {
+    if (comm_is_inter(c) || sb->peers || rb->peers || n < 3) {
+        coll_build_exchange(s, sbuf, sb, rbuf, rb);
+        return;
+    }
+    /* MPI_Alltoall's blocks are all one size, alike on every rank (the
+     * matching type signatures), so every rank chooses the same. For
+     * alltoallv/w each rank judges by the mean of its receive blocks, and
+     * ranks may choose differently: harmless, as each pair of ranks
+     * exchanges one message each way either way, which match in any order
+     * of posting, and a rank that posts everything at once never blocks a
+     * pairwise one. */
+    uint64_t bb = (uint64_t)blocks_count(rb, 0) * (uint64_t)blocks_dt(rb, 0)->size;
+    if (rb->counts || rb->dts) {
+        uint64_t sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += (uint64_t)blocks_count(rb, i) * (uint64_t)blocks_dt(rb, i)->size;
+        bb = sum / (uint64_t)n;
+    }
+    if (!rb->counts && !sb->counts && !rb->dts && !sb->dts && bb &&
+        bb < (uint64_t)RM_CFG(coll_alltoall_bruck_max)) {
+        alltoall_bruck(s, sbuf, sb, rbuf, rb, c, (size_t)bb);
+        return;
+    }
+    if (sbuf == MPI_IN_PLACE || bb < (uint64_t)RM_CFG(coll_alltoall_pairwise_min)) {
         coll_build_exchange(s, sbuf, sb, rbuf, rb);
         return;
     }

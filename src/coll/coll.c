@@ -64,7 +64,7 @@ rm_status_t coll_alltoallv(const void *sbuf, const int *scounts, const int *sdis
 {
     coll_blocks_t sb = {.n = c->size, .counts = scounts, .displs = sdispls, .dt = sdt};
     coll_blocks_t rb = {.n = c->size, .counts = rcounts, .displs = rdispls, .dt = rdt};
-    RUN(c, coll_build_exchange(s_, sbuf, &sb, rbuf, &rb));
+    RUN(c, coll_build_alltoall(s_, sbuf, &sb, rbuf, &rb, c));
 }
 
 rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,

@@ -276,7 +276,7 @@ static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int s
     NBC_NEW(c, s);
     coll_blocks_t sb = {.n = comm_peer_size(c), .counts = sendcounts, .displs = sdispls, .dt = sdt};
     coll_blocks_t rb = {.n = comm_peer_size(c), .counts = recvcounts, .displs = rdispls, .dt = rdt};
-    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
     NBC_START(c, s, request);
     MPI_END();
 }
@@ -426,7 +426,7 @@ static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *
     coll_blocks_t sb = {.n = n, .counts = sendcounts, .bdispls = dsp, .dts = dts};
     coll_blocks_t rb = {.n = n, .counts = recvcounts, .bdispls = dsp + n, .dts = dts + n};
     NBC_NEW(c, s);
-    coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
+    coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
     if (nb)
         NBC_START(c, s, request);
     else

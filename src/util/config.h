@@ -112,15 +112,18 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Allgather(v) on more than 2 ranks gathering at least this many bytes in all: ring; "       \
       "fewer: Bruck (log2 n rounds)")                                                             \
     X(COLL_ALLTOALL_PAIRWISE_MIN, coll_alltoall_pairwise_min, RM_CFG_SIZE, "4194304",              \
-      "Alltoall blocks of at least this many bytes go pairwise (n - 1 rounds, one partner "       \
-      "each); smaller ones all at once")                                                         \
+      "Alltoall blocks (alltoallv/w: the mean receive block) of at least this many bytes go "    \
+      "pairwise (n - 1 rounds, one partner each); smaller ones all at once")                                                         \
+    X(COLL_ALLTOALL_BRUCK_MAX, coll_alltoall_bruck_max, RM_CFG_SIZE, "256",                         \
+      "MPI_Alltoall blocks of fewer than this many bytes on 3 or more ranks go by Bruck (log2 n "  \
+      "rounds of about n/2 blocks packed together); from it on: all at once or pairwise")         \
     X(COLL_BINOMIAL_GATHER_MAX, coll_binomial_gather_max, RM_CFG_SIZE, "16384",                    \
       "Gather and scatter (not the v forms) on more than 2 ranks with blocks below this many "    \
       "bytes go through a binomial tree; larger blocks straight between the root and each rank") \
     X(COLL_HIERARCHICAL, coll_hierarchical, RM_CFG_BOOL, "1",                                      \
-      "On communicators spanning hosts, allreduce and reduce (commutative ops) and broadcast "    \
-      "combine the ranks of each host through shared memory first; one rank per host crosses "    \
-      "the network")
+      "On communicators spanning hosts, allreduce and reduce (commutative ops), broadcast, "      \
+      "barrier and allgather combine the ranks of each host through shared memory first; one "   \
+      "rank per host crosses the network")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

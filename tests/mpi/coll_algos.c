@@ -4,15 +4,18 @@
  * allreduce by recursive doubling (with the fold for sizes that are not a
  * power of two), Rabenseifner and ring; reduce binomially and as ring
  * reduce-scatter + gather; reduce_scatter(_block) by recursive halving,
- * pairwise and ring; allgather(v) by Bruck and ring; alltoall all at once
- * and pairwise. Sums of ints and a non-commutative user op (products of
+ * pairwise and ring; allgather(v) by Bruck and ring; alltoall by Bruck, all
+ * at once and pairwise (in place, and into a strided type), alltoallv/w
+ * all at once and pairwise. Sums of ints and a non-commutative user op (products of
  * 2x2 matrices, whose order shows), in place or not, nonblocking too, with
  * counts from 0 up to not a multiple of the ranks, uneven and empty
- * reduce_scatter and allgatherv blocks; every result checked exactly. */
+ * reduce_scatter and allgatherv blocks; every result checked exactly.
+ * And that a barrier waits for the last rank. */
 #include "check.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, size;
 
@@ -187,24 +190,89 @@ static void allgather(int each, int v, int inplace, int nb)
     free(cnt), free(dsp), free(x), free(y);
 }
 
-static void alltoall(int each, int nb)
+/* alltoall: plain ints, or received as every other int (a resized type)
+ * with the gaps checked, or in place */
+static void alltoall(int each, int nb, int strided, int inplace)
 {
-    int *x = malloc(sizeof(int) * (size_t)each * size + 4), *y = malloc(sizeof(int) * (size_t)each * size + 4);
+    MPI_Datatype every2;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every2);
+    MPI_Type_commit(&every2);
+    int st = strided ? 2 : 1;
+    int *x = malloc(sizeof(int) * (size_t)each * size + 4), *y = malloc(sizeof(int) * (size_t)(st * each * size) + 4);
     for (int t = 0; t < size; t++)
         for (int i = 0; i < each; i++)
             x[t * each + i] = (rank * 16 + t) * 100000 + i;
+    for (int i = 0; i < st * each * size; i++)
+        y[i] = inplace ? x[i] : -1;
+    const void *sx = inplace ? MPI_IN_PLACE : x;
+    MPI_Datatype rt = strided ? every2 : MPI_INT;
     MPI_Request rq;
     if (nb) {
-        MPI_Ialltoall(x, each, MPI_INT, y, each, MPI_INT, MPI_COMM_WORLD, &rq);
+        MPI_Ialltoall(sx, each, MPI_INT, y, each, rt, MPI_COMM_WORLD, &rq);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
     } else {
-        MPI_Alltoall(x, each, MPI_INT, y, each, MPI_INT, MPI_COMM_WORLD);
+        MPI_Alltoall(sx, each, MPI_INT, y, each, rt, MPI_COMM_WORLD);
     }
     for (int f = 0; f < size; f++)
-        for (int i = 0; i < each; i++)
-            CHECK(y[f * each + i] == (f * 16 + rank) * 100000 + i, "%s alltoall each %d%s: from %d [%d] = %d",
-                  mode, each, nb ? " nb" : "", f, i, y[f * each + i]);
+        for (int i = 0; i < each; i++) {
+            int at = st * (f * each + i);
+            CHECK(y[at] == (f * 16 + rank) * 100000 + i, "%s alltoall each %d%s%s%s: from %d [%d] = %d",
+                  mode, each, nb ? " nb" : "", strided ? " strided" : "", inplace ? " in place" : "", f,
+                  i, y[at]);
+            CHECK(st == 1 || y[at + 1] == -1, "%s alltoall: gap overwritten", mode);
+        }
     free(x), free(y);
+    MPI_Type_free(&every2);
+}
+
+/* alltoallv with uneven blocks (some empty) and gaps between them, or
+ * alltoallw whose odd blocks are received as every other int; block
+ * r -> t holds ((r + t) % 3) * each ints */
+static void alltoallv(int each, int w, int nb)
+{
+    MPI_Datatype every2;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every2);
+    MPI_Type_commit(&every2);
+    int n = size, *sc = malloc(sizeof(int) * 6 * (size_t)n), *sd = sc + n, *rc = sc + 2 * n, *rd = sc + 3 * n;
+    int *swd = sc + 4 * n, *rwd = sc + 5 * n, stot = 0, rtot = 0;
+    MPI_Datatype *st = malloc(sizeof(MPI_Datatype) * 2 * (size_t)n), *rt = st + n;
+    for (int t = 0; t < n; t++) {
+        sc[t] = (rank + t) % 3 * each, rc[t] = (t + rank) % 3 * each;
+        sd[t] = stot + 1, rd[t] = rtot + 3;
+        stot = sd[t] + sc[t];
+        /* alltoallw: odd blocks strided, so they take twice the room */
+        rtot = rd[t] + (w && t % 2 ? 2 : 1) * rc[t];
+        st[t] = MPI_INT, rt[t] = w && t % 2 ? every2 : MPI_INT;
+        swd[t] = sd[t] * (int)sizeof(int), rwd[t] = rd[t] * (int)sizeof(int);
+    }
+    int *x = malloc(sizeof(int) * (size_t)stot + 4), *y = malloc(sizeof(int) * (size_t)rtot + 4);
+    for (int t = 0; t < n; t++)
+        for (int i = 0; i < sc[t]; i++)
+            x[sd[t] + i] = (rank * 16 + t) * 100000 + i;
+    for (int i = 0; i < rtot; i++)
+        y[i] = -1;
+    MPI_Request rq;
+    if (w && nb)
+        MPI_Ialltoallw(x, sc, swd, st, y, rc, rwd, rt, MPI_COMM_WORLD, &rq);
+    else if (w)
+        MPI_Alltoallw(x, sc, swd, st, y, rc, rwd, rt, MPI_COMM_WORLD);
+    else if (nb)
+        MPI_Ialltoallv(x, sc, sd, MPI_INT, y, rc, rd, MPI_INT, MPI_COMM_WORLD, &rq);
+    else
+        MPI_Alltoallv(x, sc, sd, MPI_INT, y, rc, rd, MPI_INT, MPI_COMM_WORLD);
+    if (nb)
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    int *want = malloc(sizeof(int) * (size_t)rtot + 4);
+    for (int i = 0; i < rtot; i++)
+        want[i] = -1;
+    for (int f = 0; f < n; f++)
+        for (int i = 0; i < rc[f]; i++)
+            want[rd[f] + (w && f % 2 ? 2 : 1) * i] = (f * 16 + rank) * 100000 + i;
+    for (int i = 0; i < rtot; i++)
+        CHECK(y[i] == want[i], "%s alltoall%s each %d%s: [%d] = %d, not %d", mode, w ? "w" : "v", each,
+              nb ? " nb" : "", i, y[i], want[i]);
+    free(sc), free(st), free(x), free(y), free(want);
+    MPI_Type_free(&every2);
 }
 
 /* gather and scatter: blocks of `each` ints, or of every other int
@@ -271,8 +339,36 @@ static void all(void)
         for (int v = 0; v < 8; v++)
             allgather(eachs[k], v & 1, (v >> 1) & 1, v >> 2);
     for (unsigned k = 0; k < 4; k++)
-        for (int nb = 0; nb < 2; nb++)
-            alltoall(eachs[k], nb);
+        for (int v = 0; v < 6; v++)
+            alltoall(eachs[k], v & 1, (v >> 1) & 1, v >> 2);
+    for (unsigned k = 0; k < 4; k++)
+        for (int v = 0; v < 4; v++)
+            alltoallv(eachs[k], v & 1, v >> 1);
+}
+
+/* A barrier holds everyone until the last arrives: each rank in turn
+ * comes 250 ms late, and every other rank must have waited at least 100 ms
+ * of that (the margin covers ranks leaving the previous barrier at
+ * different times on a loaded machine). */
+static void barrier_waits(void)
+{
+    for (int k = 0; k < size; k++) {
+        double t0 = MPI_Wtime();
+        if (rank == k) {
+            struct timespec ts = {0, 250 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (k % 2) {
+            MPI_Request rq;
+            MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
+        double dt = MPI_Wtime() - t0;
+        CHECK(rank == k || dt >= 0.1, "%sbarrier left after %.3f s while rank %d came 0.25 s late",
+              k % 2 ? "i" : "", dt, k);
+    }
 }
 
 int main(int argc, char **argv)
@@ -285,8 +381,9 @@ int main(int argc, char **argv)
     MPI_Type_contiguous(4, MPI_UNSIGNED, &mat);
     MPI_Type_commit(&mat);
     MPI_Op_create(matmul, 0, &mop);
+    barrier_waits();
     const unsigned long long never = 1ull << 40;
-    /* small: recursive doubling, recursive halving / pairwise, binomial, Bruck, all at once */
+    /* small: recursive doubling, recursive halving / pairwise, binomial, Bruck */
     mode = "small";
     setting("RAILMPI_COLL_RING_MIN", never);
     setting("RAILMPI_COLL_RSAG_MIN", never);
@@ -294,10 +391,12 @@ int main(int argc, char **argv)
     setting("RAILMPI_COLL_ALLGATHER_RING_MIN", never);
     setting("RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN", never);
     setting("RAILMPI_COLL_BINOMIAL_GATHER_MAX", never);
+    setting("RAILMPI_COLL_ALLTOALL_BRUCK_MAX", never);
     all();
-    /* mid: Rabenseifner */
+    /* mid: Rabenseifner, alltoall all at once */
     mode = "mid";
     setting("RAILMPI_COLL_RSAG_MIN", 1);
+    setting("RAILMPI_COLL_ALLTOALL_BRUCK_MAX", 1);
     all();
     /* large: rings, reduce-scatter + gather, pairwise */
     mode = "large";

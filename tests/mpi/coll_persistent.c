@@ -59,8 +59,8 @@ int main(int argc, char **argv)
               r[0], r[1]);
     }
     /* alltoallw with a type per block */
-    int ws[8], wr[8], cnt[4], dsp[4];
-    MPI_Datatype ty[4];
+    int ws[8], wr[8], cnt[8], dsp[8];
+    MPI_Datatype ty[8];
     for (int j = 0; j < size; j++) {
         cnt[j] = 1;
         dsp[j] = j * (int)sizeof(int);

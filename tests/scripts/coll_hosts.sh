@@ -1,7 +1,7 @@
 #!/bin/bash
 # Collectives on communicators that span hosts take the two-level paths
 # (src/coll/build_hier.c: a host's ranks combine at its leader, leaders
-# cross the network): the collective MPI programs, with their ranks told
+# cross the network; allreduce, reduce, bcast, barrier, allgather): the collective MPI programs, with their ranks told
 # they sit round-robin on two and three virtual hosts (RAILMPI_HOST_ID, so
 # ranks of different "hosts" talk over TCP on loopback and a host's ranks
 # are not contiguous), every result checked exactly as on one host; and the
