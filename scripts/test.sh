@@ -22,7 +22,9 @@ case $mode in
         opts+=(-DRAILMPI_SANITIZE=ON)
         # leaks are checked; MPI programs exit through MPI_Finalize
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-        export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ;;
+        export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+        # what third-party libraries keep for themselves (tests/lsan.supp says what and why)
+        export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" ;;
     --tsan)
         dir=build-tsan
         opts+=(-DRAILMPI_TSAN=ON)

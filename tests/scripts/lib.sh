@@ -16,7 +16,7 @@ skip_if_sanitized() {
 # DIR. Exports ASAN_OPTIONS and LSAN_OPTIONS for the ranks.
 sanitized_pmix_ranks() {
     nm -D "$1/lib/libmpi.so.12" 2>/dev/null | grep -q __asan_init || return 0
-    printf 'leak:pmix_rte_init\n' >"$2/lsan.supp"
+    { printf 'leak:pmix_rte_init\n'; cat "$(dirname "${BASH_SOURCE[0]}")/../lsan.supp" 2>/dev/null; } >"$2/lsan.supp"
     export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
     export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$2/lsan.supp"
 }
