@@ -409,39 +409,56 @@ static int sched_poll(void *arg)
     return 1;
 }
 
+/* The request a schedule completes, holding its communicator; NULL (the
+ * schedule freed, *st the reason) when the schedule failed to build or no
+ * request is left. */
+static request_t *sched_request(coll_sched_t *s, rm_status_t *st)
+{
+    request_t *r = s->err >= 0 ? proto_request_alloc(REQ_GREQ) : NULL;
+    if (!r) {
+        *st = s->err < 0 ? s->err : RM_ERR_NOMEM;
+        sched_free(s);
+        return NULL;
+    }
+    r->comm = s->comm;
+    s->comm->refcount++; /* the request's, released with it */
+    return r;
+}
+
+/* Advance a started schedule as far as it goes now and leave the rest to
+ * progress (finished here if progress cannot take it). 1 if it ended at
+ * once (one rank, or only local steps), with *err its status. */
+static int sched_run(coll_sched_t *s, rm_status_t *err)
+{
+    if (sched_advance(s)) {
+        *err = s->err;
+        sched_finish(s);
+        return 1;
+    }
+    if (proto_poll_add(sched_poll, s) < 0) {
+        while (!sched_advance(s))
+            proto_progress();
+        sched_finish(s);
+    }
+    return 0;
+}
+
 rm_status_t coll_sched_start(coll_sched_t *s, request_t **out)
 {
     *out = NULL;
     if (!s)
         return RM_ERR_NOMEM;
-    request_t *r = s->err >= 0 ? proto_request_alloc(REQ_GREQ) : NULL;
-    if (!r) {
-        rm_status_t st = s->err < 0 ? s->err : RM_ERR_NOMEM;
-        sched_free(s);
+    rm_status_t st;
+    request_t *r = sched_request(s, &st);
+    if (!r)
         return st;
-    }
-    r->comm = s->comm;
-    s->comm->refcount++; /* the request's, released with it */
-    r->refs++;           /* the schedule's, dropped when it completes */
+    r->refs++; /* the schedule's, dropped when it completes */
     r->gstate = (void *)(intptr_t)RM_OK;
     s->req = r;
     s->cur = -1;
-    if (sched_advance(s)) {
-        /* nothing to wait for (one rank, or only local steps) */
-        rm_status_t st = s->err;
-        sched_finish(s);
-        if (st < 0) {
-            proto_request_release(r);
-            return st;
-        }
-    } else {
-        rm_status_t st = proto_poll_add(sched_poll, s);
-        if (st < 0) {
-            /* cannot hand it to progress: finish it here */
-            while (!sched_advance(s))
-                proto_progress();
-            sched_finish(s);
-        }
+    if (sched_run(s, &st) && st < 0) {
+        proto_request_release(r);
+        return st;
     }
     *out = r;
     return RM_OK;
@@ -452,14 +469,10 @@ rm_status_t coll_sched_persist(coll_sched_t *s, request_t **out)
     *out = NULL;
     if (!s)
         return RM_ERR_NOMEM;
-    request_t *r = s->err >= 0 ? proto_request_alloc(REQ_GREQ) : NULL;
-    if (!r) {
-        rm_status_t st = s->err < 0 ? s->err : RM_ERR_NOMEM;
-        sched_free(s);
+    rm_status_t st;
+    request_t *r = sched_request(s, &st);
+    if (!r)
         return st;
-    }
-    r->comm = s->comm;
-    s->comm->refcount++;
     r->persistent = 1;
     r->gstate = s;
     s->persistent = 1;
@@ -480,16 +493,8 @@ rm_status_t coll_sched_restart(request_t *r)
     r->done = 0;
     r->active = 1;
     r->refs++; /* the schedule's while it runs */
-    if (sched_advance(s)) {
-        sched_finish(s);
-        return RM_OK;
-    }
-    rm_status_t st = proto_poll_add(sched_poll, s);
-    if (st < 0) {
-        while (!sched_advance(s))
-            proto_progress();
-        sched_finish(s);
-    }
+    rm_status_t st; /* a failure shows in the request's status */
+    sched_run(s, &st);
     return RM_OK;
 }
 
