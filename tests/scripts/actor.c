@@ -2,6 +2,8 @@
  *   actor exit R CODE     rank R exits with CODE (without MPI_Finalize)
  *   actor segv R          rank R dies by SIGSEGV
  *   actor abort R CODE    rank R calls MPI_Abort(MPI_COMM_WORLD, CODE)
+ *   actor killed R CODE   the others call MPI_Abort(CODE) and rank R dies by SIGKILL 50 ms
+ *                         later: the launcher hears of a death after the aborts it caused
  *   actor badsend R       rank R sends to an invalid rank (fatal error handler)
  *   actor sleep SECS      every rank sleeps (and spawns a child that sleeps too)
  *   actor echo            rank 0 copies stdin to stdout; every rank prints two lines
@@ -27,6 +29,12 @@ int main(int argc, char **argv)
     } else if (!strcmp(what, "segv") && rank == who) {
         raise(SIGSEGV);
     } else if (!strcmp(what, "abort") && rank == who) {
+        MPI_Abort(MPI_COMM_WORLD, code);
+    } else if (!strcmp(what, "killed")) {
+        if (rank == who) {
+            usleep(50000);
+            raise(SIGKILL);
+        }
         MPI_Abort(MPI_COMM_WORLD, code);
     } else if (!strcmp(what, "badsend") && rank == who) {
         int x = 0;

@@ -43,6 +43,14 @@ rc=$(run -n 4 "$tmp/actor" abort 2 7)
 grep -q "rank 2 .*MPI_Abort with code 7" "$tmp/err" || fail "abort message: $(cat "$tmp/err")"
 orphans "abort"
 
+# a rank killed just after the others abort (as when a peer's death fails
+# their calls and the launcher hears of the aborts first): the death is the
+# cause mpiexec reports
+rc=$(run -n 3 "$tmp/actor" killed 1 5)
+[ "$rc" = 137 ] || fail "a death then aborts: mpiexec returned $rc: $(cat "$tmp/err")"
+grep -q "rank 1 (pid [0-9]*) was killed by signal 9" "$tmp/err" || fail "death before aborts: $(cat "$tmp/err")"
+orphans "death then aborts"
+
 rc=$(run -n 2 "$tmp/actor" badsend 0)
 [ "$rc" != 0 ] || fail "fatal MPI error: mpiexec returned 0"
 grep -q "rank 0: MPI_Send: MPI_ERR_RANK" "$tmp/err" || fail "fatal error message: $(cat "$tmp/err")"

@@ -36,6 +36,7 @@ typedef struct out_stream {
 typedef struct rank_proc {
     pid_t pid;
     int exited, status, finalized;
+    int aborted; /* said MPI_Abort: its exit code is no news */
     int ctl_fd; /* write end of the rank's control pipe (operator commands), -1 if none */
     out_stream_t out, err;
 } rank_proc_t;
@@ -83,6 +84,12 @@ typedef struct job {
     int failed;       /* first failure decides the exit code */
     int exit_code;
     int aborting;
+    /* An MPI_Abort is acted on ABORT_GRACE s after it arrives: a rank often
+     * aborts because a peer on its host died, and the death (a signal) is
+     * the cause to report, not the abort it provoked. */
+    int abort_rank;   /* -1: none pending */
+    int abort_code;
+    double abort_at;
     /* jobs this one spawned (MPI_Comm_spawn): their mpiexec, until reaped */
     pid_t *spawned;
     int nspawned;
@@ -203,11 +210,29 @@ static void job_fail(job_t *j, int code, const char *fmt, ...)
     job_kill(j, SIGTERM);
 }
 
+#define ABORT_GRACE 0.5
+
 static void on_abort(void *ctx, int rank, int code, const char *msg)
 {
     job_t *j = ctx;
-    job_fail(j, code ? code : 1, "rank %d (pid %d) called MPI_Abort with code %d", j->first + rank,
-             (int)j->ranks[rank].pid, code);
+    (void)msg;
+    j->ranks[rank].aborted = 1;
+    if (j->failed || j->abort_rank >= 0)
+        return;
+    j->abort_rank = rank;
+    j->abort_code = code;
+    j->abort_at = now();
+}
+
+/* The pending abort ends the job once its grace is over (or at once). */
+static void abort_settle(job_t *j, int at_once)
+{
+    if (j->abort_rank < 0 || (!at_once && now() - j->abort_at < ABORT_GRACE))
+        return;
+    int r = j->abort_rank, code = j->abort_code;
+    j->abort_rank = -1;
+    job_fail(j, code ? code : 1, "rank %d (pid %d) called MPI_Abort with code %d", j->first + r,
+             (int)j->ranks[r].pid, code);
 }
 
 static void on_finalized(void *ctx, int rank)
@@ -931,6 +956,8 @@ static void job_reap(job_t *j)
             }
             int g = j->first + r;
             pmi_server_drain(j->pmi, r); /* its last words: finalize, say */
+            if (p->aborted && !WIFSIGNALED(st))
+                continue; /* its exit follows its MPI_Abort: that is the report */
             if (WIFSIGNALED(st))
                 job_fail(j, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
                          (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -945,6 +972,8 @@ static void job_reap(job_t *j)
 
 static int job_done(job_t *j)
 {
+    if (j->abort_rank >= 0)
+        return 0;
     for (int i = 0; i < j->nspawned; i++)
         if (j->spawned[i] > 0)
             return 0; /* a job ends after the jobs it spawned */
@@ -980,7 +1009,7 @@ static int job_run(job_t *j)
             pf[k] = (struct pollfd){.fd = j->control_fd, .events = POLLIN};
             who[k++] = -2;
         }
-        int n = poll(pf, (nfds_t)k, 100);
+        int n = poll(pf, (nfds_t)k, j->abort_rank >= 0 ? 20 : 100);
         for (int i = 0; n > 0 && i < k; i++) {
             if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
@@ -1006,6 +1035,7 @@ static int job_run(job_t *j)
                 pmi_server_input(j->pmi, r);
         }
         job_reap(j);
+        abort_settle(j, 0);
         if (mpiexec_signal) {
             int sig = mpiexec_signal;
             mpiexec_signal = 0;
@@ -1029,7 +1059,7 @@ static int job_run(job_t *j)
 int main(int argc, char **argv)
 {
     job_t j = {.n = 1, .bind = "core", .guard_fd = -1, .listen_fd = -1, .up = {.fd = -1},
-               .launcher = "ssh", .ppn = 1, .control_fd = -1};
+               .launcher = "ssh", .ppn = 1, .control_fd = -1, .abort_rank = -1};
     int nset = 0, job_pid = 0;
     char command[64] = "";
     char hostbuf[4096] = "";
