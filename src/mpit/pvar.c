@@ -38,6 +38,7 @@ typedef enum {
     MPIT_F_TX_BYTES, MPIT_F_TX_FRAMES, MPIT_F_RX_BYTES, MPIT_F_RX_FRAMES, MPIT_F_RESENT,
     MPIT_F_FAILURES, MPIT_F_RECOVERIES, MPIT_F_SUSPECTS, MPIT_F_DOWN, MPIT_F_STATE,
     MPIT_F_PARTITIONED, MPIT_F_HOST_STATE, MPIT_F_HOST_PROBES, MPIT_F_HOST_FAILURES,
+    MPIT_F_SHORT_WINDOWS,
 } mpit_field_t;
 
 typedef struct mpit_pvar {
@@ -81,6 +82,9 @@ static const mpit_pvar_t mpit_pvars[] = {
      MPIT_PER_HOST_RAIL, MPIT_F_HOST_PROBES},
     {"rail_host_failures", "Times each host's rail was judged failed for every rank of this host (element "
      "host * rails + rail)", C, MPIT_PER_HOST_RAIL, MPIT_F_HOST_FAILURES},
+    {"proto_rndv_short_windows", "Large messages sent to each peer over network rails with less than their "
+     "whole rendezvous window because the peer's credit was short (the rest waited for the receive)", C,
+     MPIT_PER_PEER, MPIT_F_SHORT_WINDOWS},
 };
 #undef C
 #undef T
@@ -122,7 +126,7 @@ int mpit_pvar_info(int index, mpit_pvar_info_t *out)
                               .enumtype = !state                        ? MPI_T_ENUM_NULL
                                           : v->field == MPIT_F_HOST_STATE ? &mpit_host_state_enum
                                                                           : &mpit_path_state_enum,
-                              .category = MPIT_CAT_RAIL};
+                              .category = v->field == MPIT_F_SHORT_WINDOWS ? MPIT_CAT_PROTO : MPIT_CAT_RAIL};
     return MPI_SUCCESS;
 }
 
@@ -230,7 +234,9 @@ static void mpit_pvar_sample(const mpit_pvar_t *v, int n, uint64_t *u, double *d
     for (int r = 0; r < world; r++) {
         rail_channel_t *ch = proto_peer_channel(r);
         if (v->shape == MPIT_PER_PEER) {
-            if (r < n)
+            if (r < n && v->field == MPIT_F_SHORT_WINDOWS)
+                u[r] = proto_peer_short_windows(r);
+            else if (r < n)
                 d[r] = (double)rail_channel_partitioned_ns(ch, now) / 1e9;
             continue;
         }

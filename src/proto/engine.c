@@ -269,6 +269,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     proto_eng.stripe_min = (size_t)RM_CFG(striping_threshold);
     proto_eng.peer_buffer = (size_t)RM_CFG(peer_buffer);
     proto_eng.rndv_window = (size_t)RM_CFG(rndv_window);
+    proto_eng.credit_wait = RM_CFG(rndv_credit_wait_us) > 0 ? (uint64_t)RM_CFG(rndv_credit_wait_us) * 1000 : 0;
     if (proto_eng.rndv_window > (size_t)1 << 30)
         proto_eng.rndv_window = (size_t)1 << 30; /* RDATA carries it in 32 bits */
     if (RM_CFG(path_timeout_ms) < 10 || RM_CFG(recovery_max_ms) < 1 || RM_CFG(partition_timeout_s) < 0) {

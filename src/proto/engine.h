@@ -37,6 +37,8 @@ typedef struct proto_peer {
     uint64_t consumed; /* as receiver: credit consumed, cumulative */
     uint64_t reported; /* as receiver: what we last told the peer */
     size_t tail_out;   /* as sender: bytes of copied message ends not yet acknowledged */
+    uint64_t wait_failed; /* as sender: granted + 1 when a credit wait last ran out (0: never) */
+    uint64_t short_windows; /* as sender: rendezvous sent with less than their window (MPI_T) */
     proto_early_t *early;
 } proto_peer_t;
 
@@ -58,6 +60,7 @@ typedef struct proto_engine {
     size_t stripe_min;  /* messages from this size on are striped over rails */
     size_t peer_buffer; /* credit per peer (RAILMPI_PEER_BUFFER), 0: unlimited */
     size_t rndv_window; /* bytes of a network rendezvous sent with its RTS */
+    uint64_t credit_wait; /* ns a blocking send waits for a full window's credit */
     proto_peer_t *peer; /* one per world rank */
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
@@ -133,6 +136,7 @@ void proto_early_drop_all(int world);
  * begins; the rest of a message once its CTS came. */
 void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t copy_at);
 size_t proto_rndv_window(request_t *r, rail_channel_t *ch);
+void proto_credit_await(int world, size_t bytes);
 size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch);
 void proto_rndv_stream(request_t *s);
 /* A receive got all of its bytes (proto/p2p.c). */

@@ -23,6 +23,8 @@
  * began), else placed straight into the receive buffer. A record lives until
  * every window byte has arrived and a receive took them. */
 #include "proto/engine.h"
+#include "util/clock.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #include <stdint.h>
@@ -71,13 +73,22 @@ int proto_credit_take(int world, size_t cost)
     return 1;
 }
 
+/* How much more a receiver must consume before it reports: an eighth of
+ * the buffer, so that a sender at the limit sees credit come back in steps
+ * of at most a window's size (proto_credit_await waits for a whole window),
+ * yet one PF_CREDIT frame covers many small messages. */
+static inline size_t proto_credit_step(void)
+{
+    return proto_eng.peer_buffer / 8;
+}
+
 void proto_credit_consumed(int world, size_t cost)
 {
     if (proto_flow_exempt(world))
         return;
     proto_peer_t *p = &proto_eng.peer[world];
     p->consumed += cost;
-    if (p->consumed - p->reported < proto_eng.peer_buffer / 4)
+    if (p->consumed - p->reported < proto_credit_step())
         return;
     proto_hdr_t h = {.type = PF_CREDIT, .id = p->consumed};
     rm_status_t st = rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
@@ -92,6 +103,48 @@ void proto_credit_granted(int world, uint64_t consumed)
     proto_peer_t *p = &proto_eng.peer[world];
     if (consumed > p->granted)
         p->granted = consumed;
+}
+
+uint64_t proto_peer_short_windows(int world)
+{
+    return proto_eng.peer && world >= 0 && world < proto_proc.world_size ? proto_eng.peer[world].short_windows : 0;
+}
+
+/* A blocking send about to start a rendezvous of `bytes` over network rails
+ * waits a little for the credit of its whole window. In a stream of large
+ * blocking sends the credit is what bounds the sender, and it comes back as
+ * the receiver takes earlier messages; a request sent with a shorter window
+ * instead has the rest of its data wait for the receiver's CTS, which comes
+ * only once every message before it has been received: the rails drain
+ * meanwhile, and so does the pipeline behind the blocked send. A receiver
+ * that takes nothing (it waits for something else first) gets the request
+ * with a shorter window after RAILMPI_RNDV_CREDIT_WAIT_US, and sends to it
+ * wait no more until it reports credit again. */
+void proto_credit_await(int world, size_t bytes)
+{
+    if (proto_flow_exempt(world) || !proto_eng.credit_wait || !proto_eng.rndv_window)
+        return;
+    proto_peer_t *p = &proto_eng.peer[world];
+    size_t need = proto_credit_cost(bytes < proto_eng.rndv_window ? bytes : proto_eng.rndv_window);
+    if (need > proto_eng.peer_buffer || proto_credit_avail(world) >= need ||
+        p->wait_failed == p->granted + 1 || rail_channel_local_path(proto_chan(world)))
+        return;
+    uint64_t deadline = rm_now() + proto_eng.credit_wait;
+    int idle = 0;
+    while (proto_credit_avail(world) < need) {
+        if (rail_channel_failure(proto_chan(world)))
+            return;
+        if (proto_progress()) {
+            idle = 0;
+        } else if (++idle >= proto_eng.spin_count) {
+            idle = 0;
+            if (rm_now() > deadline) {
+                p->wait_failed = p->granted + 1;
+                return;
+            }
+            rm_lock_yield();
+        }
+    }
 }
 
 /* ---- rendezvous windows, receiver side --------------------------------- */
@@ -402,6 +455,7 @@ size_t proto_rndv_window(request_t *r, rail_channel_t *ch)
     size_t avail = proto_credit_avail(r->world_peer);
     if (avail < proto_credit_cost(win)) {
         size_t chunk = proto_eng.net_chunk;
+        proto_eng.peer[r->world_peer].short_windows++;
         if (avail < proto_credit_cost(chunk))
             return 0;
         win = (avail - PROTO_CREDIT_OVERHEAD) / chunk * chunk;

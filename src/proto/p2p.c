@@ -596,6 +596,8 @@ rm_status_t proto_send(const void *buf, MPI_Count count, dtype_t *dt, int dst, i
             return st < 0 ? st : RM_OK;
         }
     }
+    if (bytes > proto_eng.eager_max)
+        proto_credit_await(comm_peer_world(comm, dst), bytes);
     request_t *r;
     rm_status_t st = proto_isend(buf, count, dt, dst, tag, comm, ctx, mode, &r);
     if (!r)

@@ -82,6 +82,9 @@ extern proto_proc_t proto_proc;
 struct rail_channel;
 struct rail_channel *proto_peer_channel(int world_rank);
 int proto_net_rails(void);
+/* Rendezvous sent to a world rank over network rails with less than their
+ * whole window for want of credit (MPI_T proto_rndv_short_windows). */
+uint64_t proto_peer_short_windows(int world_rank);
 /* A setting of the config table (row index) changed while the job runs:
  * take it into use. RM_ERR_UNSUPPORTED: it is read only at MPI_Init (the
  * caller restores the old value); RM_ERR_INVALID: the value is refused. */

@@ -44,6 +44,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(RNDV_WINDOW, rndv_window, RM_CFG_SIZE, "1m",                                                \
       "Bytes of a large message over network rails sent with its request, before the receiver "   \
       "answers (within RAILMPI_PEER_BUFFER; 0: none)")                                            \
+    X(RNDV_CREDIT_WAIT_US, rndv_credit_wait_us, RM_CFG_INT, "20000",                             \
+      "How long a blocking send of a large message over network rails waits for the credit of "    \
+      "its whole window before it sends its request with less (0: never waits)")                 \
     X(PEER_BUFFER, peer_buffer, RM_CFG_SIZE, "4m",                                                \
       "Bytes of message data a rank holds for each peer ahead of its receives (eager messages, "  \
       "rendezvous windows); past it the peer's sends wait for the receive (0: no limit)")        \
