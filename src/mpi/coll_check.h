@@ -42,10 +42,36 @@
                 MPI_FAIL((c), MPI_ERR_COUNT, "%s[%d] = %d is negative", #arr, i_, (arr)[i_]); \
     } while (0)
 
+/* The arguments of the data-moving collectives past the communicator, the
+ * same for the blocking, nonblocking and persistent forms (helpers called
+ * under the lock: MPI_CHECKED). `v`: the v form (counts and displacements
+ * arrays), else one count. */
+int coll_bcast_checks(const char *fn_name_, comm_t *c, void *buffer, int count,
+                      MPI_Datatype datatype, int root, dtype_t **dtp);
+/* Gather(v) and Scatter(v), mirror images: "mine" is the side every process
+ * has (gather: what it sends; scatter: what it receives), "root" the root's
+ * side, which may be the v form. */
+int coll_rooted_checks(const char *fn_name_, comm_t *c, int v, int root,
+                       const void *minebuf, int minecount, MPI_Datatype minetype, dtype_t **minedt,
+                       const void *rootbuf, int rootcount, const int *rootcounts, const int *displs,
+                       MPI_Datatype roottype, dtype_t **rootdt);
+int coll_allgather_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
+                          int sendcount, MPI_Datatype sendtype, dtype_t **sdtp, void *recvbuf,
+                          int recvcount, const int *recvcounts, const int *displs,
+                          MPI_Datatype recvtype, dtype_t **rdtp);
+int coll_alltoall_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
+                         int sendcount, const int *sendcounts, const int *sdispls,
+                         MPI_Datatype sendtype, dtype_t **sdtp, void *recvbuf, int recvcount,
+                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                         dtype_t **rdtp);
+int coll_reduce_scatter_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
+                               const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
+                               dtype_t **dtp, op_t **opp);
+
 /* The checks of the reductions: rooted 0 (allreduce, reduce_scatter_block),
  * 1 (reduce, with root), 2 (scans: intracommunicators only). */
-int coll_reduce_checks(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, int rooted, int root,
-                       comm_t **cp, dtype_t **dtp, op_t **opp);
+int coll_reduce_checks(const char *fn_name_, comm_t *c, const void *sendbuf, void *recvbuf,
+                       int count, MPI_Datatype datatype, MPI_Op op, int rooted, int root,
+                       dtype_t **dtp, op_t **opp);
 
 #endif

@@ -109,6 +109,21 @@ void mpi_spawn_forget(comm_t *c);
         goto fn_exit;                                                \
     } while (0)
 
+/* Checks shared by several bindings live in helpers called under the lock
+ * once the binding has its communicator: they fail through MPI_FAIL as a
+ * binding does (the error handler runs there) and return the error, which
+ * MPI_CHECKED passes on to the binding's exit. */
+#define MPI_CHECKS_BEGIN() int err = MPI_SUCCESS
+#define MPI_CHECKS_END() \
+    goto fn_exit;        \
+    fn_exit:             \
+    return err
+#define MPI_CHECKED(call)                                                            \
+    do {                                                                             \
+        if ((err = (call)) != MPI_SUCCESS)                                           \
+            goto fn_exit;                                                            \
+    } while (0)
+
 /* Fail with an internal status from a lower layer. */
 #define MPI_CHECK_STATUS(comm, st)                                                   \
     do {                                                                             \

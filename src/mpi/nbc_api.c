@@ -81,11 +81,7 @@ static int nbc_ibcast(const char *fn_name_, void *buffer, int count, MPI_Datatyp
     dtype_t *dt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_COUNT(c, count);
-    CHECK_DTYPE(c, dt, datatype);
-    CHECK_ROOT(c, root);
-    if (root != MPI_PROC_NULL)
-        CHECK_BUF(c, buffer, count, dt);
+    MPI_CHECKED(coll_bcast_checks(fn_name_, c, buffer, count, datatype, root, &dt));
     NBC_NEW(c, s);
     if (comm_is_inter(c))
         coll_build_inter_bcast(s, buffer, count, dt, root, c);
@@ -106,26 +102,8 @@ static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_ROOT(c, root);
-    if (sendbuf == MPI_IN_PLACE && NON_ROOT(c, root))
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
-    if (sendbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
-        CHECK_COUNT(c, sendcount);
-        CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_BUF(c, sendbuf, sendcount, sdt);
-    }
-    if (AT_ROOT(c, root)) {
-        CHECK_DTYPE(c, rdt, recvtype);
-        if (v) {
-            CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
-            CHECK_ARG(c, displs, "displs is NULL");
-        } else {
-            CHECK_COUNT(c, recvcount);
-            CHECK_BUF(c, recvbuf, recvcount, rdt);
-            if (!comm_is_inter(c))
-                CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
-        }
-    }
+    MPI_CHECKED(coll_rooted_checks(fn_name_, c, v, root, sendbuf, sendcount, sendtype, &sdt, recvbuf,
+                                   recvcount, recvcounts, displs, recvtype, &rdt));
     NBC_NEW(c, s);
     if (comm_is_inter(c))
         coll_build_inter_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
@@ -149,26 +127,8 @@ static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_ROOT(c, root);
-    if (recvbuf == MPI_IN_PLACE && NON_ROOT(c, root))
-        MPI_FAIL(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is only valid at the root of an intracommunicator");
-    if (AT_ROOT(c, root)) {
-        CHECK_DTYPE(c, sdt, sendtype);
-        if (v) {
-            CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
-            CHECK_ARG(c, displs, "displs is NULL");
-        } else {
-            CHECK_COUNT(c, sendcount);
-            CHECK_BUF(c, sendbuf, sendcount, sdt);
-            if (!comm_is_inter(c))
-                CHECK_ALIAS(c, sendbuf, recvbuf, sendcount);
-        }
-    }
-    if (recvbuf != MPI_IN_PLACE && (NON_ROOT(c, root) || !comm_is_inter(c))) {
-        CHECK_COUNT(c, recvcount);
-        CHECK_DTYPE(c, rdt, recvtype);
-        CHECK_BUF(c, recvbuf, recvcount, rdt);
-    }
+    MPI_CHECKED(coll_rooted_checks(fn_name_, c, v, root, recvbuf, recvcount, recvtype, &rdt, sendbuf,
+                                   sendcount, sendcounts, displs, sendtype, &sdt));
     NBC_NEW(c, s);
     if (comm_is_inter(c))
         coll_build_inter_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL,
@@ -192,21 +152,8 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_NOT_IN_PLACE(c, sendbuf);
-    if (sendbuf != MPI_IN_PLACE) {
-        CHECK_COUNT(c, sendcount);
-        CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_BUF(c, sendbuf, sendcount, sdt);
-    }
-    CHECK_DTYPE(c, rdt, recvtype);
-    if (v) {
-        CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
-        CHECK_ARG(c, displs, "displs is NULL");
-    } else {
-        CHECK_COUNT(c, recvcount);
-        CHECK_BUF(c, recvbuf, recvcount, rdt);
-        CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
-    }
+    MPI_CHECKED(coll_allgather_checks(fn_name_, c, v, sendbuf, sendcount, sendtype, &sdt, recvbuf,
+                                      recvcount, recvcounts, displs, recvtype, &rdt));
     NBC_NEW(c, s);
     if (comm_is_inter(c)) {
         /* the whole send buffer to every remote process */
@@ -236,16 +183,8 @@ static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcoun
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_NOT_IN_PLACE(c, sendbuf);
-    if (sendbuf != MPI_IN_PLACE) {
-        CHECK_COUNT(c, sendcount);
-        CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_BUF(c, sendbuf, sendcount, sdt);
-    }
-    CHECK_COUNT(c, recvcount);
-    CHECK_DTYPE(c, rdt, recvtype);
-    CHECK_BUF(c, recvbuf, recvcount, rdt);
-    CHECK_ALIAS(c, sendbuf, recvbuf, recvcount);
+    MPI_CHECKED(coll_alltoall_checks(fn_name_, c, 0, sendbuf, sendcount, NULL, NULL, sendtype, &sdt,
+                                     recvbuf, recvcount, NULL, NULL, recvtype, &rdt));
     NBC_NEW(c, s);
     coll_blocks_t sb = {.n = comm_peer_size(c), .count = sendcount, .dt = sdt};
     coll_blocks_t rb = {.n = comm_peer_size(c), .count = recvcount, .dt = rdt};
@@ -264,15 +203,8 @@ static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int s
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_NOT_IN_PLACE(c, sendbuf);
-    if (sendbuf != MPI_IN_PLACE) {
-        CHECK_DTYPE(c, sdt, sendtype);
-        CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
-        CHECK_ARG(c, sdispls, "sdispls is NULL");
-    }
-    CHECK_DTYPE(c, rdt, recvtype);
-    CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
-    CHECK_ARG(c, rdispls, "rdispls is NULL");
+    MPI_CHECKED(coll_alltoall_checks(fn_name_, c, 1, sendbuf, 0, sendcounts, sdispls, sendtype, &sdt,
+                                     recvbuf, 0, recvcounts, rdispls, recvtype, &rdt));
     NBC_NEW(c, s);
     coll_blocks_t sb = {.n = comm_peer_size(c), .counts = sendcounts, .displs = sdispls, .dt = sdt};
     coll_blocks_t rb = {.n = comm_peer_size(c), .counts = recvcounts, .displs = rdispls, .dt = rdt};
@@ -283,72 +215,61 @@ static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int s
 
 /* ---- reductions -------------------------------------------------------- */
 
-#define NBC_REDUCE_BEGIN(name, rooted, root)                                          \
+#define NBC_REDUCE_BEGIN(rooted, root)                                                \
+    MPI_BEGIN_SHARED();                                                              \
     comm_t *c = NULL;                                                                \
     dtype_t *dt = NULL;                                                              \
     op_t *o = NULL;                                                                  \
-    int err = coll_reduce_checks(name, sendbuf, recvbuf, count, datatype, op, comm, rooted, \
-                                 root, &c, &dt, &o);                                 \
-    if (err != MPI_SUCCESS)                                                          \
-        return err;                                                                  \
-    if (!request)                                                                    \
-        return mpi_err_raise(c, MPI_ERR_ARG, name, "request is NULL");               \
-    rm_lock();                                                                       \
-    coll_sched_t *s = coll_sched_new(c);                                             \
-    if (!s) {                                                                        \
-        rm_unlock();                                                                 \
-        return mpi_err_raise(c, MPI_ERR_NO_MEM, name, "out of memory");              \
-    }
-
-#define NBC_REDUCE_END(name)                                                         \
-    request_t *r;                                                                    \
-    rm_status_t st = nbc_start(s, &r, persist);                                      \
-    if (st >= 0)                                                                     \
-        *request = r->handle;                                                        \
-    rm_unlock();                                                                     \
-    return st < 0 ? mpi_err_raise(c, mpi_err_from_status(st), name, "%s", rm_status_str(st)) \
-                  : MPI_SUCCESS
+    coll_sched_t *s;                                                                 \
+    CHECK_NBC_COMM(c, comm, request);                                                \
+    MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, rooted, \
+                                   root, &dt, &o));                                  \
+    NBC_NEW(c, s)
 
 static int nbc_ireduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        MPI_Request *request, int persist)
 {
-    NBC_REDUCE_BEGIN(fn_name_, 1, root);
+    NBC_REDUCE_BEGIN(1, root);
     if (comm_is_inter(c))
         coll_build_inter_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
     else
         coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
-    NBC_REDUCE_END(fn_name_);
+    NBC_START(c, s, request);
+    MPI_END();
 }
 
 static int nbc_iallreduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
                           int persist)
 {
-    NBC_REDUCE_BEGIN(fn_name_, 0, 0);
+    NBC_REDUCE_BEGIN(0, 0);
     if (comm_is_inter(c))
         coll_build_inter_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
     else
         coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
-    NBC_REDUCE_END(fn_name_);
+    NBC_START(c, s, request);
+    MPI_END();
 }
 
 static int nbc_iscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
                      int persist)
 {
-    NBC_REDUCE_BEGIN(fn_name_, 2, 0);
+    NBC_REDUCE_BEGIN(2, 0);
     coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 0, c);
-    NBC_REDUCE_END(fn_name_);
+    NBC_START(c, s, request);
+    MPI_END();
 }
 
 static int nbc_iexscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
                        int persist)
 {
-    NBC_REDUCE_BEGIN(fn_name_, 2, 0);
+    NBC_REDUCE_BEGIN(2, 0);
     coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 1, c);
-    NBC_REDUCE_END(fn_name_);
+    NBC_START(c, s, request);
+    MPI_END();
 }
 
 static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, void *recvbuf,
@@ -356,12 +277,13 @@ static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, 
                                      MPI_Request *request, int persist)
 {
     int count = recvcount;
-    NBC_REDUCE_BEGIN(fn_name_, 0, 0);
+    NBC_REDUCE_BEGIN(0, 0);
     if (comm_is_inter(c))
         coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
     else
         coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
-    NBC_REDUCE_END(fn_name_);
+    NBC_START(c, s, request);
+    MPI_END();
 }
 
 static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *recvbuf,
@@ -374,10 +296,7 @@ static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *
     op_t *o = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    CHECK_DTYPE(c, dt, datatype);
-    CHECK_OP(c, o, op, dt);
-    CHECK_NOT_IN_PLACE(c, sendbuf);
-    CHECK_COUNTS(c, recvcounts, c->size);
+    MPI_CHECKED(coll_reduce_scatter_checks(fn_name_, c, sendbuf, recvcounts, datatype, op, &dt, &o));
     NBC_NEW(c, s);
     if (comm_is_inter(c))
         coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
