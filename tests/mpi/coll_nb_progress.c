@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     enum { N = 1 << 18 }; /* 1 MiB of ints */
-    int *x = malloc(sizeof(int) * N), *y = malloc(sizeof(int) * N);
+    int *x = calloc(N, sizeof(int)), *y = calloc(N, sizeof(int));
     int busier = size - 1;
     /* first contact between the ranks outside the timed rounds */
     MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
