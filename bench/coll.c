@@ -1,7 +1,7 @@
 /* Collective timings, the same program built with each MPI (bench/coll.sh).
  *   coll [-o barrier,bcast,reduce,allreduce,allgather,alltoall] [-s 8,1024,...]
  *        [-T seconds per point]
- *   coll -O [-s bytes] [-T seconds]     the overlap measure
+ *   coll -O [-W] [-s bytes] [-T seconds]     the overlap measure
  * Prints "op bytes usec" per point: the mean time of one call over a run of
  * calls that lasts about -T seconds (default 0.15), the slowest rank's, the
  * best of three such runs. bytes is the vector of bcast/reduce/allreduce
@@ -10,12 +10,16 @@
  * -O: MPI_Iallreduce of -s bytes (default 1 MiB) with a compute loop that
  * lasts as long as the allreduce alone, waited for after the compute; prints
  * "overlap bytes comm_us compute_us both_us ratio", ratio = both / the
- * longer of the other two (1.0: perfect overlap, 2.0: none). */
+ * longer of the other two (1.0: perfect overlap, 2.0: none). With -W the
+ * "compute" sleeps instead (a rank waiting for a device or the disk, its
+ * core free): whether the collective advances without the caller at all,
+ * apart from the cores the computation takes. */
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, size;
 static float *sbuf, *rbuf;
@@ -63,8 +67,15 @@ static int calibrate(const char *op, int bytes, double secs)
 }
 
 static volatile double sink;
+static int idle_compute;
 static void compute(long loops)
 {
+    if (idle_compute) { /* loops nanoseconds */
+        struct timespec ts = {loops / 1000000000L, loops % 1000000000L};
+        while (nanosleep(&ts, &ts))
+            ;
+        return;
+    }
     double x = 1.0;
     for (long i = 0; i < loops; i++)
         x = x * 1.0000001 + 1e-9;
@@ -130,7 +141,7 @@ static void overlap(int bytes, double secs)
         both = t < both ? t : both;
     }
     if (rank == 0)
-        printf("overlap %d %.1f %.1f %.1f %.2f\n", bytes, comm * 1e6, comp * 1e6, both * 1e6,
+        printf("%s %d %.1f %.1f %.1f %.2f\n", idle_compute ? "overlap-wait" : "overlap", bytes, comm * 1e6, comp * 1e6, both * 1e6,
                both / (comm > comp ? comm : comp));
 }
 
@@ -151,6 +162,8 @@ int main(int argc, char **argv)
             secs = atof(argv[++i]);
         else if (!strcmp(argv[i], "-O"))
             ov = 1;
+        else if (!strcmp(argv[i], "-W"))
+            idle_compute = 1;
     }
     int most = 0;
     for (char *p = sizes; *p;) {

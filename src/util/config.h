@@ -67,8 +67,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
     X(ASYNC_PROGRESS, async_progress, RM_CFG_STR, "auto",                                         \
-      "Asynchronous progress thread: auto (when the job has network paths) or on (also on one "   \
-      "host: large shared-memory transfers move while the application computes)")               \
+      "Asynchronous progress thread: auto (when the job has network paths, else from the first " \
+      "nonblocking or persistent collective), on (from the start, also on one host: large "      \
+      "shared-memory transfers move while the application computes) or off")                    \
     X(FT, ft, RM_CFG_BOOL, "1",                                                                 \
       "Network fault tolerance: retransmit over surviving rails, recover failed rails, ride out " \
       "partitions (0: a rail failure ends the affected operations with an error)")               \
