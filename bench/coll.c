@@ -1,12 +1,12 @@
 /* Collective timings, the same program built with each MPI (bench/coll.sh).
- *   coll [-o barrier,bcast,reduce,allreduce,allgather,alltoall] [-s 8,1024,...]
+ *   coll [-o barrier,bcast,reduce,allreduce,allgather,alltoall,reduce_scatter] [-s 8,1024,...]
  *        [-T seconds per point]
  *   coll -O [-W] [-s bytes] [-T seconds]     the overlap measure
  * Prints "op bytes usec" per point: the mean time of one call over a run of
  * calls that lasts about -T seconds (default 0.15), the slowest rank's, the
  * best of three such runs. bytes is the vector of bcast/reduce/allreduce
- * and each rank's block of allgather/alltoall (so alltoall of 1 MiB moves
- * 1 MiB to every rank); floats, MPI_SUM; reduce and bcast at root 0.
+ * and each rank's block of allgather/alltoall/reduce_scatter (block form;
+ * so alltoall of 1 MiB moves 1 MiB to every rank); floats, MPI_SUM; reduce and bcast at root 0.
  * -O: MPI_Iallreduce of -s bytes (default 1 MiB) with a compute loop that
  * lasts as long as the allreduce alone, waited for after the compute; prints
  * "overlap bytes comm_us compute_us both_us ratio", ratio = both / the
@@ -39,6 +39,8 @@ static void one(const char *op, int bytes)
         MPI_Allgather(sbuf, bytes, MPI_BYTE, rbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
     else if (!strcmp(op, "alltoall"))
         MPI_Alltoall(sbuf, bytes, MPI_BYTE, rbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+    else if (!strcmp(op, "reduce_scatter"))
+        MPI_Reduce_scatter_block(sbuf, rbuf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 
 /* Mean time of one call, the slowest rank's, over iters calls. */
