@@ -1,21 +1,25 @@
 /* Collective timings, the same program built with each MPI (bench/coll.sh).
- *   coll [-o barrier,bcast,reduce,allreduce,allgather,alltoall] [-s 8,1024,...]
+ *   coll [-o barrier,bcast,reduce,allreduce,allgather,alltoall,reduce_scatter] [-s 8,1024,...]
  *        [-T seconds per point]
- *   coll -O [-s bytes] [-T seconds]     the overlap measure
+ *   coll -O [-W] [-s bytes] [-T seconds]     the overlap measure
  * Prints "op bytes usec" per point: the mean time of one call over a run of
  * calls that lasts about -T seconds (default 0.15), the slowest rank's, the
  * best of three such runs. bytes is the vector of bcast/reduce/allreduce
- * and each rank's block of allgather/alltoall (so alltoall of 1 MiB moves
- * 1 MiB to every rank); floats, MPI_SUM; reduce and bcast at root 0.
+ * and each rank's block of allgather/alltoall/reduce_scatter (block form;
+ * so alltoall of 1 MiB moves 1 MiB to every rank); floats, MPI_SUM; reduce and bcast at root 0.
  * -O: MPI_Iallreduce of -s bytes (default 1 MiB) with a compute loop that
  * lasts as long as the allreduce alone, waited for after the compute; prints
  * "overlap bytes comm_us compute_us both_us ratio", ratio = both / the
- * longer of the other two (1.0: perfect overlap, 2.0: none). */
+ * longer of the other two (1.0: perfect overlap, 2.0: none). With -W the
+ * "compute" sleeps instead (a rank waiting for a device or the disk, its
+ * core free): whether the collective advances without the caller at all,
+ * apart from the cores the computation takes. */
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, size;
 static float *sbuf, *rbuf;
@@ -35,6 +39,8 @@ static void one(const char *op, int bytes)
         MPI_Allgather(sbuf, bytes, MPI_BYTE, rbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
     else if (!strcmp(op, "alltoall"))
         MPI_Alltoall(sbuf, bytes, MPI_BYTE, rbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+    else if (!strcmp(op, "reduce_scatter"))
+        MPI_Reduce_scatter_block(sbuf, rbuf, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 
 /* Mean time of one call, the slowest rank's, over iters calls. */
@@ -63,8 +69,15 @@ static int calibrate(const char *op, int bytes, double secs)
 }
 
 static volatile double sink;
+static int idle_compute;
 static void compute(long loops)
 {
+    if (idle_compute) { /* loops nanoseconds */
+        struct timespec ts = {loops / 1000000000L, loops % 1000000000L};
+        while (nanosleep(&ts, &ts))
+            ;
+        return;
+    }
     double x = 1.0;
     for (long i = 0; i < loops; i++)
         x = x * 1.0000001 + 1e-9;
@@ -130,7 +143,7 @@ static void overlap(int bytes, double secs)
         both = t < both ? t : both;
     }
     if (rank == 0)
-        printf("overlap %d %.1f %.1f %.1f %.2f\n", bytes, comm * 1e6, comp * 1e6, both * 1e6,
+        printf("%s %d %.1f %.1f %.1f %.2f\n", idle_compute ? "overlap-wait" : "overlap", bytes, comm * 1e6, comp * 1e6, both * 1e6,
                both / (comm > comp ? comm : comp));
 }
 
@@ -151,6 +164,8 @@ int main(int argc, char **argv)
             secs = atof(argv[++i]);
         else if (!strcmp(argv[i], "-O"))
             ov = 1;
+        else if (!strcmp(argv[i], "-W"))
+            idle_compute = 1;
     }
     int most = 0;
     for (char *p = sizes; *p;) {

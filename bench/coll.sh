@@ -3,7 +3,9 @@
 # (bench/coll.c built with each). One host, 2 and 4 ranks (4 oversubscribe a
 # 2-core machine): barrier, bcast, reduce, allreduce, allgather and alltoall
 # at 8 B, 1 KiB, 64 KiB and 1 MiB; the overlap measure (MPI_Iallreduce of
-# 1 MiB on 4 ranks with as long a compute loop, waited for after it); with
+# 1 MiB on 4 ranks, or --overlap-np N, with as long a compute loop, waited
+# for after it; and with a sleep in place of the compute loop, -W of
+# bench/coll.c; --overlap-only: nothing else); with
 # --cluster (root: network namespaces) also 2 virtual hosts x 2 ranks over
 # 2 x 2 Gbit/s rails, allreduce and alltoall at 1 MiB (a run that hangs is
 # killed after 120 s; whatever it printed before counts). Times in us (the
@@ -13,11 +15,12 @@
 # each point keeps its best time: on a shared machine the load of other
 # jobs comes and goes, and the best of several runs is the least disturbed.
 #   bench/coll.sh [--build DIR] [--markdown] [--cluster] [-T SECONDS per point] [-r REPEATS]
+#                 [--overlap-np N] [--overlap-only]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 build=$top/build
-md=0 cluster=0 secs=0.15 reps=3
+md=0 cluster=0 secs=0.15 reps=3 ovnp=4 ovonly=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift ;;
@@ -25,7 +28,9 @@ while [ $# -gt 0 ]; do
         --cluster) cluster=1 ;;
         -T) secs=$2; shift ;;
         -r) reps=$2; shift ;;
-        *) echo "usage: bench/coll.sh [--build DIR] [--markdown] [--cluster] [-T SECONDS] [-r REPEATS]" >&2; exit 2 ;;
+        --overlap-np) ovnp=$2; shift ;;
+        --overlap-only) ovonly=1 ;;
+        *) echo "usage: bench/coll.sh [--build DIR] [--markdown] [--cluster] [-T SECONDS] [-r REPEATS] [--overlap-np N] [--overlap-only]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -57,6 +62,7 @@ join3() { awk 'FNR == 1 { f++ } { k = $1 " " $2; if (f == 1) { keys[++n] = k } v
 # rows "SETTING op bytes r m o" accumulate in $tmp/rows
 : > "$tmp/rows"
 for np in 2 4; do
+    [ $ovonly = 1 ] && break
     for rep in $(seq "$reps"); do
         for impl in railmpi mpich openmpi; do local_run $impl $np -T "$secs" >> "$tmp/$impl.$np.all" 2>> "$tmp/$impl.$np.err"; done
     done
@@ -64,16 +70,23 @@ for np in 2 4; do
     join3 "$tmp/railmpi.$np" "$tmp/mpich.$np" "$tmp/openmpi.$np" | sed "s/^/1x$np /" >> "$tmp/rows"
 done
 
-# overlap: railmpi as it starts by default and with the progress thread on one host
-# (the repeat with the lowest ratio)
-ov() { awk '$1 == "overlap" { print $3, $4, $5, $6 }'; }
+# overlap: railmpi as it starts by default (the progress thread from the
+# first nonblocking collective on) and without the thread (off: progress
+# only inside MPI calls), the peers; a compute loop, then a sleep (-W) in
+# its place (the repeat with the lowest ratio)
+ov() { awk '$1 ~ /^overlap/ { print $3, $4, $5, $6 }'; }
 ovbest() { sort -k4,4g | head -1; }
-ov_r=$(for rep in $(seq "$reps"); do local_run railmpi 4 -O -T "$secs" | ov; done | ovbest)
-ov_ra=$(for rep in $(seq "$reps"); do RAILMPI_ASYNC_PROGRESS=on local_run railmpi 4 -O -T "$secs" | ov; done | ovbest)
-ov_m=$(for rep in $(seq "$reps"); do local_run mpich 4 -O -T "$secs" | ov; done | ovbest)
-ov_o=$(for rep in $(seq "$reps"); do local_run openmpi 4 -O -T "$secs" | ov; done | ovbest)
+ovrun() { # IMPL [-W]
+    for rep in $(seq "$reps"); do local_run "$1" "$ovnp" -O $2 -T "$secs" | ov; done | ovbest
+}
+for w in "" -W; do
+    ov_r[${#w}]=$(ovrun railmpi "$w")
+    ov_rf[${#w}]=$(RAILMPI_ASYNC_PROGRESS=off ovrun railmpi "$w")
+    ov_m[${#w}]=$(ovrun mpich "$w")
+    ov_o[${#w}]=$(ovrun openmpi "$w")
+done
 
-if [ $cluster = 1 ]; then
+if [ $cluster = 1 ] && [ $ovonly = 0 ]; then
     [ "$(id -u)" = 0 ] || { echo "bench/coll.sh --cluster: needs root (network namespaces)" >&2; exit 1; }
     bash "$vc" up $name 2 2 2gbit 2gbit >/dev/null || exit 1
     rails=$(bash "$vc" rails $name)
@@ -122,6 +135,9 @@ awk '{ print }' "$tmp/rows" | while read -r set op bytes r m o; do ratio "$r" "$
     awk '$1 != "-" { n++; if ($1 <= 1.0) a++; if ($1 <= 0.8) b++ }
          END { printf "\n%d points: %d at <= 1.0x the faster peer, %d at <= 0.8x\n", n, a, b }'
 echo
-echo "overlap (4 ranks, one host, MPI_Iallreduce 1 MiB + compute as long; us: allreduce alone, compute alone, both, both / longer):"
-printf "  %-34s %s\n" "railmpi" "${ov_r:--}" "railmpi RAILMPI_ASYNC_PROGRESS=on" "${ov_ra:--}" \
-    "MPICH" "${ov_m:--}" "Open MPI" "${ov_o:--}"
+for w in 0 2; do
+    what="compute as long"; [ $w = 2 ] && what="a sleep as long (-W)"
+    echo "overlap ($ovnp ranks, one host, MPI_Iallreduce 1 MiB + $what; us: allreduce alone, compute alone, both, both / longer):"
+    printf "  %-34s %s\n" "railmpi" "${ov_r[$w]:--}" "railmpi RAILMPI_ASYNC_PROGRESS=off" "${ov_rf[$w]:--}" \
+        "MPICH" "${ov_m[$w]:--}" "Open MPI" "${ov_o[$w]:--}"
+done

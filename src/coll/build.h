@@ -102,10 +102,20 @@ int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI
                               dtype_t *dt, op_t *op, comm_t *c);
 int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
                           comm_t *c);
-/* Barrier and allgather (equal blocks, not the v form) likewise. */
+/* Barrier and allgather(v) likewise. */
 int coll_build_barrier_hier(coll_sched_t *s, comm_t *c);
 int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                              void *rbuf, MPI_Count rcount, dtype_t *rdt, comm_t *c);
+                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              dtype_t *rdt, comm_t *c);
+/* reduce_scatter(_block) of a commutative op; cnt/dsp each rank's block in
+ * items, `in` the whole input (rbuf when in place). */
+int coll_build_reduce_scatter_hier(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
+                                   const int *dsp, MPI_Count total, dtype_t *dt, op_t *op,
+                                   comm_t *c);
+/* MPI_Alltoall (one count and type each side, no arrays) of bb-byte
+ * blocks, below RAILMPI_COLL_ALLTOALL_HIER_MAX. */
+int coll_build_alltoall_hier(coll_sched_t *s, const void *sbuf, const coll_blocks_t *sb,
+                             void *rbuf, const coll_blocks_t *rb, size_t bb, comm_t *c);
 int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                            dtype_t *dt, op_t *op, int root, comm_t *c);
 

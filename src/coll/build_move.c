@@ -256,7 +256,7 @@ void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, 
 {
     int n = c->size, me = c->rank;
 #define CNT(i) (rcounts ? (MPI_Count)rcounts[i] : rcount)
-    if (!rcounts && !displs && coll_build_allgather_hier(s, sbuf, scount, sdt, rbuf, rcount, rdt, c))
+    if (coll_build_allgather_hier(s, sbuf, scount, sdt, rbuf, rcount, rcounts, displs, rdt, c))
         return;
     if (n > 2) {
         uint64_t bytes = 0;
@@ -426,8 +426,10 @@ void coll_build_alltoall(coll_sched_t *s, const void *sbuf, const coll_blocks_t 
             sum += (uint64_t)blocks_count(rb, i) * (uint64_t)blocks_dt(rb, i)->size;
         bb = sum / (uint64_t)n;
     }
-    if (!rb->counts && !sb->counts && !rb->dts && !sb->dts && bb &&
-        bb < (uint64_t)RM_CFG(coll_alltoall_bruck_max)) {
+    int plain = !rb->counts && !sb->counts && !rb->dts && !sb->dts;
+    if (plain && coll_build_alltoall_hier(s, sbuf, sb, rbuf, rb, (size_t)bb, c))
+        return;
+    if (plain && bb && bb < (uint64_t)RM_CFG(coll_alltoall_bruck_max)) {
         alltoall_bruck(s, sbuf, sb, rbuf, rb, c, (size_t)bb);
         return;
     }

@@ -212,6 +212,8 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
         total += cnt[r];
     }
     const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    if (coll_build_reduce_scatter_hier(s, in, rbuf, cnt, dsp, total, dt, op, c))
+        goto done;
     if (n > 1 && op->commute &&
         (uint64_t)total * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_ring_min))
         reduce_scatter_ring(s, in, rbuf, cnt, dsp, total, dt, op, c);
@@ -219,6 +221,7 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
         coll_build_reduce_scatter_halving(s, in, rbuf, cnt, dsp, total, dt, op, c);
     else
         coll_build_reduce_scatter_pairwise(s, in, rbuf, cnt, dsp, dt, op, c);
+done:
     free(cnt);
 }
 

@@ -10,9 +10,19 @@
  * the pipe RAILMPI_CTL_FD names) and has the next progress pass carry them
  * out, as the papers' path migration module does on request.
  *
- * By default (RAILMPI_ASYNC_PROGRESS=auto) it runs only when the job has
- * network paths: a job on one host keeps its lock-free fast path.
- * RAILMPI_ASYNC_PROGRESS=on starts it anyway; it then only makes progress.
+ * By default (RAILMPI_ASYNC_PROGRESS=auto) it starts with MPI when the job
+ * has network paths, and otherwise at the first operation left to the
+ * progress engine (a nonblocking or persistent collective, MPI_Comm_idup;
+ * proto_poll_add): a job on one host that never leaves work to progress
+ * keeps its lock-free fast path. RAILMPI_ASYNC_PROGRESS=on starts it with
+ * MPI anyway, off never.
+ *
+ * While such operations are pending (proto_async_work) it does not wait
+ * for the next health tick: it makes a progress pass every 10 us, backing
+ * off to 1 ms while the passes find nothing to do, so a collective's
+ * schedule advances through its rounds while the application computes
+ * (a round's local reductions and copies run in whichever thread makes the
+ * pass that completes the round before it).
  *
  * Threads: this thread touches the engine only while it holds rm_big_lock
  * (try-locked, so it never waits behind the application). Without the lock
@@ -33,11 +43,16 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 static pthread_t proto_async_thread;
 static int proto_async_running;
-static int proto_async_wake = -1; /* eventfd: stop */
+static int proto_async_wake = -1; /* eventfd: work has appeared, or stop */
+static _Atomic int proto_async_stopping;
+static int proto_async_tried; /* started, or found not wanted: not again */
+_Atomic int proto_async_work;
 
 /* Operator commands: read by the thread, carried out by progress. */
 static int proto_ctl_fd = -1;
@@ -107,6 +122,10 @@ void proto_async_commands(void)
 
 /* Longest a pass may hold the lock while the application computes. */
 #define PROTO_ASYNC_BUDGET (2 * RM_MS)
+/* Between passes while work is pending: from the first, doubling while
+ * passes find nothing to do (a peer that has not arrived yet), to the last. */
+#define PROTO_ASYNC_POLL_MIN ((uint64_t)10000) /* 10 us */
+#define PROTO_ASYNC_POLL_MAX (1 * RM_MS)
 
 static void *proto_async_main(void *arg)
 {
@@ -114,57 +133,60 @@ static void *proto_async_main(void *arg)
     int period_ms = (int)(rail_health_interval() / RM_MS);
     struct pollfd pfd[2] = {{.fd = proto_async_wake, .events = POLLIN}, {.fd = proto_ctl_fd, .events = POLLIN}};
     uint64_t next = rm_now() + (uint64_t)period_ms * RM_MS;
+    int idle = 0;
+    /* the default 50 us of timer slack would be most of the short waits */
+    prctl(PR_SET_TIMERSLACK, 1000UL);
     for (;;) {
-        uint64_t t = rm_now();
-        int wait = t >= next ? 0 : (int)((next - t + RM_MS - 1) / RM_MS);
-        int n = poll(pfd, pfd[1].fd >= 0 ? 2 : 1, wait);
+        uint64_t t = rm_now(), wait = t >= next ? 0 : next - t;
+        if (atomic_load_explicit(&proto_async_work, memory_order_relaxed)) {
+            uint64_t w = (uint64_t)PROTO_ASYNC_POLL_MIN << (idle < 7 ? idle : 7);
+            w = w < PROTO_ASYNC_POLL_MAX ? w : PROTO_ASYNC_POLL_MAX;
+            wait = w < wait ? w : wait;
+        } else {
+            idle = 0;
+        }
+        struct timespec ts = {(time_t)(wait / 1000000000u), (long)(wait % 1000000000u)};
+        int n = ppoll(pfd, pfd[1].fd >= 0 ? 2 : 1, &ts, NULL);
         if (n < 0 && errno != EINTR)
             break;
-        if (n > 0 && pfd[0].revents)
-            break;
+        if (n > 0 && pfd[0].revents) {
+            uint64_t v;
+            if (read(proto_async_wake, &v, sizeof v) < 0 && errno != EAGAIN && errno != EINTR)
+                break;
+            if (atomic_load(&proto_async_stopping))
+                break;
+            idle = 0;
+        }
         if (n > 0 && pfd[1].revents && !proto_ctl_read())
             pfd[1].fd = -1; /* mpiexec closed it: no more commands */
         if (rm_now() >= next) {
             atomic_store_explicit(&rail_health_due, 1, memory_order_relaxed);
             next = rm_now() + (uint64_t)period_ms * RM_MS;
-        } else if (!atomic_load_explicit(&proto_commands_due, memory_order_relaxed)) {
+        } else if (!atomic_load_explicit(&proto_commands_due, memory_order_relaxed) &&
+                   !atomic_load_explicit(&proto_async_work, memory_order_relaxed)) {
             continue;
         }
-        if (pthread_mutex_trylock(&rm_big_lock) != 0)
-            continue; /* the application is in MPI: its progress runs the tick */
+        if (pthread_mutex_trylock(&rm_big_lock) != 0) {
+            idle++; /* the application is in MPI: its progress runs */
+            continue;
+        }
         uint64_t t0 = rm_now();
-        while (proto_progress() > 0 && rm_now() - t0 < PROTO_ASYNC_BUDGET)
-            ;
+        int moved = 0, k;
+        while ((k = proto_progress()) > 0 && rm_now() - t0 < PROTO_ASYNC_BUDGET)
+            moved += k;
         pthread_mutex_unlock(&rm_big_lock);
+        idle = moved ? 0 : idle + 1;
     }
     return NULL;
 }
 
-rm_status_t proto_async_start(void)
+static rm_status_t proto_async_launch(void)
 {
-    if (proto_async_running)
-        return RM_OK;
-    if (RM_CFG(ctl_fd) >= 0 && proto_ctl_fd < 0 && fcntl((int)RM_CFG(ctl_fd), F_GETFD) >= 0) {
-        proto_ctl_fd = (int)RM_CFG(ctl_fd);
-        fcntl(proto_ctl_fd, F_SETFD, FD_CLOEXEC); /* not for the application's children */
-    }
-    const char *mode = RM_CFG_STR(async_progress);
-    int forced = !strcasecmp(mode, "on");
-    if (!forced && strcasecmp(mode, "auto")) {
-        rm_log_error("RAILMPI_ASYNC_PROGRESS='%s': expected auto or on", mode);
-        return RM_ERR_INVALID;
-    }
-    if (!rail_net_list && !forced) {
-        /* no network rails, nothing to migrate: mpiexec sees the pipe closed */
-        if (proto_ctl_fd >= 0)
-            close(proto_ctl_fd);
-        proto_ctl_fd = -1;
-        return RM_OK;
-    }
-    if ((proto_async_wake = eventfd(0, EFD_CLOEXEC)) < 0) {
+    if ((proto_async_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
         rm_log_error("cannot create the progress thread's eventfd: %s", strerror(errno));
         return RM_ERR_IO;
     }
+    atomic_store(&proto_async_stopping, 0);
     /* from now on every MPI entry takes the lock the thread honours */
     rm_lock_enabled = 1;
     int e = pthread_create(&proto_async_thread, NULL, proto_async_main, NULL);
@@ -179,11 +201,58 @@ rm_status_t proto_async_start(void)
     return RM_OK;
 }
 
+void proto_async_kick(void)
+{
+    if (proto_async_running) {
+        uint64_t one = 1;
+        if (write(proto_async_wake, &one, sizeof one) != sizeof one && errno != EAGAIN)
+            rm_log_error("cannot wake the progress thread: %s", strerror(errno));
+        return;
+    }
+    if (proto_async_tried || strcasecmp(RM_CFG_STR(async_progress), "auto"))
+        return;
+    proto_async_tried = 1;
+    /* Started inside an MPI call that took no lock: take it once, for the
+     * call's own unlock on the way out (the lock is recursive; when the
+     * call is nested in another that took none, that one's unlock finds
+     * the lock not held and does nothing). */
+    int had = rm_lock_enabled;
+    if (proto_async_launch() == RM_OK && !had)
+        pthread_mutex_lock(&rm_big_lock);
+}
+
+rm_status_t proto_async_start(void)
+{
+    if (proto_async_running)
+        return RM_OK;
+    if (RM_CFG(ctl_fd) >= 0 && proto_ctl_fd < 0 && fcntl((int)RM_CFG(ctl_fd), F_GETFD) >= 0) {
+        proto_ctl_fd = (int)RM_CFG(ctl_fd);
+        fcntl(proto_ctl_fd, F_SETFD, FD_CLOEXEC); /* not for the application's children */
+    }
+    const char *mode = RM_CFG_STR(async_progress);
+    int forced = !strcasecmp(mode, "on"), off = !strcasecmp(mode, "off");
+    if (!forced && !off && strcasecmp(mode, "auto")) {
+        rm_log_error("RAILMPI_ASYNC_PROGRESS='%s': expected auto, on or off", mode);
+        return RM_ERR_INVALID;
+    }
+    if ((!rail_net_list && !forced) || off) {
+        /* no network rails, nothing to migrate: mpiexec sees the pipe
+         * closed (auto may still start the thread for pending work) */
+        if (proto_ctl_fd >= 0)
+            close(proto_ctl_fd);
+        proto_ctl_fd = -1;
+        return RM_OK;
+    }
+    proto_async_tried = 1;
+    return proto_async_launch();
+}
+
 void proto_async_stop(void)
 {
     if (!proto_async_running)
         return;
     uint64_t one = 1;
+    atomic_store(&proto_async_stopping, 1);
     if (write(proto_async_wake, &one, sizeof one) != sizeof one)
         rm_log_error("cannot wake the progress thread: %s", strerror(errno));
     /* the caller holds the lock; the thread only ever try-locks it */

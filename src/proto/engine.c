@@ -411,6 +411,8 @@ rm_status_t proto_poll_add(int (*fn)(void *arg), void *arg)
         proto_polls_cap = cap;
     }
     proto_polls[proto_npolls++] = (proto_poll_t){fn, arg};
+    if (!atomic_exchange(&proto_async_work, 1))
+        proto_async_kick();
     return RM_OK;
 }
 
@@ -423,6 +425,8 @@ static void proto_polls_run(void)
         else
             i++;
     }
+    if (!proto_npolls)
+        atomic_store(&proto_async_work, 0);
     proto_polls_running = 0;
 }
 

@@ -120,6 +120,13 @@ void proto_async_stop(void);
  * under that lock. */
 extern _Atomic int proto_commands_due;
 void proto_async_commands(void);
+/* Set while operations wait in the progress engine (proto_poll_add); the
+ * thread then makes passes every few microseconds instead of every health
+ * tick. proto_async_kick wakes it, or starts it (RAILMPI_ASYNC_PROGRESS=auto
+ * on a job without network paths), when work appears; called with the
+ * global lock held if it is enabled. */
+extern _Atomic int proto_async_work;
+void proto_async_kick(void);
 /* Move traffic off a network rail (off = 1) or back onto it; the number of
  * paths changed. */
 int proto_rail_migrate(int rail, int off);

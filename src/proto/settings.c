@@ -31,7 +31,8 @@ rm_status_t proto_setting_changed(int row)
         !strcmp(name, "COLL_RING_MIN") || !strcmp(name, "COLL_BCAST_SCATTER_MIN") ||
         !strcmp(name, "COLL_RSAG_MIN") || !strcmp(name, "COLL_REDUCE_RSG_MIN") ||
         !strcmp(name, "COLL_ALLGATHER_RING_MIN") || !strcmp(name, "COLL_ALLTOALL_PAIRWISE_MIN") ||
-        !strcmp(name, "COLL_ALLTOALL_BRUCK_MAX") || !strcmp(name, "COLL_BINOMIAL_GATHER_MAX") || !strcmp(name, "COLL_HIERARCHICAL"))
+        !strcmp(name, "COLL_ALLTOALL_BRUCK_MAX") || !strcmp(name, "COLL_BINOMIAL_GATHER_MAX") || !strcmp(name, "COLL_HIERARCHICAL") ||
+        !strcmp(name, "COLL_ALLTOALL_HIER_MAX"))
         return RM_OK; /* read where used */
     if (!strcmp(name, "PATH_TIMEOUT_MS"))
         return v >= 10 ? RM_OK : RM_ERR_INVALID;

@@ -70,8 +70,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
     X(ASYNC_PROGRESS, async_progress, RM_CFG_STR, "auto",                                         \
-      "Asynchronous progress thread: auto (when the job has network paths) or on (also on one "   \
-      "host: large shared-memory transfers move while the application computes)")               \
+      "Asynchronous progress thread: auto (when the job has network paths, else from the first " \
+      "nonblocking or persistent collective), on (from the start, also on one host: large "      \
+      "shared-memory transfers move while the application computes) or off")                    \
     X(FT, ft, RM_CFG_BOOL, "1",                                                                 \
       "Network fault tolerance: retransmit over surviving rails, recover failed rails, ride out " \
       "partitions (0: a rail failure ends the affected operations with an error)")               \
@@ -124,9 +125,13 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Gather and scatter (not the v forms) on more than 2 ranks with blocks below this many "    \
       "bytes go through a binomial tree; larger blocks straight between the root and each rank") \
     X(COLL_HIERARCHICAL, coll_hierarchical, RM_CFG_BOOL, "1",                                      \
-      "On communicators spanning hosts, allreduce and reduce (commutative ops), broadcast, "      \
-      "barrier and allgather combine the ranks of each host through shared memory first; one "   \
-      "rank per host crosses the network")
+      "On communicators spanning hosts, allreduce, reduce and reduce_scatter (commutative ops), " \
+      "broadcast, barrier, allgather(v) and alltoall combine the ranks of each host through "     \
+      "shared memory first; one rank per host crosses the network")                              \
+    X(COLL_ALLTOALL_HIER_MAX, coll_alltoall_hier_max, RM_CFG_SIZE, "8192",                         \
+      "MPI_Alltoall blocks of fewer than this many bytes on communicators spanning hosts go in "  \
+      "two levels (RAILMPI_COLL_HIERARCHICAL): through each host's leader, one message between " \
+      "each pair of hosts; larger blocks go straight between the ranks")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

@@ -23,11 +23,10 @@ run() { # HIERARCHICAL N PROGRAM
         fail "$3 with $2 ranks on 3 hosts, hierarchical $1: $(grep -m3 -E "FAIL|ERR|Abort|signal|mpiexec" "$tmp/out" | tr '\n' ' ')"
     fi
 }
-# (coll_nb_basic's buffers hold up to 5 ranks)
 for h in 1 0; do
     run $h 8 coll_algos
     run $h 6 coll_basic
-    run $h 5 coll_nb_basic
+    run $h 8 coll_nb_basic
     run $h 6 coll_nb_async
     run $h 8 coll_nb_inter
     run $h 7 coll_neighbor

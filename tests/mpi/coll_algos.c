@@ -6,7 +6,9 @@
  * reduce-scatter + gather; reduce_scatter(_block) by recursive halving,
  * pairwise and ring; allgather(v) by Bruck and ring; alltoall by Bruck, all
  * at once and pairwise (in place, and into a strided type), alltoallv/w
- * all at once and pairwise. Sums of ints and a non-commutative user op (products of
+ * all at once and pairwise; on communicators spanning hosts the two-level
+ * allgather(v), reduce_scatter(_block) and alltoall (small mode) and the
+ * flat ones (large mode). Sums of ints and a non-commutative user op (products of
  * 2x2 matrices, whose order shows), in place or not, nonblocking too, with
  * counts from 0 up to not a multiple of the ranks, uneven and empty
  * reduce_scatter and allgatherv blocks; every result checked exactly.
@@ -166,8 +168,11 @@ static void allgather(int each, int v, int inplace, int nb)
     int *x = malloc(sizeof(int) * (size_t)each * 4 + 4), *y = malloc(sizeof(int) * (size_t)total + 4);
     for (int i = 0; i < total; i++)
         y[i] = -1;
-    for (int i = 0; i < cnt[rank]; i++)
-        x[i] = y[dsp[rank] + i] = ival(rank, i) + 1000 * rank;
+    for (int i = 0; i < cnt[rank]; i++) {
+        x[i] = ival(rank, i) + 1000 * rank;
+        if (inplace) /* else the collective must put it there */
+            y[dsp[rank] + i] = x[i];
+    }
     const void *s = inplace ? MPI_IN_PLACE : x;
     MPI_Request rq;
     if (v && nb)
@@ -383,7 +388,8 @@ int main(int argc, char **argv)
     MPI_Op_create(matmul, 0, &mop);
     barrier_waits();
     const unsigned long long never = 1ull << 40;
-    /* small: recursive doubling, recursive halving / pairwise, binomial, Bruck */
+    /* small: recursive doubling, recursive halving / pairwise, binomial,
+     * Bruck; across hosts two levels wherever they apply */
     mode = "small";
     setting("RAILMPI_COLL_RING_MIN", never);
     setting("RAILMPI_COLL_RSAG_MIN", never);
@@ -392,6 +398,7 @@ int main(int argc, char **argv)
     setting("RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN", never);
     setting("RAILMPI_COLL_BINOMIAL_GATHER_MAX", never);
     setting("RAILMPI_COLL_ALLTOALL_BRUCK_MAX", never);
+    setting("RAILMPI_COLL_ALLTOALL_HIER_MAX", never);
     all();
     /* mid: Rabenseifner, alltoall all at once */
     mode = "mid";
@@ -405,6 +412,7 @@ int main(int argc, char **argv)
     setting("RAILMPI_COLL_ALLGATHER_RING_MIN", 1);
     setting("RAILMPI_COLL_ALLTOALL_PAIRWISE_MIN", 1);
     setting("RAILMPI_COLL_BINOMIAL_GATHER_MAX", 1);
+    setting("RAILMPI_COLL_ALLTOALL_HIER_MAX", 1);
     all();
     MPI_Op_free(&mop);
     MPI_Type_free(&mat);

@@ -1,4 +1,4 @@
-/* ranks: 1 2 3 4 */
+/* ranks: 1 2 3 4 8 */
 /* Every nonblocking collective against the blocking one (or the value
  * computed here): regular and v forms, MPI_IN_PLACE, a derived datatype, a
  * non-commutative user op (2x2 matrix product), zero counts, several
@@ -52,8 +52,9 @@ static void test_move(void)
         wait1(&rq);
         for (int i = 0; i < n; i++)
             CHECK(a[i] == 100 * root + i, "ibcast root %d [%d] = %d", root, i, a[i]);
-        /* gather / scatter */
-        for (int i = 0; i < n; i++)
+        /* gather / scatter (the v forms below send rank + 1 of these,
+         * which is more than n from rank n on) */
+        for (int i = 0; i < n * size; i++)
             mine[i] = 1000 * rank + i;
         memset(b, 0, sizeof(int) * (size_t)(n * size));
         MPI_Igather(mine, n, MPI_INT, b, n, MPI_INT, root, MPI_COMM_WORLD, &rq);

@@ -25,6 +25,6 @@ run coll_ring 2 3 1
 run coll_ring 3 7 1
 run coll_basic 2 4 1
 run coll_basic 3 5 1
-# (coll_nb_basic's buffers hold up to 5 ranks)
 run coll_nb_basic 2 5 1
+run coll_nb_basic 3 8 1
 [ $fails = 0 ] && echo "OK: collectives across 2 and 3 virtual hosts, two levels on and off" || exit 1
