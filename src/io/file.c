@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *const io_hint_names[IO_NHINTS] = {
@@ -200,7 +201,17 @@ static void io_file_free(io_file_t *f)
         errhandler_release(f->errh);
     if (f->comm)
         comm_release(f->comm);
+    pthread_mutex_destroy(&f->mu);
     free(f);
+}
+
+void io_file_quiesce(io_file_t *f)
+{
+    /* erroneous (MPI-3.1 13.2.2, 13.3), but a worker must not outlive its file */
+    while (atomic_load(&f->pending) > 0) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
@@ -214,6 +225,7 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
     f->comm = comm;
     f->fd = -1;
     f->shfp_fd = -1;
+    pthread_mutex_init(&f->mu, NULL);
     f->amode = amode;
     name = io_strip_prefix(name);
     int rc = (f->path = strdup(name)) ? io_table_add(f) : -ENOMEM;
@@ -300,6 +312,7 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
 int io_file_close(io_file_t *f)
 {
     int rc = 0;
+    io_file_quiesce(f);
     if (coll_barrier(f->comm) < 0)
         rc = -EIO;
     io_shfp_destroy(f);

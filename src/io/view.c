@@ -383,15 +383,24 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
         return 0;
     MPI_Offset lo = io_data_byte(f, d), hi = io_data_byte(f, d + n - 1) + 1;
     int rc = 0;
-    if (f->atomic && (rc = io_lock(f->fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) < 0)
+    int sieve_w = write && f->nruns > 1 && f->can_read &&
+                  strcmp(f->hints[IO_HINT_ROMIO_DS_WRITE], "disable");
+    /* another thread of this process (a nonblocking access) would pass
+     * through our fcntl locks, or unlock what we hold */
+    int excl = f->atomic || sieve_w;
+    if (excl)
+        pthread_mutex_lock(&f->mu);
+    if (f->atomic && (rc = io_lock(f->fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) < 0) {
+        pthread_mutex_unlock(&f->mu);
         return rc;
+    }
     io_sieve_t s = {.end = hi};
     io_wsieve_t ws = {.locked = f->atomic};
     if (!write && f->nruns > 1 && strcmp(f->hints[IO_HINT_ROMIO_DS_READ], "disable")) {
         s.size = (size_t)strtoll(f->hints[IO_HINT_IND_RD_BUFFER_SIZE], NULL, 10);
         s.win = malloc(s.size);
     }
-    if (write && f->nruns > 1 && f->can_read && strcmp(f->hints[IO_HINT_ROMIO_DS_WRITE], "disable")) {
+    if (sieve_w) {
         ws.size = (size_t)strtoll(f->hints[IO_HINT_IND_WR_BUFFER_SIZE], NULL, 10);
         ws.win = malloc(ws.size);
     }
@@ -423,6 +432,8 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
     free(ws.pc);
     if (f->atomic)
         io_lock(f->fd, F_UNLCK, lo, hi - lo);
+    if (excl)
+        pthread_mutex_unlock(&f->mu);
     return rc;
 }
 
