@@ -32,7 +32,7 @@ enum io_hint {
     IO_HINT_CB_BUFFER_SIZE, IO_HINT_CB_NODES, IO_HINT_ROMIO_CB_READ, IO_HINT_ROMIO_CB_WRITE,
     IO_HINT_ROMIO_DS_READ, IO_HINT_ROMIO_DS_WRITE, IO_HINT_IND_RD_BUFFER_SIZE,
     IO_HINT_IND_WR_BUFFER_SIZE, IO_HINT_STRIPING_UNIT, IO_HINT_STRIPING_FACTOR,
-    IO_HINT_NO_INDEP_RW, IO_NHINTS
+    IO_HINT_NO_INDEP_RW, IO_HINT_CB_CONFIG_LIST, IO_NHINTS
 };
 extern const char *const io_hint_names[IO_NHINTS];
 
@@ -59,7 +59,9 @@ typedef struct io_file {
     char *shfp_path;
     int shfp_fd;         /* -1 until a call needs the file */
     MPI_Offset shfp_init; /* the pointer while its file is missing or empty */
-    char *hints[IO_NHINTS];
+    char *hints[IO_NHINTS]; /* what is in effect (MPI_File_get_info) */
+    long long cb_nodes_asked; /* the application's cb_nodes, 0 when not given */
+    int cb_list_asked;        /* the application gave cb_config_list */
     int *hostof;         /* host index of each rank of comm (0..nhosts-1) */
     int nhosts;
     /* split collective in progress (MPI_File_*_begin) */
