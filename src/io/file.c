@@ -180,6 +180,7 @@ static void io_hints_settle(io_file_t *f)
 
 void io_file_hint_set(io_file_t *f, const char *key, const char *val)
 {
+    io_file_quiesce(f); /* workers read the hints */
     for (int i = 0; i < IO_NHINTS; i++) {
         if (strcmp(key, io_hint_names[i]))
             continue;

@@ -234,7 +234,15 @@ typedef struct file_ireq {
     io_job_t *job;
     io_file_t *f;
     request_t *r;
+    int completed; /* the poll has completed the request and dropped it */
+    int orphan;    /* MPI_Request_free came first: the poll frees the state */
 } file_ireq_t;
+
+static void file_ireq_destroy(file_ireq_t *q)
+{
+    io_async_free(q->job);
+    free(q);
+}
 
 static int file_ireq_query(void *state, MPI_Status *status)
 {
@@ -249,8 +257,10 @@ static int file_ireq_query(void *state, MPI_Status *status)
 static int file_ireq_free(void *state)
 {
     file_ireq_t *q = state;
-    io_async_free(q->job);
-    free(q);
+    if (q->completed)
+        file_ireq_destroy(q);
+    else
+        q->orphan = 1; /* freed before it completed: the worker still has the job */
     return MPI_SUCCESS;
 }
 
@@ -266,7 +276,11 @@ static int file_ireq_poll(void *arg)
     file_ireq_t *q = arg;
     if (!io_async_done(q->job))
         return 0;
+    int orphan = q->orphan;
+    q->completed = 1;
     proto_request_complete(q->r); /* drops the poll's reference */
+    if (orphan)
+        file_ireq_destroy(q);
     return 1;
 }
 
