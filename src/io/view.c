@@ -300,6 +300,13 @@ int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **o
     return 0;
 }
 
+/* Pieces of at least this many bytes are written as they are: reading and
+ * rewriting the holes between them, under a lock the other writers of
+ * those holes wait for, cost more than the calls saved (on one host 4
+ * processes writing 32 KiB pieces of shared rows went from 260-830 MB/s
+ * with sieving to 1220-1380 without, docs/performance.md). */
+#define IO_WSIEVE_DIRECT 4096
+
 /* Write sieving: small pieces close together are gathered into a window of
  * ind_wr_buffer_size bytes, which is read, overlaid and written back as one
  * range under a write lock (the holes may belong to other writers). */
@@ -353,7 +360,7 @@ static int io_wsieve_add(int fd, io_wsieve_t *w, const char *p, MPI_Offset off, 
         rc = io_wsieve_flush(fd, w, p);
     if (rc < 0)
         return rc;
-    if (len >= (MPI_Offset)w->size / 2) {
+    if (len >= (MPI_Offset)w->size / 2 || len >= IO_WSIEVE_DIRECT) {
         ssize_t m = io_pio(fd, 1, (char *)p + pos, (size_t)len, off);
         return m < 0 ? (int)m : 0;
     }
