@@ -316,7 +316,7 @@ int main(int argc, char **argv)
     freed_request();
     io_dir_remove();
     if (rank == 0)
-        printf("io_nonblock: OK\n");
+        printf("OK io_nonblock\n");
     MPI_Finalize();
     return 0;
 }
