@@ -190,6 +190,14 @@ ssize_t io_pio(int fd, int write, char *p, size_t len, MPI_Offset off)
     return (ssize_t)done;
 }
 
+/* Pieces of at least this many bytes are read and written as they are
+ * (unless a read finds its piece in the window already): moving the holes
+ * between them too, and for writes under a lock the other writers of those
+ * holes wait for, cost more than the calls saved. On one host 4 processes
+ * with 32 KiB pieces of shared rows: writes 260-830 MB/s with sieving,
+ * 1220-1380 without; reads 640-850 and 1670-2080 (docs/performance.md). */
+#define IO_SIEVE_DIRECT 4096
+
 typedef struct io_sieve {
     char *win;
     size_t size;
@@ -201,9 +209,10 @@ typedef struct io_sieve {
  * bytes placed (short at end of file) or -errno. */
 static ssize_t io_sieve_read(int fd, io_sieve_t *s, char *p, size_t len, MPI_Offset off)
 {
-    if (!s->win || len >= s->size / 2)
+    int inside = off >= s->lo && off + (MPI_Offset)len <= s->hi;
+    if (!s->win || len >= s->size / 2 || (!inside && len >= IO_SIEVE_DIRECT))
         return io_pio(fd, 0, p, len, off);
-    if (off < s->lo || off + (MPI_Offset)len > s->hi) {
+    if (!inside) {
         size_t want = s->size;
         if ((MPI_Offset)want > s->end - off)
             want = (size_t)(s->end - off);
@@ -300,13 +309,6 @@ int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **o
     return 0;
 }
 
-/* Pieces of at least this many bytes are written as they are: reading and
- * rewriting the holes between them, under a lock the other writers of
- * those holes wait for, cost more than the calls saved (on one host 4
- * processes writing 32 KiB pieces of shared rows went from 260-830 MB/s
- * with sieving to 1220-1380 without, docs/performance.md). */
-#define IO_WSIEVE_DIRECT 4096
-
 /* Write sieving: small pieces close together are gathered into a window of
  * ind_wr_buffer_size bytes, which is read, overlaid and written back as one
  * range under a write lock (the holes may belong to other writers). */
@@ -360,7 +362,7 @@ static int io_wsieve_add(int fd, io_wsieve_t *w, const char *p, MPI_Offset off, 
         rc = io_wsieve_flush(fd, w, p);
     if (rc < 0)
         return rc;
-    if (len >= (MPI_Offset)w->size / 2 || len >= IO_WSIEVE_DIRECT) {
+    if (len >= (MPI_Offset)w->size / 2 || len >= IO_SIEVE_DIRECT) {
         ssize_t m = io_pio(fd, 1, (char *)p + pos, (size_t)len, off);
         return m < 0 ? (int)m : 0;
     }
