@@ -557,6 +557,9 @@ int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count,
                  MPI_Count *bytes)
 {
     *bytes = 0;
+    /* an aggregator rewrites the holes of its window: this process's own
+     * nonblocking writes there must be in the file first */
+    io_file_quiesce(f);
     char *src = NULL;
     int owned = 0, independent = 0;
     int rc = io_mem_pack(f, buf, count, dt, &src, &owned);
