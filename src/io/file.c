@@ -292,6 +292,9 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
         return -ENOMEM;
     }
     f->comm = comm;
+    /* errors of nonblocking accesses are raised on it when their requests
+     * complete, after the file's own handler has had them */
+    comm_set_errhandler(comm, errhandler_get(MPI_ERRORS_RETURN));
     f->fd = -1;
     f->shfp_fd = -1;
     pthread_mutex_init(&f->mu, NULL);

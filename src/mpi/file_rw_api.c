@@ -233,6 +233,7 @@ int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatyp
 typedef struct file_ireq {
     io_job_t *job;
     io_file_t *f;
+    int index;     /* f's MPI_File_c2f, to tell whether f is still open */
     request_t *r;
     int completed; /* the poll has completed the request and dropped it */
     int orphan;    /* MPI_Request_free came first: the poll frees the state */
@@ -244,13 +245,23 @@ static void file_ireq_destroy(file_ireq_t *q)
     free(q);
 }
 
+/* A failed access calls the file's error handler (MPI_ERRORS_RETURN unless
+ * the application set another, MPI-3.1 13.7) when its request completes;
+ * the completing call then raises the class on the request's communicator,
+ * the file's private one, whose handler only returns it. */
 static int file_ireq_query(void *state, MPI_Status *status)
 {
     file_ireq_t *q = state;
     MPI_Count bytes;
     int rc = io_async_result(q->job, &bytes);
     mpi_status_set_count(status, rc < 0 ? 0 : bytes);
-    status->MPI_ERROR = rc < 0 ? mpi_file_errclass(rc) : MPI_SUCCESS;
+    status->MPI_ERROR = MPI_SUCCESS;
+    if (rc < 0) {
+        int cls = mpi_file_errclass(rc);
+        if (io_file_from_index(q->index) == q->f) /* still open */
+            cls = mpi_file_err(q->f, cls, "MPI_File_i* (completion)", "%s", strerror(-rc));
+        status->MPI_ERROR = cls;
+    }
     return status->MPI_ERROR;
 }
 
@@ -320,7 +331,10 @@ static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos 
         FILE_CHECK_RC(rc, "starting the access");
     }
     q->f = f;
+    q->index = f->index;
     q->r = r;
+    r->comm = f->comm;
+    f->comm->refcount++; /* the request's, released with it */
     r->gq = file_ireq_query;
     r->gf = file_ireq_free;
     r->gc = file_ireq_cancel;

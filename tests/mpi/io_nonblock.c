@@ -10,7 +10,9 @@
  *   before starting its own does not deadlock; the data lands where the
  *   interleaved views say;
  * - iwrite_shared / iread_shared move the shared pointer at the call;
- * - a request freed before it completes still writes its data.
+ * - a request freed before it completes still writes its data;
+ * - an access that fails in the background reports its class at completion
+ *   through the file's error handler.
  * Code that did the transfer at the call fails the first part (rank 1 stops
  * waiting after 20 s) and deadlocks in the second (ended by alarm). */
 static int rank, size;
@@ -19,6 +21,7 @@ static int rank, size;
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define LOCKED 4096
@@ -302,6 +305,59 @@ static void freed_request(void)
     }
 }
 
+static int handler_calls, handler_class;
+
+static void count_errors(MPI_File *fh, int *code, ...)
+{
+    (void)fh;
+    handler_calls++;
+    MPI_Error_class(*code, &handler_class);
+}
+
+/* An access that fails in the background (past a file size limit: EFBIG)
+ * completes its request with MPI_ERR_NO_SPACE, through the file's error
+ * handler (MPI_ERRORS_RETURN by default, not MPI_COMM_WORLD's fatal one). */
+static void failed_access(void)
+{
+    char path[512];
+    char name[32];
+    snprintf(name, sizeof name, "err%d.dat", rank);
+    io_path(path, sizeof path, name);
+    MPI_File fh;
+    CHECK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh) ==
+              MPI_SUCCESS, "open");
+    struct rlimit old, rl;
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "getrlimit");
+    signal(SIGXFSZ, SIG_IGN);
+    rl = old;
+    rl.rlim_cur = 65536;
+    CHECK(setrlimit(RLIMIT_FSIZE, &rl) == 0, "setrlimit");
+    static char b[4096];
+    MPI_Request req;
+    MPI_Status st;
+    CHECK(MPI_File_iwrite_at(fh, 1 << 20, b, sizeof b, MPI_BYTE, &req) == MPI_SUCCESS, "iwrite_at");
+    int err = MPI_Wait(&req, &st);
+    CHECK(io_class(err) == MPI_ERR_NO_SPACE, "wait gave class %d", io_class(err));
+    CHECK(req == MPI_REQUEST_NULL, "request not freed");
+    MPI_Errhandler eh;
+    MPI_File_create_errhandler(count_errors, &eh);
+    MPI_File_set_errhandler(fh, eh);
+    CHECK(MPI_File_iwrite_at(fh, 1 << 20, b, sizeof b, MPI_BYTE, &req) == MPI_SUCCESS, "iwrite_at");
+    int flag = 0;
+    double t0 = now();
+    while (!flag) {
+        err = MPI_Test(&req, &flag, &st);
+        CHECK(now() - t0 < 60, "not done after 60 s");
+    }
+    CHECK(io_class(err) == MPI_ERR_NO_SPACE, "test gave class %d", io_class(err));
+    CHECK(handler_calls == 1 && handler_class == MPI_ERR_NO_SPACE, "file handler called %d times (class %d)",
+          handler_calls, handler_class);
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit");
+    MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+    MPI_Errhandler_free(&eh);
+    CHECK(MPI_File_close(&fh) == MPI_SUCCESS, "close");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -314,6 +370,7 @@ int main(int argc, char **argv)
     collective_with_p2p();
     shared_pointer();
     freed_request();
+    failed_access();
     io_dir_remove();
     if (rank == 0)
         printf("OK io_nonblock\n");
