@@ -295,11 +295,10 @@ static int file_ireq_poll(void *arg)
     return 1;
 }
 
-static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos, int coll,
+static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos,
                     MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                     MPI_Request *request)
 {
-    (void)coll;
     FILE_BEGIN_SHARED();
     CHECK_FILE(fh);
     io_file_t *f = f_;
@@ -350,8 +349,8 @@ static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos 
 }
 
 #define FILE_IRW(name, write, pos, off, cbuf)                                        \
-    return file_irw("MPI_File_" #name, fh, (write), (pos), strstr(#name, "_all") != NULL, \
-                    (off), (void *)(cbuf), count, datatype, request)
+    return file_irw("MPI_File_" #name, fh, (write), (pos), (off), (void *)(cbuf), count, \
+                    datatype, request)
 
 RM_ALIAS(File_iread_at)
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
