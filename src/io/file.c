@@ -10,10 +10,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *const io_hint_names[IO_NHINTS] = {
@@ -28,6 +30,7 @@ const char *const io_hint_names[IO_NHINTS] = {
     [IO_HINT_STRIPING_UNIT] = "striping_unit",
     [IO_HINT_STRIPING_FACTOR] = "striping_factor",
     [IO_HINT_NO_INDEP_RW] = "romio_no_indep_rw",
+    [IO_HINT_CB_CONFIG_LIST] = "cb_config_list",
 };
 
 static io_file_t **io_files;
@@ -104,21 +107,80 @@ static void io_hints_default(io_file_t *f, int hosts)
         [IO_HINT_ROMIO_CB_READ] = "automatic", [IO_HINT_ROMIO_CB_WRITE] = "automatic",
         [IO_HINT_ROMIO_DS_READ] = "automatic", [IO_HINT_ROMIO_DS_WRITE] = "automatic",
         [IO_HINT_IND_RD_BUFFER_SIZE] = "4194304", [IO_HINT_IND_WR_BUFFER_SIZE] = "524288",
-        [IO_HINT_NO_INDEP_RW] = "false",
+        [IO_HINT_NO_INDEP_RW] = "false", [IO_HINT_CB_CONFIG_LIST] = "*:*",
     };
     for (int i = 0; i < IO_NHINTS; i++)
         f->hints[i] = def[i] ? strdup(def[i]) : NULL;
 }
 
-static int io_hint_numeric(const char *v)
+/* A positive number no larger than max. */
+static int io_hint_numeric(const char *v, long long max)
 {
     char *end;
     long long x = strtoll(v, &end, 10);
-    return *v && !*end && x > 0;
+    return *v && !*end && x > 0 && x <= max;
+}
+
+/* cb_config_list in the one form that means something when every host
+ * sees the same file system: "*:N" (at most N aggregators on each host) or
+ * "*:*" (every process). 0 for "*", -1 for anything else. */
+static long long io_cb_per_host(const char *v)
+{
+    if (strncmp(v, "*:", 2))
+        return -1;
+    if (!strcmp(v + 2, "*"))
+        return 0;
+    return io_hint_numeric(v + 2, INT_MAX) ? strtoll(v + 2, NULL, 10) : -1;
+}
+
+static void io_hint_put(io_file_t *f, int i, const char *val)
+{
+    char *v = strdup(val);
+    if (v) {
+        free(f->hints[i]);
+        f->hints[i] = v;
+    }
+}
+
+/* Hints that depend on others, made what they are in effect: cb_nodes is
+ * the application's, else as many as cb_config_list allows when it was
+ * given, else one per host; never more than cb_config_list allows on each
+ * host (by default "*:*", no limit: unlike ROMIO's "*:1", an explicit
+ * cb_nodes alone may put several aggregators on a host).
+ * romio_no_indep_rw true turns automatic collective buffering into enable,
+ * as ROMIO does. */
+static void io_hints_settle(io_file_t *f)
+{
+    long long per = f->hints[IO_HINT_CB_CONFIG_LIST] ? io_cb_per_host(f->hints[IO_HINT_CB_CONFIG_LIST]) : 1;
+    int size = f->comm->size;
+    long long cap = 0;
+    int *on = f->nhosts > 0 ? calloc((size_t)f->nhosts, sizeof *on) : NULL;
+    if (on && f->hostof) {
+        for (int r = 0; r < size; r++)
+            on[f->hostof[r]]++;
+        for (int h = 0; h < f->nhosts; h++)
+            cap += per > 0 && per < on[h] ? per : on[h];
+    } else {
+        cap = size;
+    }
+    free(on);
+    long long want = f->cb_nodes_asked > 0 ? f->cb_nodes_asked : f->cb_list_asked ? cap : f->nhosts;
+    if (want > cap)
+        want = cap;
+    if (want < 1)
+        want = 1;
+    char n[32];
+    snprintf(n, sizeof n, "%lld", want);
+    io_hint_put(f, IO_HINT_CB_NODES, n);
+    if (f->hints[IO_HINT_NO_INDEP_RW] && !strcmp(f->hints[IO_HINT_NO_INDEP_RW], "true"))
+        for (int i = IO_HINT_ROMIO_CB_READ; i <= IO_HINT_ROMIO_CB_WRITE; i++)
+            if (!strcmp(f->hints[i], "automatic"))
+                io_hint_put(f, i, "enable");
 }
 
 void io_file_hint_set(io_file_t *f, const char *key, const char *val)
 {
+    io_file_quiesce(f); /* workers read the hints */
     for (int i = 0; i < IO_NHINTS; i++) {
         if (strcmp(key, io_hint_names[i]))
             continue;
@@ -131,17 +193,25 @@ void io_file_hint_set(io_file_t *f, const char *key, const char *val)
         case IO_HINT_NO_INDEP_RW:
             ok = !strcmp(val, "true") || !strcmp(val, "false");
             break;
-        default:
-            ok = io_hint_numeric(val);
+        case IO_HINT_CB_CONFIG_LIST:
+            ok = io_cb_per_host(val) >= 0;
+            f->cb_list_asked |= ok;
+            break;
+        case IO_HINT_STRIPING_FACTOR:
+            ok = 0; /* POSIX files have no stripes to count: not in effect, not reported */
+            break;
+        case IO_HINT_CB_NODES:
+            ok = io_hint_numeric(val, INT_MAX);
+            if (ok)
+                f->cb_nodes_asked = strtoll(val, NULL, 10);
+            break;
+        default: /* sizes: a buffer of that many bytes is allocated */
+            ok = io_hint_numeric(val, 1LL << 30);
         }
         /* a value we cannot use is ignored, as the standard allows */
-        if (ok) {
-            char *v = strdup(val);
-            if (v) {
-                free(f->hints[i]);
-                f->hints[i] = v;
-            }
-        }
+        if (ok && i != IO_HINT_CB_NODES)
+            io_hint_put(f, i, val);
+        io_hints_settle(f);
         return;
     }
 }
@@ -200,7 +270,17 @@ static void io_file_free(io_file_t *f)
         errhandler_release(f->errh);
     if (f->comm)
         comm_release(f->comm);
+    pthread_mutex_destroy(&f->mu);
     free(f);
+}
+
+void io_file_quiesce(io_file_t *f)
+{
+    /* erroneous (MPI-3.1 13.2.2, 13.3), but a worker must not outlive its file */
+    while (atomic_load(&f->pending) > 0) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
@@ -212,8 +292,12 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
         return -ENOMEM;
     }
     f->comm = comm;
+    /* errors of nonblocking accesses are raised on it when their requests
+     * complete, after the file's own handler has had them */
+    comm_set_errhandler(comm, errhandler_get(MPI_ERRORS_RETURN));
     f->fd = -1;
     f->shfp_fd = -1;
+    pthread_mutex_init(&f->mu, NULL);
     f->amode = amode;
     name = io_strip_prefix(name);
     int rc = (f->path = strdup(name)) ? io_table_add(f) : -ENOMEM;
@@ -300,6 +384,7 @@ int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
 int io_file_close(io_file_t *f)
 {
     int rc = 0;
+    io_file_quiesce(f);
     if (coll_barrier(f->comm) < 0)
         rc = -EIO;
     io_shfp_destroy(f);

@@ -6,6 +6,8 @@
 #ifndef RM_IO_IO_H
 #define RM_IO_IO_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,7 +32,7 @@ enum io_hint {
     IO_HINT_CB_BUFFER_SIZE, IO_HINT_CB_NODES, IO_HINT_ROMIO_CB_READ, IO_HINT_ROMIO_CB_WRITE,
     IO_HINT_ROMIO_DS_READ, IO_HINT_ROMIO_DS_WRITE, IO_HINT_IND_RD_BUFFER_SIZE,
     IO_HINT_IND_WR_BUFFER_SIZE, IO_HINT_STRIPING_UNIT, IO_HINT_STRIPING_FACTOR,
-    IO_HINT_NO_INDEP_RW, IO_NHINTS
+    IO_HINT_NO_INDEP_RW, IO_HINT_CB_CONFIG_LIST, IO_NHINTS
 };
 extern const char *const io_hint_names[IO_NHINTS];
 
@@ -57,13 +59,20 @@ typedef struct io_file {
     char *shfp_path;
     int shfp_fd;         /* -1 until a call needs the file */
     MPI_Offset shfp_init; /* the pointer while its file is missing or empty */
-    char *hints[IO_NHINTS];
+    char *hints[IO_NHINTS]; /* what is in effect (MPI_File_get_info) */
+    long long cb_nodes_asked; /* the application's cb_nodes, 0 when not given */
+    int cb_list_asked;        /* the application gave cb_config_list */
     int *hostof;         /* host index of each rank of comm (0..nhosts-1) */
     int nhosts;
     /* split collective in progress (MPI_File_*_begin) */
     int split;
     MPI_Count split_bytes;
     int split_err;
+    /* nonblocking accesses (src/io/async.c) */
+    _Atomic int pending; /* started, not yet finished by a worker */
+    pthread_mutex_t mu;  /* held by an access that must not overlap another of
+                          * this process (fcntl locks do not tell threads apart):
+                          * atomic mode, write sieving */
 } io_file_t;
 
 /* ---- files (src/io/file.c) ---- */
@@ -82,6 +91,9 @@ void io_file_hint_set(io_file_t *f, const char *key, const char *val);
 int io_agree(io_file_t *f, int rc);
 /* Byte-range lock of [off, off + len) (len 0: to the end), F_RDLCK/F_WRLCK/F_UNLCK. */
 int io_lock(int fd, int type, MPI_Offset off, MPI_Offset len);
+
+/* Wait until the file's nonblocking accesses have finished (close, set_view). */
+void io_file_quiesce(io_file_t *f);
 
 /* ---- views and data access (src/io/view.c) ---- */
 /* rc: 0, -EINVAL (filetype not made of etypes, negative or decreasing
@@ -141,6 +153,17 @@ void io_tp_split(MPI_Offset gmin, MPI_Offset gmax, int naggr, MPI_Offset su, MPI
                  MPI_Offset *fd_size);
 void io_tp_domain_of(MPI_Offset base, MPI_Offset fd_size, MPI_Offset gmin, MPI_Offset gmax, int a,
                      MPI_Offset *lo, MPI_Offset *hi);
+
+/* ---- nonblocking access (src/io/async.c) ---- */
+/* io_read / io_write of the same arguments on a worker thread. The buffer
+ * belongs to the access until io_async_done; dt is held by the job. */
+typedef struct io_job io_job_t;
+int io_async_start(io_file_t *f, int write, MPI_Offset off, void *buf, MPI_Count count,
+                   dtype_t *dt, io_job_t **out);
+int io_async_done(const io_job_t *j);
+/* After io_async_done: what io_read / io_write answered. */
+int io_async_result(const io_job_t *j, MPI_Count *bytes);
+void io_async_free(io_job_t *j);
 
 /* ---- representations (src/io/datarep.c) ---- */
 /* 0 with *rep (and *u for a registered one), -ENOENT for an unknown name. */

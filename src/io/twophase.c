@@ -34,6 +34,10 @@ typedef struct io_tp {
     MPI_Count np;
 } io_tp_t;
 
+/* On one host, "automatic" aggregates only pieces shorter than this on
+ * average (bytes). */
+#define IO_TP_ONE_HOST_PIECE 128
+
 static MPI_Offset io_hint_num(io_file_t *f, int h, MPI_Offset dflt)
 {
     if (!f->hints[h])
@@ -412,30 +416,36 @@ static int io_tp_plan(io_tp_t *t, int write)
     const char *mode = f->hints[write ? IO_HINT_ROMIO_CB_WRITE : IO_HINT_ROMIO_CB_READ];
     if (!strcmp(mode, "disable") || f->atomic || t->size == 1)
         return -1; /* atomic mode: each access under its own lock */
-    /* (first byte, end, readable) of every process */
-    long long mine[3] = {-1, -1, f->can_read};
+    /* (first byte, end, readable, pieces, bytes) of every process */
+    enum { NI = 5 };
+    long long mine[NI] = {-1, -1, f->can_read, (long long)t->np, 0};
     if (t->np > 0) {
         mine[0] = t->pc[0].off;
         mine[1] = t->pc[t->np - 1].off + t->pc[t->np - 1].len;
     }
-    long long *all = malloc(sizeof *all * 3 * (size_t)t->size);
+    for (MPI_Count i = 0; i < t->np; i++)
+        mine[4] += t->pc[i].len;
+    long long *all = malloc(sizeof *all * NI * (size_t)t->size);
     if (!all)
         return -ENOMEM;
     dtype_t *ll = dtype_get(MPI_LONG_LONG);
-    if (coll_allgather(mine, 3, ll, all, 3, ll, f->comm) < 0) {
+    if (coll_allgather(mine, NI, ll, all, NI, ll, f->comm) < 0) {
         free(all);
         return -EIO;
     }
     int interleaved = 0, any = 0, readable = 1;
+    long long pieces = 0, bytes = 0;
     t->gmin = -1;
     t->gmax = -1;
     for (int i = 0; i < t->size; i++) {
-        long long *a = all + 3 * i;
+        long long *a = all + NI * i;
         readable &= a[2] != 0;
+        pieces += a[3];
+        bytes += a[4];
         if (a[0] < 0)
             continue;
         for (int j = 0; j < i && !interleaved; j++)
-            interleaved = all[3 * j] >= 0 && a[0] < all[3 * j + 1] && all[3 * j] < a[1];
+            interleaved = all[NI * j] >= 0 && a[0] < all[NI * j + 1] && all[NI * j] < a[1];
         if (!any || a[0] < t->gmin)
             t->gmin = a[0];
         if (!any || a[1] > t->gmax)
@@ -445,6 +455,13 @@ static int io_tp_plan(io_tp_t *t, int write)
     free(all);
     /* a domain with holes is read before it is written */
     if (!any || !readable || (!interleaved && strcmp(mode, "enable")))
+        return -1;
+    /* All on one host: the processes share one page cache, and each
+     * writing its own pieces (one copy) beats funnelling them through
+     * aggregators (three copies and a wait for the slowest) unless the
+     * pieces are tiny (docs/performance.md). */
+    if (strcmp(mode, "enable") && f->nhosts == 1 && pieces > 0 &&
+        bytes / pieces >= IO_TP_ONE_HOST_PIECE)
         return -1;
     int rc = io_tp_aggregators(t);
     if (rc < 0)
@@ -540,6 +557,9 @@ int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count,
                  MPI_Count *bytes)
 {
     *bytes = 0;
+    /* an aggregator rewrites the holes of its window: this process's own
+     * nonblocking writes there must be in the file first */
+    io_file_quiesce(f);
     char *src = NULL;
     int owned = 0, independent = 0;
     int rc = io_mem_pack(f, buf, count, dt, &src, &owned);

@@ -190,6 +190,14 @@ ssize_t io_pio(int fd, int write, char *p, size_t len, MPI_Offset off)
     return (ssize_t)done;
 }
 
+/* Pieces of at least this many bytes are read and written as they are
+ * (unless a read finds its piece in the window already): moving the holes
+ * between them too, and for writes under a lock the other writers of those
+ * holes wait for, cost more than the calls saved. On one host 4 processes
+ * with 32 KiB pieces of shared rows: writes 260-830 MB/s with sieving,
+ * 1220-1380 without; reads 640-850 and 1670-2080 (docs/performance.md). */
+#define IO_SIEVE_DIRECT 4096
+
 typedef struct io_sieve {
     char *win;
     size_t size;
@@ -201,9 +209,10 @@ typedef struct io_sieve {
  * bytes placed (short at end of file) or -errno. */
 static ssize_t io_sieve_read(int fd, io_sieve_t *s, char *p, size_t len, MPI_Offset off)
 {
-    if (!s->win || len >= s->size / 2)
+    int inside = off >= s->lo && off + (MPI_Offset)len <= s->hi;
+    if (!s->win || len >= s->size / 2 || (!inside && len >= IO_SIEVE_DIRECT))
         return io_pio(fd, 0, p, len, off);
-    if (off < s->lo || off + (MPI_Offset)len > s->hi) {
+    if (!inside) {
         size_t want = s->size;
         if ((MPI_Offset)want > s->end - off)
             want = (size_t)(s->end - off);
@@ -353,7 +362,7 @@ static int io_wsieve_add(int fd, io_wsieve_t *w, const char *p, MPI_Offset off, 
         rc = io_wsieve_flush(fd, w, p);
     if (rc < 0)
         return rc;
-    if (len >= (MPI_Offset)w->size / 2) {
+    if (len >= (MPI_Offset)w->size / 2 || len >= IO_SIEVE_DIRECT) {
         ssize_t m = io_pio(fd, 1, (char *)p + pos, (size_t)len, off);
         return m < 0 ? (int)m : 0;
     }
@@ -383,15 +392,24 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
         return 0;
     MPI_Offset lo = io_data_byte(f, d), hi = io_data_byte(f, d + n - 1) + 1;
     int rc = 0;
-    if (f->atomic && (rc = io_lock(f->fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) < 0)
+    int sieve_w = write && f->nruns > 1 && f->can_read &&
+                  strcmp(f->hints[IO_HINT_ROMIO_DS_WRITE], "disable");
+    /* another thread of this process (a nonblocking access) would pass
+     * through our fcntl locks, or unlock what we hold */
+    int excl = f->atomic || sieve_w;
+    if (excl)
+        pthread_mutex_lock(&f->mu);
+    if (f->atomic && (rc = io_lock(f->fd, write ? F_WRLCK : F_RDLCK, lo, hi - lo)) < 0) {
+        pthread_mutex_unlock(&f->mu);
         return rc;
+    }
     io_sieve_t s = {.end = hi};
     io_wsieve_t ws = {.locked = f->atomic};
     if (!write && f->nruns > 1 && strcmp(f->hints[IO_HINT_ROMIO_DS_READ], "disable")) {
         s.size = (size_t)strtoll(f->hints[IO_HINT_IND_RD_BUFFER_SIZE], NULL, 10);
         s.win = malloc(s.size);
     }
-    if (write && f->nruns > 1 && f->can_read && strcmp(f->hints[IO_HINT_ROMIO_DS_WRITE], "disable")) {
+    if (sieve_w) {
         ws.size = (size_t)strtoll(f->hints[IO_HINT_IND_WR_BUFFER_SIZE], NULL, 10);
         ws.win = malloc(ws.size);
     }
@@ -423,6 +441,8 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
     free(ws.pc);
     if (f->atomic)
         io_lock(f->fd, F_UNLCK, lo, hi - lo);
+    if (excl)
+        pthread_mutex_unlock(&f->mu);
     return rc;
 }
 

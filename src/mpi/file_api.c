@@ -281,6 +281,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
         FILE_FAIL(mpi_err_from_status(st), "%s", rm_status_str(st));
     if (all[0] != -all[1])
         FILE_FAIL(MPI_ERR_NOT_SAME, "processes passed different flags");
+    io_file_quiesce(f_);
     f_->atomic = flag;
     FILE_END();
 }
@@ -335,6 +336,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     int nkeys;
     if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
         FILE_FAIL(MPI_ERR_INFO, "invalid info object 0x%x", (unsigned)info);
+    io_file_quiesce(f_);
     int rc = io_view_set(f_, disp, et, ft, datarep, u, rep);
     int arc = io_agree(f_, rc); /* nobody goes on alone */
     if (rc == -EINVAL) /* MPI_ERR_ARG as MPICH gives */

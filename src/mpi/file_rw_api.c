@@ -1,8 +1,7 @@
 /* MPI-IO data access: explicit offsets, individual and shared file pointers,
  * blocking, nonblocking and split collective forms (MPI-3.1 13.4). The
  * collective forms move each process's own data (src/io has the view
- * walk); nonblocking ones complete at once and hand back a generalized
- * request holding the status. */
+ * walk); nonblocking ones run on a worker thread behind a request. */
 #include "mpi/fileimpl.h"
 
 #include "coll/coll.h"
@@ -221,53 +220,137 @@ int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatyp
     FILE_RW(write_ordered, 1, POS_ORDERED, 0, 0, buf);
 }
 
-/* ---- nonblocking: done at once, the request carries the status ---- */
+/* ---- nonblocking: the transfer runs on a worker (src/io/async.c) ----
+ * The request is a generalized one that progress completes when the
+ * worker has finished; its status carries the byte count and the access's
+ * error class. The position is taken at the call: the individual pointer
+ * moves by the amount requested, the shared one by fetch-and-add, so later
+ * calls start after this access whether or not it has finished (MPI-3.1
+ * 13.4.3, 13.4.4). Collective forms need nothing from the other processes
+ * (the data of each is its own): they are this process's access, started
+ * at once, so they never wait for another process and never block. */
 
-static int file_greq_query(void *state, MPI_Status *status)
+typedef struct file_ireq {
+    io_job_t *job;
+    io_file_t *f;
+    int index;     /* f's MPI_File_c2f, to tell whether f is still open */
+    request_t *r;
+    int completed; /* the poll has completed the request and dropped it */
+    int orphan;    /* MPI_Request_free came first: the poll frees the state */
+} file_ireq_t;
+
+static void file_ireq_destroy(file_ireq_t *q)
 {
-    *status = *(MPI_Status *)state;
+    io_async_free(q->job);
+    free(q);
+}
+
+/* A failed access calls the file's error handler (MPI_ERRORS_RETURN unless
+ * the application set another, MPI-3.1 13.7) when its request completes;
+ * the completing call then raises the class on the request's communicator,
+ * the file's private one, whose handler only returns it. */
+static int file_ireq_query(void *state, MPI_Status *status)
+{
+    file_ireq_t *q = state;
+    MPI_Count bytes;
+    int rc = io_async_result(q->job, &bytes);
+    mpi_status_set_count(status, rc < 0 ? 0 : bytes);
+    status->MPI_ERROR = MPI_SUCCESS;
+    if (rc < 0) {
+        int cls = mpi_file_errclass(rc);
+        if (io_file_from_index(q->index) == q->f) /* still open */
+            cls = mpi_file_err(q->f, cls, "MPI_File_i* (completion)", "%s", strerror(-rc));
+        status->MPI_ERROR = cls;
+    }
+    return status->MPI_ERROR;
+}
+
+static int file_ireq_free(void *state)
+{
+    file_ireq_t *q = state;
+    if (q->completed)
+        file_ireq_destroy(q);
+    else
+        q->orphan = 1; /* freed before it completed: the worker still has the job */
     return MPI_SUCCESS;
 }
 
-static int file_greq_free(void *state)
-{
-    free(state);
-    return MPI_SUCCESS;
-}
-
-static int file_greq_cancel(void *state, int complete)
+static int file_ireq_cancel(void *state, int complete)
 {
     (void)state;
     (void)complete;
-    return MPI_SUCCESS;
+    return MPI_SUCCESS; /* an access under way is not cancelled (MPI_Test_cancelled: false) */
 }
 
-static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos, int coll,
+static int file_ireq_poll(void *arg)
+{
+    file_ireq_t *q = arg;
+    if (!io_async_done(q->job))
+        return 0;
+    int orphan = q->orphan;
+    q->completed = 1;
+    proto_request_complete(q->r); /* drops the poll's reference */
+    if (orphan)
+        file_ireq_destroy(q);
+    return 1;
+}
+
+static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos,
                     MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                     MPI_Request *request)
 {
-    MPI_Count bytes;
+    FILE_BEGIN_SHARED();
+    CHECK_FILE(fh);
+    io_file_t *f = f_;
     if (!request)
-        return mpi_file_err(io_file_get(fh), MPI_ERR_ARG, fn_name_, "request is NULL");
-    int err = file_rw(fn_name_, fh, write, pos, coll, offset, buf, count, datatype, &bytes);
-    if (err != MPI_SUCCESS)
-        return err;
-    MPI_Status *st = calloc(1, sizeof *st);
-    if (!st)
-        return mpi_file_err(io_file_get(fh), MPI_ERR_NO_MEM, fn_name_, "out of memory");
-    file_status(st, bytes);
-    st->MPI_ERROR = MPI_SUCCESS;
-    if ((err = PMPI_Grequest_start(file_greq_query, file_greq_free, file_greq_cancel, st, request)) !=
-        MPI_SUCCESS) {
-        free(st);
-        return err;
+        FILE_FAIL(MPI_ERR_ARG, "request is NULL");
+    dtype_t *dt = dtype_get(datatype);
+    char why[160];
+    int cls = file_rw_check(f, write, pos, offset, buf, count, dt, datatype, why, sizeof why);
+    if (cls != MPI_SUCCESS)
+        FILE_FAIL(cls, "%s", why);
+    MPI_Offset n = (MPI_Offset)count * dt->size / f->etype->size;
+    int rc = 0;
+    if (pos == POS_INDIV) {
+        offset = f->fp;
+        f->fp += n;
+    } else if (pos == POS_SHARED) {
+        rc = io_shfp_fetch_add(f, n, &offset);
     }
-    return PMPI_Grequest_complete(*request);
+    FILE_CHECK_RC(rc, "shared file pointer");
+    file_ireq_t *q = calloc(1, sizeof *q);
+    request_t *r = q ? proto_request_alloc(REQ_GREQ) : NULL;
+    if (!r) {
+        free(q);
+        FILE_FAIL(MPI_ERR_NO_MEM, "out of requests");
+    }
+    if ((rc = io_async_start(f, write, offset, buf, count, dt, &q->job)) < 0) {
+        free(q);
+        proto_request_release(r);
+        FILE_CHECK_RC(rc, "starting the access");
+    }
+    q->f = f;
+    q->index = f->index;
+    q->r = r;
+    r->comm = f->comm;
+    f->comm->refcount++; /* the request's, released with it */
+    r->gq = file_ireq_query;
+    r->gf = file_ireq_free;
+    r->gc = file_ireq_cancel;
+    r->gstate = q;
+    r->refs++; /* the poll's, dropped when it completes the request */
+    if (!file_ireq_poll(q) && proto_poll_add(file_ireq_poll, q) < 0) {
+        while (!io_async_done(q->job))
+            rm_lock_yield();
+        file_ireq_poll(q);
+    }
+    *request = r->handle;
+    FILE_END();
 }
 
 #define FILE_IRW(name, write, pos, off, cbuf)                                        \
-    return file_irw("MPI_File_" #name, fh, (write), (pos), strstr(#name, "_all") != NULL, \
-                    (off), (void *)(cbuf), count, datatype, request)
+    return file_irw("MPI_File_" #name, fh, (write), (pos), (off), (void *)(cbuf), count, \
+                    datatype, request)
 
 RM_ALIAS(File_iread_at)
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,

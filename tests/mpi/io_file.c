@@ -122,6 +122,50 @@ int main(int argc, char **argv)
     MPI_File_get_info(fh, &used);
     check_hint(used, "cb_buffer_size", "1048576");
     check_hint(used, "cb_nodes", "1");
+    check_hint(used, "cb_config_list", "*:*");
+    MPI_Info_free(&used);
+    /* get_info says what is in effect: no more aggregators than processes,
+     * or than cb_config_list allows on each host; striping_factor means
+     * nothing to POSIX files; romio_no_indep_rw makes automatic collective
+     * buffering enable; sizes over 1 GiB are refused */
+    int nprocs;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cb_nodes", "1000");
+    MPI_Info_set(info, "striping_factor", "4");
+    MPI_Info_set(info, "romio_no_indep_rw", "true");
+    MPI_Info_set(info, "cb_buffer_size", "4294967296");
+    MPI_File_set_info(fh, info);
+    MPI_Info_free(&info);
+    MPI_File_get_info(fh, &used);
+    snprintf(val, sizeof val, "%d", nprocs);
+    check_hint(used, "cb_nodes", val);
+    check_hint(used, "romio_no_indep_rw", "true");
+    check_hint(used, "romio_cb_read", "enable");
+    check_hint(used, "romio_cb_write", "enable");
+    check_hint(used, "cb_buffer_size", "1048576");
+    MPI_Info_get(used, "striping_factor", 63, val, &flag);
+    CHECK(!flag, "striping_factor reported");
+    MPI_Info_free(&used);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cb_config_list", "*:1");
+    MPI_Info_set(info, "romio_no_indep_rw", "false");
+    MPI_Info_set(info, "romio_cb_read", "automatic");
+    MPI_File_set_info(fh, info);
+    MPI_Info_free(&info);
+    MPI_File_get_info(fh, &used);
+    check_hint(used, "cb_nodes", hosts); /* one per host at most */
+    check_hint(used, "cb_config_list", "*:1");
+    check_hint(used, "romio_cb_read", "automatic");
+    MPI_Info_free(&used);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cb_config_list", "*:*");
+    MPI_Info_set(info, "cb_nodes", "2");
+    MPI_File_set_info(fh, info);
+    MPI_Info_free(&info);
+    MPI_File_get_info(fh, &used);
+    snprintf(val, sizeof val, "%d", nprocs < 2 ? nprocs : 2);
+    check_hint(used, "cb_nodes", val);
     MPI_Info_free(&used);
 
     int amode;

@@ -1,0 +1,132 @@
+/* Nonblocking data access (MPI_File_i*): the transfer runs on a worker
+ * thread while the caller goes on; the binding's request polls the job's
+ * `done` flag from progress. Workers are made on demand, one per job that
+ * finds none idle (up to IO_ASYNC_MAX; beyond, jobs queue), because a job
+ * may wait long in the file system (an fcntl lock another process holds in
+ * atomic mode) and must not hold back the jobs queued behind it. An idle
+ * worker ends after a few seconds, so a program that stops doing
+ * nonblocking I/O keeps no threads.
+ *
+ * The workers touch only the job, the file's descriptor and its view (which
+ * MPI-3.1 13.3 forbids changing while requests are pending: set_view and
+ * close wait for them anyway), never the communication engine. */
+#include "io/io.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define IO_ASYNC_MAX 16
+#define IO_ASYNC_IDLE_S 5
+
+struct io_job {
+    io_file_t *f;
+    int write;
+    MPI_Offset off;
+    void *buf;
+    MPI_Count count;
+    dtype_t *dt;
+    MPI_Count bytes;
+    int rc;
+    _Atomic int done;
+    struct io_job *next;
+};
+
+static pthread_mutex_t io_async_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t io_async_cv = PTHREAD_COND_INITIALIZER;
+static io_job_t *io_async_head, *io_async_tail;
+static int io_async_threads, io_async_idle;
+
+static void io_job_run(io_job_t *j)
+{
+    j->rc = j->write ? io_write(j->f, j->off, j->buf, j->count, j->dt, &j->bytes)
+                     : io_read(j->f, j->off, j->buf, j->count, j->dt, &j->bytes);
+    atomic_fetch_sub(&j->f->pending, 1);
+    atomic_store(&j->done, 1);
+}
+
+static void *io_async_worker(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&io_async_mu);
+    for (;;) {
+        while (!io_async_head) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += IO_ASYNC_IDLE_S;
+            io_async_idle++;
+            int rc = pthread_cond_timedwait(&io_async_cv, &io_async_mu, &until);
+            io_async_idle--;
+            if (rc == ETIMEDOUT && !io_async_head) {
+                io_async_threads--;
+                pthread_mutex_unlock(&io_async_mu);
+                return NULL;
+            }
+        }
+        io_job_t *j = io_async_head;
+        io_async_head = j->next;
+        if (!io_async_head)
+            io_async_tail = NULL;
+        pthread_mutex_unlock(&io_async_mu);
+        io_job_run(j);
+        pthread_mutex_lock(&io_async_mu);
+    }
+}
+
+int io_async_start(io_file_t *f, int write, MPI_Offset off, void *buf, MPI_Count count,
+                   dtype_t *dt, io_job_t **out)
+{
+    io_job_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return -ENOMEM;
+    *j = (io_job_t){.f = f, .write = write, .off = off, .buf = buf, .count = count, .dt = dt};
+    dt->refcount++; /* the application may free its datatype at once */
+    atomic_fetch_add(&f->pending, 1);
+    pthread_mutex_lock(&io_async_mu);
+    if (io_async_tail)
+        io_async_tail->next = j;
+    else
+        io_async_head = j;
+    io_async_tail = j;
+    int run_here = 0;
+    if (io_async_idle == 0 && io_async_threads < IO_ASYNC_MAX) {
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        if (pthread_create(&t, &a, io_async_worker, NULL) == 0)
+            io_async_threads++;
+        else if (io_async_threads == 0)
+            run_here = 1; /* no thread at all: the access completes at the call */
+        pthread_attr_destroy(&a);
+    } else {
+        pthread_cond_signal(&io_async_cv);
+    }
+    if (run_here) {
+        io_async_head = io_async_tail = NULL;
+        pthread_mutex_unlock(&io_async_mu);
+        io_job_run(j);
+    } else {
+        pthread_mutex_unlock(&io_async_mu);
+    }
+    *out = j;
+    return 0;
+}
+
+int io_async_done(const io_job_t *j)
+{
+    return atomic_load(&j->done);
+}
+
+int io_async_result(const io_job_t *j, MPI_Count *bytes)
+{
+    *bytes = j->bytes;
+    return j->rc;
+}
+
+void io_async_free(io_job_t *j)
+{
+    dtype_release(j->dt);
+    free(j);
+}
