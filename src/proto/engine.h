@@ -58,6 +58,7 @@ typedef struct proto_engine {
     size_t stripe_min;  /* messages from this size on are striped over rails */
     size_t peer_buffer; /* credit per peer (RAILMPI_PEER_BUFFER), 0: unlimited */
     size_t rndv_window; /* bytes of a network rendezvous sent with its RTS */
+    size_t rdma_min;    /* rendezvous by remote reads from this size on, 0: never */
     proto_peer_t *peer; /* one per world rank */
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
@@ -135,6 +136,15 @@ void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t cop
 size_t proto_rndv_window(request_t *r, rail_channel_t *ch);
 size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch);
 void proto_rndv_stream(request_t *s);
+/* Rendezvous by remote reads (rdma.c). Sender: register s->sdata on the
+ * channel's rails that read remote memory and fill keys (at most
+ * PROTO_RDMA_KEYS_MAX) for the RTS; the number, 0: none (the copy path).
+ * proto_rdma_release: the send completed, its registrations go. Receiver:
+ * read a matched message of `size` bytes into r and complete it; 0: not
+ * possible here (the caller answers CTS). */
+int proto_rdma_offer(request_t *s, rail_channel_t *ch, proto_rdma_key_t *keys);
+void proto_rdma_release(request_t *s);
+int proto_rdma_pull(request_t *r, const void *keys, int nkeys, size_t size);
 /* A receive got all of its bytes (proto/p2p.c). */
 void proto_recv_done(request_t *r);
 

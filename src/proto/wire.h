@@ -21,6 +21,7 @@ enum proto_frame_type {
 
 enum proto_frame_flags {
     PFF_SYNC = 1, /* sender waits for a match (MPI_Ssend) */
+    PFF_RDMA = 2, /* RTS: proto_rdma_key_t entries follow proto_rts_t (proto/rdma.c) */
 };
 
 typedef struct proto_hdr {
@@ -40,5 +41,13 @@ typedef struct proto_rts {
     uint64_t addr; /* sender's contiguous data, 0 if it cannot be read directly */
     uint64_t win;  /* bytes [0, win) follow as PF_RDATA without waiting for a CTS */
 } proto_rts_t;
+
+/* The key of a send's data registered on one rail: the receiver reads byte
+ * `off` of it at base + off on that rail (proto/rdma.c). */
+#define PROTO_RDMA_KEYS_MAX 8
+typedef struct proto_rdma_key {
+    uint32_t rail, rsvd;
+    uint64_t key, base;
+} proto_rdma_key_t;
 
 #endif
