@@ -78,7 +78,7 @@ static int ofi_load(void)
  * take every buffer of its rail with it */
 #define OFI_PATH_TX_MAX 64
 #define OFI_MAGIC 0x52464f31u /* "RFO1" */
-/* remote reads one rail may have in the provider's hands */
+/* remote writes one rail may have in the provider's hands */
 #define OFI_RMA_OPS 64
 
 /* What each message carries before the frame header. */
@@ -102,7 +102,7 @@ typedef struct ofi_buf {
     unsigned char *data;
 } ofi_buf_t;
 
-/* A remote read in the provider's hands. */
+/* A remote write in the provider's hands. */
 typedef struct ofi_rma_op {
     struct fi_context ctx; /* first, as ofi_buf_t's */
     struct ofi_rma_op *next;
@@ -157,7 +157,7 @@ struct net_iface {
     ofi_buf_t bufs[OFI_RX_BUFS + OFI_TX_BUFS];
     ofi_buf_t *tx_free;
     int tx_busy;             /* send buffers in the provider's hands */
-    int rma;                 /* the provider reads remote memory (FI_RMA) */
+    int rma;                 /* the provider writes remote memory (FI_RMA) */
     uint64_t next_key;       /* keys we choose (no FI_MR_PROV_KEY) */
     ofi_rma_op_t rma_ops[OFI_RMA_OPS];
     ofi_rma_op_t *rma_free;
@@ -220,7 +220,7 @@ static struct fi_info *ofi_hints(const char *prov, int rma)
     if (!h)
         return NULL;
     h->ep_attr->type = FI_EP_RDM;
-    h->caps = FI_MSG | (rma ? FI_RMA | FI_READ | FI_REMOTE_READ : 0);
+    h->caps = FI_MSG | (rma ? FI_RMA | FI_WRITE | FI_REMOTE_WRITE : 0);
     h->mode = FI_CONTEXT;
     h->domain_attr->threading = FI_THREAD_DOMAIN;
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
@@ -230,7 +230,7 @@ static struct fi_info *ofi_hints(const char *prov, int rma)
     return h;
 }
 
-/* The rails again, asked with remote reads, which not every provider has:
+/* The rails again, asked with remote writes, which not every provider has:
  * a rail whose domain offers them takes that description instead (asked
  * for at first, they would have hidden the providers without). */
 static void ofi_discover_rma(void)
@@ -243,7 +243,7 @@ static void ofi_discover_rma(void)
     int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &list);
     fi_freeinfo(hints);
     if (rc) {
-        rm_log_debug("ofi: provider %s has no remote reads: the copy path only", ofi_rails[0]->fabric_attr->prov_name);
+        rm_log_debug("ofi: provider %s has no remote writes: the copy path only", ofi_rails[0]->fabric_attr->prov_name);
         return;
     }
     for (int i = 0; i < ofi_nrails; i++) {
@@ -306,7 +306,7 @@ static int ofi_discover(void)
     for (int i = 0; i < ofi_nrails; i++)
         rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s%s", i, ofi_rails[i]->fabric_attr->prov_name,
                      ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name,
-                     ofi_rail_rma[i] ? ", remote reads" : "");
+                     ofi_rail_rma[i] ? ", remote writes" : "");
     return ofi_nrails;
 }
 
@@ -597,8 +597,8 @@ static int ofi_is_rma(const net_iface_t *ifc, const void *ctx)
     return (const char *)ctx >= (const char *)ifc->rma_ops && (const char *)ctx < (const char *)(ifc->rma_ops + OFI_RMA_OPS);
 }
 
-/* The provider handed a read back: its bytes landed (failed = 0) or not. A
- * failed read fails its path, as a failed send does. */
+/* The provider handed a write back: its bytes landed (failed = 0) or not.
+ * A failed write fails its path, as a failed send does. */
 static void ofi_rma_done(net_iface_t *ifc, ofi_rma_op_t *op, int failed)
 {
     net_path_t *p = op->path;
@@ -609,7 +609,7 @@ static void ofi_rma_done(net_iface_t *ifc, ofi_rma_op_t *op, int failed)
     op->next = ifc->rma_free;
     ifc->rma_free = op;
     if (!failed)
-        p->rx_bytes += op->len; /* a sign of life, as received bytes are */
+        p->rx_bytes += op->len; /* the peer confirmed them: a sign of life */
     else if (!abandoned)
         ofi_path_error(p, RM_ERR_CONN_RESET);
     fn(arg, failed ? RM_ERR_IO : RM_OK, 1);
@@ -642,7 +642,7 @@ static int ofi_progress(net_iface_t *ifc)
             if (!b)
                 continue;
             if (ofi_is_rma(ifc, b)) {
-                rm_log_info("ofi: rail %d: a remote read failed: %s", ifc->rail,
+                rm_log_info("ofi: rail %d: a remote write failed: %s", ifc->rail,
                             fi_cq_strerror(ifc->cq, err.prov_errno, err.err_data, NULL, 0));
                 ofi_rma_done(ifc, err.op_context, 1);
             } else if (b->tx) {
@@ -677,9 +677,9 @@ static int ofi_progress(net_iface_t *ifc)
 
 static void ofi_path_forget(net_path_t *p)
 {
-    /* its reads are told to go elsewhere; they may still land (the
-     * provider is not asked to cancel them: rxm cannot), so each reports
-     * again when the provider hands it back */
+    /* its writes are told to go elsewhere; they may still be carried out
+     * (the provider is not asked to cancel them: rxm cannot), so each
+     * reports again when the provider hands it back */
     net_iface_t *ifc = p->ifc;
     for (int i = 0; i < OFI_RMA_OPS; i++) {
         ofi_rma_op_t *op = &ifc->rma_ops[i];
@@ -796,7 +796,7 @@ static int ofi_measure(net_path_t *p, net_measure_t *m)
     return 0;
 }
 
-/* ---- remote reads ------------------------------------------------------ */
+/* ---- remote writes ----------------------------------------------------- */
 
 /* Registered for the length of one rendezvous and closed after it: railmpi
  * keeps no registrations across messages, so memory the application frees
@@ -812,7 +812,7 @@ static rm_status_t ofi_mr_reg(net_iface_t *ifc, void *buf, size_t len, int remot
     if (!m)
         return RM_ERR_NOMEM;
     uint64_t mode = ifc->info->domain_attr->mr_mode;
-    int rc = fi_mr_reg(ifc->domain, buf, len, remote ? FI_REMOTE_READ : FI_READ, 0,
+    int rc = fi_mr_reg(ifc->domain, buf, len, remote ? FI_REMOTE_WRITE : FI_WRITE, 0,
                        mode & FI_MR_PROV_KEY ? 0 : ifc->next_key++, 0, &m->mr, NULL);
     if (rc) {
         rm_log_info("ofi: rail %d: cannot register %zu bytes: %s", ifc->rail, len, fi_strerror(-rc));
@@ -840,8 +840,11 @@ static void ofi_mr_dereg(net_mr_t *m)
     free(m);
 }
 
-static rm_status_t ofi_rma_read(net_path_t *p, void *dst, net_mr_t *local, size_t len, uint64_t raddr,
-                                uint64_t key, net_rma_fn fn, void *arg)
+/* Delivery complete: the completion says the bytes are in the peer's
+ * memory, not only handed to the network, so the layer above knows what
+ * arrived without asking. */
+static rm_status_t ofi_rma_write(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
+                                 uint64_t key, net_rma_fn fn, void *arg)
 {
     net_iface_t *ifc = p->ifc;
     if (p->broken)
@@ -851,11 +854,16 @@ static rm_status_t ofi_rma_read(net_path_t *p, void *dst, net_mr_t *local, size_
     ofi_rma_op_t *op = ifc->rma_free;
     if (!op)
         return RM_ERR_NO_RESOURCE;
-    ssize_t rc = fi_read(ifc->ep, dst, len, local ? local->desc : NULL, p->fa, raddr, key, &op->ctx);
+    struct iovec iov = {.iov_base = (void *)src, .iov_len = len};
+    void *desc = local ? local->desc : NULL;
+    struct fi_rma_iov riov = {.addr = raddr, .len = len, .key = key};
+    struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = p->fa,
+                             .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx};
+    ssize_t rc = fi_writemsg(ifc->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
     if (rc == -FI_EAGAIN)
         return RM_ERR_NO_RESOURCE;
     if (rc) {
-        rm_log_info("ofi: rail %d: read from rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
+        rm_log_info("ofi: rail %d: write to rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
         return RM_ERR_CONN_RESET;
     }
     ifc->rma_free = op->next;
@@ -893,5 +901,5 @@ const net_ops_t net_ofi_ops = {
     .mr_reg = ofi_mr_reg,
     .mr_remote = ofi_mr_remote,
     .mr_dereg = ofi_mr_dereg,
-    .rma_read = ofi_rma_read,
+    .rma_write = ofi_rma_write,
 };

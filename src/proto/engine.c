@@ -531,7 +531,7 @@ static void proto_print_stats(void)
             uint64_t down = p->downtime + (p->down_since ? now - p->down_since : 0);
             rm_log(RM_LOG_INFO,
                    "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
-                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes; read %llu bytes; "
+                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes; written remotely %llu bytes; "
                    "resent %llu frames, failures %llu, down %.3f s; measured %.1f MB/s, rtt %.0f us",
                    r, p->rail, p->ops->name, (unsigned long long)p->frames,
                    (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),

@@ -136,15 +136,15 @@ void proto_rndv_range(request_t *s, int type, size_t from, size_t to, size_t cop
 size_t proto_rndv_window(request_t *r, rail_channel_t *ch);
 size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch);
 void proto_rndv_stream(request_t *s);
-/* Rendezvous by remote reads (rdma.c). Sender: register s->sdata on the
- * channel's rails that read remote memory and fill keys (at most
- * PROTO_RDMA_KEYS_MAX) for the RTS; the number, 0: none (the copy path).
- * proto_rdma_release: the send completed, its registrations go. Receiver:
- * read a matched message of `size` bytes into r and complete it; 0: not
- * possible here (the caller answers CTS). */
-int proto_rdma_offer(request_t *s, rail_channel_t *ch, proto_rdma_key_t *keys);
-void proto_rdma_release(request_t *s);
-int proto_rdma_pull(request_t *r, const void *keys, int nkeys, size_t size);
+/* Rendezvous by remote writes (rdma.c). proto_rdma_offer: the send may go
+ * by remote writes on this channel (its RTS says so); proto_rdma_rtr: the
+ * receiver's RTR came, write. proto_rdma_accept: a receive matched such a
+ * message: register it and answer RTR; 0: not possible here (the caller
+ * answers CTS). proto_rdma_release: the request completed (or goes). */
+int proto_rdma_offer(request_t *s, rail_channel_t *ch);
+void proto_rdma_rtr(request_t *s, const void *payload, size_t len);
+int proto_rdma_accept(request_t *r, size_t size);
+void proto_rdma_release(request_t *r);
 /* A receive got all of its bytes (proto/p2p.c). */
 void proto_recv_done(request_t *r);
 

@@ -20,8 +20,7 @@ typedef struct unexp {
     uint64_t sid;              /* sender's request id */
     uint64_t addr;             /* RTS: sender's data for single copy */
     size_t win;                /* RTS: bytes sent ahead as PF_RDATA (proto/flow.c) */
-    unsigned char *data;       /* EAGER: the payload; RTS: its remote-read keys */
-    size_t klen;               /* RTS: bytes of keys at data (PFF_RDMA) */
+    unsigned char *data;       /* EAGER: the payload */
 } unexp_t;
 
 typedef struct mq_bucket mq_bucket_t;

@@ -139,14 +139,14 @@ static rm_status_t proto_cma_read(request_t *r, rail_path_t *p, uint64_t addr, s
 }
 
 static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr,
-                               size_t win, const void *keys, size_t klen)
+                               size_t win, int rdma)
 {
     r->bytes = size;
     r->world_peer = world_src;
     r->matched = 1;
     r->peer_id = sid;
-    if (klen && proto_rdma_pull(r, keys, (int)(klen / sizeof(proto_rdma_key_t)), size))
-        return;
+    if (rdma && proto_rdma_accept(r, size))
+        return; /* the sender writes it (proto/rdma.c) */
     rail_channel_t *ch = proto_channel(world_src);
     rail_path_t *lp = addr && proto_eng.cma ? rail_channel_local_path(ch) : NULL;
     if (lp && lp->ops->read_remote) {
@@ -192,7 +192,7 @@ static void proto_recv_matched(request_t *r, unexp_t *u)
         proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
         proto_recv_finish(r, u->size);
     } else {
-        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win, u->data, u->klen);
+        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win, u->flags & PFF_RDMA);
     }
     free(u->data);
     free(u);
@@ -217,7 +217,6 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     u->addr = 0;
     u->win = 0;
     u->data = NULL;
-    u->klen = 0;
     if (h->type == PF_EAGER) {
         if (len && !(u->data = malloc(len))) {
             free(u);
@@ -230,15 +229,6 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
         memcpy(&rts, payload, sizeof rts);
         u->addr = rts.addr;
         u->win = (size_t)rts.win;
-        /* the keys of a send to be read remotely, kept for the match */
-        u->klen = (h->flags & PFF_RDMA) && len > sizeof rts ? len - sizeof rts : 0;
-        if (u->klen) {
-            if (!(u->data = malloc(u->klen))) {
-                free(u);
-                goto nomem;
-            }
-            memcpy(u->data, (const char *)payload + sizeof rts, u->klen);
-        }
     }
     if (match_add_unexp(&proto_eng.mq, u) == RM_OK)
         return;
@@ -280,9 +270,8 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         {
             proto_rts_t rts;
             memcpy(&rts, payload, sizeof rts);
-            size_t klen = (h.flags & PFF_RDMA) && len > sizeof rts ? len - sizeof rts : 0;
             proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr,
-                               (size_t)rts.win, (const char *)payload + sizeof rts, klen);
+                               (size_t)rts.win, h.flags & PFF_RDMA);
         }
         return;
     case PF_CTS:
@@ -301,6 +290,22 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         return;
     case PF_RDATA:
         proto_early_deliver(rail_channel_peer(ch), &h, payload, len);
+        return;
+    case PF_RTR:
+        if ((r = proto_request_by_id(h.id)) && !r->done && r->kind == REQ_SEND) {
+            r->peer_id = h.size;
+            proto_rdma_rtr(r, payload, len);
+        }
+        return;
+    case PF_WDONE:
+        /* every byte was written: the registrations go (with the
+         * completion), then the sender may let go of its buffer */
+        if ((r = proto_request_by_id(h.id)) && !r->done && r->kind == REQ_RECV && r->rdma) {
+            uint64_t sid = r->peer_id;
+            proto_recv_finish(r, r->bytes);
+            proto_ctl_send(rail_channel_peer(ch), PF_FIN, sid, 0);
+            rail_channel_ack_soon(ch);
+        }
         return;
     case PF_CREDIT:
         proto_credit_granted(rail_channel_peer(ch), h.id);
@@ -379,21 +384,16 @@ static rm_status_t proto_send_start(request_t *r)
             proto_request_complete(r);
         return st < 0 ? st : RM_OK;
     }
-    struct {
-        proto_rts_t rts;
-        proto_rdma_key_t keys[PROTO_RDMA_KEYS_MAX];
-    } m;
     proto_rts_t rts = {0};
     if (proto_eng.cma && rail_channel_local_path(ch))
         rts.addr = (uint64_t)(uintptr_t)r->sdata;
-    /* read by the receiver where it can: no window then, the CTS never
-     * comes unless it falls back to copies */
-    int nkeys = r->rdma ? 0 : proto_rdma_offer(r, ch, m.keys);
-    rts.win = nkeys ? 0 : proto_rndv_window(r, ch);
+    /* written into the receive buffer where the rails can (proto/rdma.c):
+     * no window then, the receiver answers RTR (or CTS: copies) */
+    int rdma = !r->rdma && proto_rdma_offer(r, ch);
+    rts.win = rdma ? 0 : proto_rndv_window(r, ch);
     r->done_bytes = rts.win;
-    m.rts = rts;
-    proto_hdr_make(&h, PF_RTS, nkeys ? PFF_RDMA : 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
-    st = rail_channel_send(ch, &h, sizeof h, &m, sizeof rts + (size_t)nkeys * sizeof m.keys[0], 0, NULL, NULL);
+    proto_hdr_make(&h, PF_RTS, rdma ? PFF_RDMA : 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
+    st = rail_channel_send(ch, &h, sizeof h, &rts, sizeof rts, 0, NULL, NULL);
     if (st >= 0 && rts.win)
         proto_rndv_range(r, PF_RDATA, 0, rts.win,
                          rts.win == r->bytes ? proto_rndv_copy_at(r, ch) : rts.win);
@@ -456,8 +456,6 @@ static void proto_fail_one(request_t *r, void *arg)
     }
     if (r->kind == REQ_RECV && !r->matched && !match_remove_posted(&proto_eng.mq, r))
         return;
-    if (r->kind == REQ_RECV && r->rdma)
-        return; /* its reads end first (proto/rdma.c) */
     r->err = rail_channel_failure(ch);
     proto_request_complete(r);
 }

@@ -62,7 +62,7 @@ void proto_request_destroy(request_t *r)
     if (r->inner)
         proto_request_release(r->inner);
     r->inner = NULL;
-    if (r->rdma && r->kind == REQ_SEND)
+    if (r->rdma)
         proto_rdma_release(r);
     free(r->tmp);
     r->tmp = NULL;
@@ -74,8 +74,8 @@ void proto_request_destroy(request_t *r)
 
 void proto_request_complete(request_t *r)
 {
-    if (r->rdma && r->kind == REQ_SEND)
-        proto_rdma_release(r); /* the receiver has read it, or never will */
+    if (r->rdma)
+        proto_rdma_release(r); /* no remote write lands in a completed receive */
     /* persistent requests stay active until a completion call reports them;
      * a send being cancelled completes only with the receiver's answer,
      * which decides whether it was cancelled */

@@ -59,9 +59,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "ofi rails: comma list of fabric names (IP subnets for tcp-based providers) or domain names " \
       "(NICs); empty: every domain of the provider except loopback and the launcher's network")   \
     X(OFI_RMA_MIN, ofi_rma_min, RM_CFG_SIZE, "256k",                                              \
-      "Rendezvous messages from this size on are read by the receiver straight from the sender's " \
-      "memory (fi_read striped over the ofi rails) where the provider has FI_RMA; 0: never (the " \
-      "copy path)")                                                                               \
+      "Rendezvous messages from this size on are written straight from the send buffer into the " \
+      "receive buffer (fi_write striped over the ofi rails) where the provider has FI_RMA; 0: " \
+      "never (the copy path)")                                                                    \
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \

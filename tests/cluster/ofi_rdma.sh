@@ -1,11 +1,11 @@
 #!/bin/bash
-# Rendezvous by remote reads over ofi (RAILMPI_NET=ofi, tcp;ofi_rxm over two
+# Rendezvous by remote writes over ofi (RAILMPI_NET=ofi, tcp;ofi_rxm over two
 # rails between two virtual hosts): rdma_reuse.c sends large messages both
 # ways from and into buffers freed, unmapped and allocated again between
 # sends, and checks every byte; the statistics must show both rails' bytes
-# read remotely (not sent as copies). Then the same with remote reads off
-# (RAILMPI_OFI_RMA_MIN=0: the copy path, nothing read). Root only; torn down
-# on exit.
+# written remotely (not sent as copies), both ways. Then the same with
+# remote writes off (RAILMPI_OFI_RMA_MIN=0: the copy path, nothing written
+# remotely). Root only; torn down on exit.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -23,15 +23,15 @@ run() { # OUT -- mpiexec arguments
 }
 run "$tmp/rdma" -- "$tmp/rdma_reuse" 48
 grep "^OK" "$tmp/rdma"
-# each rank read from the other over both rails
+# each rank wrote into the other over both rails
 for peer in 0 1; do
     for r in 0 1; do
-        grep -qE "stats: peer $peer rail $r \(ofi\): .* read [0-9]{7,} bytes" "$tmp/rdma" ||
-            { grep stats "$tmp/rdma"; echo "FAIL: nothing read remotely from rank $peer over rail $r"; exit 1; }
+        grep -qE "stats: peer $peer rail $r \(ofi\): .* written remotely [0-9]{7,} bytes" "$tmp/rdma" ||
+            { grep stats "$tmp/rdma"; echo "FAIL: nothing written remotely to rank $peer over rail $r"; exit 1; }
     done
 done
 run "$tmp/copy" -- -genv RAILMPI_OFI_RMA_MIN 0 "$tmp/rdma_reuse" 12
-if grep -qE "read [1-9][0-9]* bytes" "$tmp/copy"; then
-    grep stats "$tmp/copy"; echo "FAIL: remote reads with RAILMPI_OFI_RMA_MIN=0"; exit 1
+if grep -qE "written remotely [1-9][0-9]* bytes" "$tmp/copy"; then
+    grep stats "$tmp/copy"; echo "FAIL: remote writes with RAILMPI_OFI_RMA_MIN=0"; exit 1
 fi
-echo "OK: rendezvous by remote reads over ofi, buffers freed and remapped between sends"
+echo "OK: rendezvous by remote writes over ofi, buffers freed and remapped between sends"
