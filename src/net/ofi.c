@@ -812,6 +812,10 @@ static rm_status_t ofi_mr_reg(net_iface_t *ifc, void *buf, size_t len, int remot
     if (!m)
         return RM_ERR_NOMEM;
     uint64_t mode = ifc->info->domain_attr->mr_mode;
+    if (!remote && !(mode & FI_MR_LOCAL)) {
+        *out = m; /* the provider takes our buffers unregistered (desc NULL) */
+        return RM_OK;
+    }
     int rc = fi_mr_reg(ifc->domain, buf, len, remote ? FI_REMOTE_WRITE : FI_WRITE, 0,
                        mode & FI_MR_PROV_KEY ? 0 : ifc->next_key++, 0, &m->mr, NULL);
     if (rc) {
@@ -836,7 +840,8 @@ static void ofi_mr_dereg(net_mr_t *m)
 {
     if (!m)
         return;
-    fi_close(&m->mr->fid);
+    if (m->mr)
+        fi_close(&m->mr->fid);
     free(m);
 }
 

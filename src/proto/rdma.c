@@ -272,10 +272,14 @@ void proto_rdma_rtr(request_t *s, const void *payload, size_t len)
     if (chunk > PROTO_RDMA_CHUNK_MAX)
         chunk = PROTO_RDMA_CHUNK_MAX;
     ws->chunk = chunk;
-    ws->nchunks = ws->len ? (int)((ws->len + chunk - 1) / chunk) : 0;
-    if (ws->nchunks && !(ws->state = calloc((size_t)ws->nchunks, 1)))
-        ws->nchunks = 0, ws->len = 0; /* out of memory: nothing written, the copy path below */
+    ws->nchunks = (int)((ws->len + chunk - 1) / chunk);
     ws->turn = (int)(s->id % (uint64_t)ch->npaths);
+    if (!ws->nchunks || !(ws->state = calloc((size_t)ws->nchunks, 1))) {
+        ws->finished = 1; /* nothing to write into, or no memory: the copy path */
+        s->done_bytes = 0;
+        proto_rndv_stream(s);
+        return;
+    }
     ws->polling = 1;
     if (!proto_rdma_poll(ws) && proto_poll_add(proto_rdma_poll, ws) < 0) {
         rm_log_error("out of memory sending a message to rank %d; aborting", ws->world);
@@ -323,6 +327,7 @@ int proto_rdma_accept(request_t *r, size_t size)
         return 0;
     }
     r->rdma = rd;
+    r->done_bytes = 0; /* counted only if the sender falls back to DATA chunks */
     m.rtr.len = len;
     m.rtr.n = (uint64_t)rd->n;
     proto_hdr_t h;
