@@ -4,7 +4,9 @@
 # rank per host. Windowed bandwidth at 4 MiB (bench/bw.c) and one-way latency
 # at 8 bytes (bench/pingpong.c), the same programs under each:
 #   railmpi tcp   RAILMPI_NET=tcp (both rails)
-#   railmpi ofi   RAILMPI_NET=ofi, provider tcp;ofi_rxm (both rails)
+#   railmpi ofi   RAILMPI_NET=ofi, provider tcp;ofi_rxm (both rails): large
+#                 messages by remote writes into the receive buffer
+#   ofi copy      the same with RAILMPI_OFI_RMA_MIN=0: the copy path only
 #   Open MPI ofi  --mca pml cm --mca mtl ofi, FI_PROVIDER=tcp; libfabric's tcp
 #                 provider takes one interface (FI_TCP_IFACE=rail0), so one rail
 # and prints the figures and the ratios ofi/tcp and ofi/(Open MPI ofi).
@@ -55,6 +57,7 @@ ompi_run() { # PROG ARGS...
 load0=$(cut -d' ' -f1 /proc/loadavg)
 bt=$(for i in 1 2 3; do rm_run tcp "$tmp/bw.railmpi" 4194304 | bw_of; done | med3)
 bo=$(for i in 1 2 3; do rm_run ofi "$tmp/bw.railmpi" 4194304 | bw_of; done | med3)
+bc=$(for i in 1 2 3; do rm_run ofi -genv RAILMPI_OFI_RMA_MIN 0 "$tmp/bw.railmpi" 4194304 | bw_of; done | med3)
 bm=$(for i in 1 2 3; do ompi_run "$tmp/bw.openmpi" 4194304 | bw_of; done | med3)
 lt=$(for i in 1 2 3; do rm_run tcp "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
 lo=$(for i in 1 2 3; do rm_run ofi "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
@@ -62,15 +65,15 @@ lm=$(for i in 1 2 3; do ompi_run "$tmp/pingpong.openmpi" 8 | lat_of; done | med3
 load1=$(cut -d' ' -f1 /proc/loadavg)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "" || b == "-" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 if [ $md = 1 ]; then
-    echo "| | railmpi tcp | railmpi ofi | Open MPI ofi (1 rail) | ofi / tcp | railmpi ofi / Open MPI ofi |"
-    echo "|---|---:|---:|---:|---:|---:|"
-    echo "| bandwidth 4 MiB (MB/s) | ${bt:--} | ${bo:--} | ${bm:--} | $(ratio "$bo" "$bt") | $(ratio "$bo" "$bm") |"
-    echo "| latency 8 B (us, one way) | ${lt:--} | ${lo:--} | ${lm:--} | $(ratio "$lo" "$lt") | $(ratio "$lo" "$lm") |"
+    echo "| | railmpi tcp | railmpi ofi | ofi copy path | Open MPI ofi (1 rail) | ofi / tcp | railmpi ofi / Open MPI ofi |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+    echo "| bandwidth 4 MiB (MB/s) | ${bt:--} | ${bo:--} | ${bc:--} | ${bm:--} | $(ratio "$bo" "$bt") | $(ratio "$bo" "$bm") |"
+    echo "| latency 8 B (us, one way) | ${lt:--} | ${lo:--} | - | ${lm:--} | $(ratio "$lo" "$lt") | $(ratio "$lo" "$lm") |"
     echo
     echo "load average $load0 before, $load1 after"
 else
-    printf "%-26s %12s %12s %14s %9s %14s\n" "" "railmpi-tcp" "railmpi-ofi" "OpenMPI-ofi" "ofi/tcp" "ofi/OpenMPI"
-    printf "%-26s %12s %12s %14s %9s %14s\n" "bandwidth 4 MiB (MB/s)" "${bt:--}" "${bo:--}" "${bm:--}" "$(ratio "$bo" "$bt")" "$(ratio "$bo" "$bm")"
-    printf "%-26s %12s %12s %14s %9s %14s\n" "latency 8 B (us)" "${lt:--}" "${lo:--}" "${lm:--}" "$(ratio "$lo" "$lt")" "$(ratio "$lo" "$lm")"
+    printf "%-26s %12s %12s %12s %14s %9s %14s\n" "" "railmpi-tcp" "railmpi-ofi" "ofi-copy" "OpenMPI-ofi" "ofi/tcp" "ofi/OpenMPI"
+    printf "%-26s %12s %12s %12s %14s %9s %14s\n" "bandwidth 4 MiB (MB/s)" "${bt:--}" "${bo:--}" "${bc:--}" "${bm:--}" "$(ratio "$bo" "$bt")" "$(ratio "$bo" "$bm")"
+    printf "%-26s %12s %12s %12s %14s %9s %14s\n" "latency 8 B (us)" "${lt:--}" "${lo:--}" "-" "${lm:--}" "$(ratio "$lo" "$lt")" "$(ratio "$lo" "$lm")"
     echo "load average $load0 before, $load1 after"
 fi

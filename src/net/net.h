@@ -56,6 +56,15 @@ enum net_caps {
 
 typedef struct net_iface net_iface_t; /* an opened device/interface, transport-private */
 typedef struct net_path net_path_t;   /* a connection to one peer, transport-private */
+typedef struct net_mr net_mr_t;       /* a registered memory region, transport-private */
+
+/* The end of a remote write (net_ops_t.rma_write). over = 1: the provider
+ * has handed the operation back; st == RM_OK: the bytes are in the peer's
+ * memory (delivery complete), else they may not be. over = 0 (st < 0): the
+ * path was reset under it: write those bytes elsewhere; the operation may
+ * still be carried out (into the peer's memory while it is registered there)
+ * and reports again with over = 1 when the provider hands it back. */
+typedef void (*net_rma_fn)(void *arg, rm_status_t st, int over);
 
 /* Upcalls into the rail layer. `owner` is what the rail layer passed to connect
  * (its per-peer channel). The payload pointer is valid only during the call. */
@@ -161,6 +170,20 @@ typedef struct net_ops {
      * and its rank there, which this path accepts besides our own job's. */
     rm_status_t (*connect_foreign)(net_iface_t *ifc, int peer, const char *peer_addr,
                                    const char *secret, int rank, void *owner, net_path_t **out);
+    /* Optional: remote writes into registered memory (RDMA rendezvous).
+     * mr_reg registers [buf, buf + len) on the interface's device, for peers
+     * to write into (remote = 1) or as the source of our writes (remote = 0);
+     * RM_ERR_UNSUPPORTED: the device cannot. Once mr_dereg returns, no
+     * write of a peer lands there any more. mr_remote: what a peer needs to
+     * write it: the key, and the address its writes name the region's first
+     * byte by. rma_write: write len bytes from src (inside `local`'s region)
+     * to the peer's raddr; RM_ERR_NO_RESOURCE: try again after progress; fn
+     * reports the end. */
+    rm_status_t (*mr_reg)(net_iface_t *ifc, void *buf, size_t len, int remote, net_mr_t **out);
+    void (*mr_remote)(const net_mr_t *mr, uint64_t *key, uint64_t *base);
+    void (*mr_dereg)(net_mr_t *mr);
+    rm_status_t (*rma_write)(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
+                             uint64_t key, net_rma_fn fn, void *arg);
 } net_ops_t;
 
 /* The explicit list of transports compiled in. */

@@ -24,6 +24,7 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,8 @@ static int ofi_load(void)
  * take every buffer of its rail with it */
 #define OFI_PATH_TX_MAX 64
 #define OFI_MAGIC 0x52464f31u /* "RFO1" */
+/* remote writes one rail may have in the provider's hands */
+#define OFI_RMA_OPS 64
 
 /* What each message carries before the frame header. */
 typedef struct ofi_wire {
@@ -98,6 +101,23 @@ typedef struct ofi_buf {
     size_t len;
     unsigned char *data;
 } ofi_buf_t;
+
+/* A remote write in the provider's hands. */
+typedef struct ofi_rma_op {
+    struct fi_context ctx; /* first, as ofi_buf_t's */
+    struct ofi_rma_op *next;
+    struct net_path *path;
+    size_t len;
+    int abandoned;         /* the path was reset under it: reported once already */
+    net_rma_fn fn;
+    void *arg;
+} ofi_rma_op_t;
+
+struct net_mr {
+    struct fid_mr *mr;
+    void *desc;
+    uint64_t key, base;
+};
 
 struct net_path {
     struct net_iface *ifc;
@@ -137,6 +157,10 @@ struct net_iface {
     ofi_buf_t bufs[OFI_RX_BUFS + OFI_TX_BUFS];
     ofi_buf_t *tx_free;
     int tx_busy;             /* send buffers in the provider's hands */
+    int rma;                 /* the provider writes remote memory (FI_RMA) */
+    uint64_t next_key;       /* keys we choose (no FI_MR_PROV_KEY) */
+    ofi_rma_op_t rma_ops[OFI_RMA_OPS];
+    ofi_rma_op_t *rma_free;
     struct net_path **peers; /* by world rank */
     int announce;            /* some path waits to report up */
     uint64_t job;
@@ -145,6 +169,7 @@ struct net_iface {
 /* ---- rail discovery ---------------------------------------------------- */
 
 static struct fi_info *ofi_rails[OFI_MAX_RAILS];
+static int ofi_rail_rma[OFI_MAX_RAILS];
 static int ofi_nrails = -1;
 
 /* Providers that reach no other host, or only as a fallback of last resort. */
@@ -189,13 +214,13 @@ static int ofi_rail_cmp(const void *a, const void *b)
     return strcmp(x->fabric_attr->name, y->fabric_attr->name);
 }
 
-static struct fi_info *ofi_hints(const char *prov)
+static struct fi_info *ofi_hints(const char *prov, int rma)
 {
     struct fi_info *h = fi_dupinfo(NULL);
     if (!h)
         return NULL;
     h->ep_attr->type = FI_EP_RDM;
-    h->caps = FI_MSG;
+    h->caps = FI_MSG | (rma ? FI_RMA | FI_WRITE | FI_REMOTE_WRITE : 0);
     h->mode = FI_CONTEXT;
     h->domain_attr->threading = FI_THREAD_DOMAIN;
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
@@ -203,6 +228,39 @@ static struct fi_info *ofi_hints(const char *prov)
     if (prov && *prov)
         h->fabric_attr->prov_name = strdup(prov);
     return h;
+}
+
+/* The rails again, asked with remote writes, which not every provider has:
+ * a rail whose domain offers them takes that description instead (asked
+ * for at first, they would have hidden the providers without). */
+static void ofi_discover_rma(void)
+{
+    if (!ofi_nrails || !RM_CFG(ofi_rma_min))
+        return;
+    struct fi_info *hints = ofi_hints(ofi_rails[0]->fabric_attr->prov_name, 1), *list = NULL;
+    if (!hints)
+        return;
+    int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &list);
+    fi_freeinfo(hints);
+    if (rc) {
+        rm_log_debug("ofi: provider %s has no remote writes: the copy path only", ofi_rails[0]->fabric_attr->prov_name);
+        return;
+    }
+    for (int i = 0; i < ofi_nrails; i++) {
+        for (struct fi_info *fi = list; fi; fi = fi->next) {
+            if (!fi->domain_attr->name || strcmp(fi->domain_attr->name, ofi_rails[i]->domain_attr->name) ||
+                strcmp(fi->fabric_attr->name, ofi_rails[i]->fabric_attr->name))
+                continue;
+            struct fi_info *dup = fi_dupinfo(fi);
+            if (dup) {
+                fi_freeinfo(ofi_rails[i]);
+                ofi_rails[i] = dup;
+                ofi_rail_rma[i] = 1;
+            }
+            break;
+        }
+    }
+    fi_freeinfo(list);
 }
 
 /* Every domain of the chosen provider, one rail each, ordered by fabric name
@@ -215,7 +273,7 @@ static int ofi_discover(void)
     if (!ofi_load())
         return 0;
     const char *want = RM_CFG_STR(ofi_provider);
-    struct fi_info *hints = ofi_hints(want), *list = NULL;
+    struct fi_info *hints = ofi_hints(want, 0), *list = NULL;
     if (!hints)
         return 0;
     int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &list);
@@ -244,9 +302,11 @@ static int ofi_discover(void)
     }
     fi_freeinfo(list);
     qsort(ofi_rails, (size_t)ofi_nrails, sizeof ofi_rails[0], ofi_rail_cmp);
+    ofi_discover_rma();
     for (int i = 0; i < ofi_nrails; i++)
-        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s", i, ofi_rails[i]->fabric_attr->prov_name,
-                     ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name);
+        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s%s", i, ofi_rails[i]->fabric_attr->prov_name,
+                     ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name,
+                     ofi_rail_rma[i] ? ", remote writes" : "");
     return ofi_nrails;
 }
 
@@ -305,6 +365,12 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     ifc->env = *env;
     ifc->rail = dev;
     ifc->info = ofi_rails[dev];
+    ifc->rma = ofi_rail_rma[dev];
+    ifc->next_key = 1;
+    for (int i = OFI_RMA_OPS - 1; i >= 0; i--) {
+        ifc->rma_ops[i].next = ifc->rma_free;
+        ifc->rma_free = &ifc->rma_ops[i];
+    }
     snprintf(ifc->fabric, sizeof ifc->fabric, "%s", ifc->info->fabric_attr->name);
     snprintf(ifc->domain_name, sizeof ifc->domain_name, "%s", ifc->info->domain_attr->name);
     snprintf(ifc->prov, sizeof ifc->prov, "%s", ifc->info->fabric_attr->prov_name);
@@ -526,6 +592,29 @@ static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
     ofi_post_recv(ifc, b);
 }
 
+static int ofi_is_rma(const net_iface_t *ifc, const void *ctx)
+{
+    return (const char *)ctx >= (const char *)ifc->rma_ops && (const char *)ctx < (const char *)(ifc->rma_ops + OFI_RMA_OPS);
+}
+
+/* The provider handed a write back: its bytes landed (failed = 0) or not.
+ * A failed write fails its path, as a failed send does. */
+static void ofi_rma_done(net_iface_t *ifc, ofi_rma_op_t *op, int failed)
+{
+    net_path_t *p = op->path;
+    int abandoned = op->abandoned;
+    net_rma_fn fn = op->fn;
+    void *arg = op->arg;
+    op->path = NULL;
+    op->next = ifc->rma_free;
+    ifc->rma_free = op;
+    if (!failed)
+        p->rx_bytes += op->len; /* the peer confirmed them: a sign of life */
+    else if (!abandoned)
+        ofi_path_error(p, RM_ERR_CONN_RESET);
+    fn(arg, failed ? RM_ERR_IO : RM_OK, 1);
+}
+
 static int ofi_progress(net_iface_t *ifc)
 {
     int n = 0;
@@ -552,7 +641,11 @@ static int ofi_progress(net_iface_t *ifc)
             ofi_buf_t *b = err.op_context;
             if (!b)
                 continue;
-            if (b->tx) {
+            if (ofi_is_rma(ifc, b)) {
+                rm_log_info("ofi: rail %d: a remote write failed: %s", ifc->rail,
+                            fi_cq_strerror(ifc->cq, err.prov_errno, err.err_data, NULL, 0));
+                ofi_rma_done(ifc, err.op_context, 1);
+            } else if (b->tx) {
                 rm_log_info("ofi: rail %d: a send failed: %s", ifc->rail,
                             fi_cq_strerror(ifc->cq, err.prov_errno, err.err_data, NULL, 0));
                 ofi_tx_done(ifc, b, 1);
@@ -568,7 +661,9 @@ static int ofi_progress(net_iface_t *ifc)
         }
         for (ssize_t i = 0; i < got; i++) {
             ofi_buf_t *b = ev[i].op_context;
-            if (b->tx)
+            if (ofi_is_rma(ifc, b))
+                ofi_rma_done(ifc, ev[i].op_context, 0);
+            else if (b->tx)
                 ofi_tx_done(ifc, b, 0);
             else
                 ofi_rx_done(ifc, b, ev[i].len);
@@ -582,6 +677,17 @@ static int ofi_progress(net_iface_t *ifc)
 
 static void ofi_path_forget(net_path_t *p)
 {
+    /* its writes are told to go elsewhere; they may still be carried out
+     * (the provider is not asked to cancel them: rxm cannot), so each
+     * reports again when the provider hands it back */
+    net_iface_t *ifc = p->ifc;
+    for (int i = 0; i < OFI_RMA_OPS; i++) {
+        ofi_rma_op_t *op = &ifc->rma_ops[i];
+        if (op->path == p && !op->abandoned) {
+            op->abandoned = 1;
+            op->fn(op->arg, RM_ERR_CONN_RESET, 0);
+        }
+    }
     p->broken = 1;
     p->epoch++;
     p->inflight = 0;
@@ -690,6 +796,90 @@ static int ofi_measure(net_path_t *p, net_measure_t *m)
     return 0;
 }
 
+/* ---- remote writes ----------------------------------------------------- */
+
+/* Registered for the length of one rendezvous and closed after it: railmpi
+ * keeps no registrations across messages, so memory the application frees
+ * or unmaps is never named by a stale one. Where registering costs (pinning
+ * pages on a NIC), libfabric's own cache keeps the registration for the
+ * next message and its memory monitor (FI_MR_CACHE_MONITOR) drops it when
+ * the memory is unmapped (docs/transport-ofi.md). */
+static rm_status_t ofi_mr_reg(net_iface_t *ifc, void *buf, size_t len, int remote, net_mr_t **out)
+{
+    if (!ifc->rma)
+        return RM_ERR_UNSUPPORTED;
+    net_mr_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return RM_ERR_NOMEM;
+    uint64_t mode = ifc->info->domain_attr->mr_mode;
+    if (!remote && !(mode & FI_MR_LOCAL)) {
+        *out = m; /* the provider takes our buffers unregistered (desc NULL) */
+        return RM_OK;
+    }
+    int rc = fi_mr_reg(ifc->domain, buf, len, remote ? FI_REMOTE_WRITE : FI_WRITE, 0,
+                       mode & FI_MR_PROV_KEY ? 0 : ifc->next_key++, 0, &m->mr, NULL);
+    if (rc) {
+        rm_log_info("ofi: rail %d: cannot register %zu bytes: %s", ifc->rail, len, fi_strerror(-rc));
+        free(m);
+        return RM_ERR_NO_RESOURCE;
+    }
+    m->desc = fi_mr_desc(m->mr);
+    m->key = fi_mr_key(m->mr);
+    m->base = mode & FI_MR_VIRT_ADDR ? (uint64_t)(uintptr_t)buf : 0;
+    *out = m;
+    return RM_OK;
+}
+
+static void ofi_mr_remote(const net_mr_t *m, uint64_t *key, uint64_t *base)
+{
+    *key = m->key;
+    *base = m->base;
+}
+
+static void ofi_mr_dereg(net_mr_t *m)
+{
+    if (!m)
+        return;
+    if (m->mr)
+        fi_close(&m->mr->fid);
+    free(m);
+}
+
+/* Delivery complete: the completion says the bytes are in the peer's
+ * memory, not only handed to the network, so the layer above knows what
+ * arrived without asking. */
+static rm_status_t ofi_rma_write(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
+                                 uint64_t key, net_rma_fn fn, void *arg)
+{
+    net_iface_t *ifc = p->ifc;
+    if (p->broken)
+        return RM_ERR_CONN_RESET;
+    if (!ifc->rma)
+        return RM_ERR_UNSUPPORTED;
+    ofi_rma_op_t *op = ifc->rma_free;
+    if (!op)
+        return RM_ERR_NO_RESOURCE;
+    struct iovec iov = {.iov_base = (void *)src, .iov_len = len};
+    void *desc = local ? local->desc : NULL;
+    struct fi_rma_iov riov = {.addr = raddr, .len = len, .key = key};
+    struct fi_msg_rma msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = p->fa,
+                             .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx};
+    ssize_t rc = fi_writemsg(ifc->ep, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    if (rc == -FI_EAGAIN)
+        return RM_ERR_NO_RESOURCE;
+    if (rc) {
+        rm_log_info("ofi: rail %d: write to rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
+        return RM_ERR_CONN_RESET;
+    }
+    ifc->rma_free = op->next;
+    op->path = p;
+    op->len = len;
+    op->abandoned = 0;
+    op->fn = fn;
+    op->arg = arg;
+    return RM_OK;
+}
+
 static const char *ofi_rail_name(net_iface_t *ifc)
 {
     return ifc->domain_name;
@@ -713,4 +903,8 @@ const net_ops_t net_ofi_ops = {
     .reconnect = ofi_reconnect,
     .rail_name = ofi_rail_name,
     .measure = ofi_measure,
+    .mr_reg = ofi_mr_reg,
+    .mr_remote = ofi_mr_remote,
+    .mr_dereg = ofi_mr_dereg,
+    .rma_write = ofi_rma_write,
 };

@@ -270,6 +270,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     proto_eng.peer_buffer = (size_t)RM_CFG(peer_buffer);
     proto_eng.rndv_window = (size_t)RM_CFG(rndv_window);
     proto_eng.credit_wait = RM_CFG(rndv_credit_wait_us) > 0 ? (uint64_t)RM_CFG(rndv_credit_wait_us) * 1000 : 0;
+    proto_eng.rdma_min = (size_t)RM_CFG(ofi_rma_min);
     if (proto_eng.rndv_window > (size_t)1 << 30)
         proto_eng.rndv_window = (size_t)1 << 30; /* RDATA carries it in 32 bits */
     if (RM_CFG(path_timeout_ms) < 10 || RM_CFG(recovery_max_ms) < 1 || RM_CFG(partition_timeout_s) < 0) {
@@ -535,12 +536,13 @@ static void proto_print_stats(void)
             uint64_t down = p->downtime + (p->down_since ? now - p->down_since : 0);
             rm_log(RM_LOG_INFO,
                    "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
-                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes; "
+                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes; written remotely %llu bytes; "
                    "resent %llu frames, failures %llu, down %.3f s; measured %.1f MB/s, rtt %.0f us",
                    r, p->rail, p->ops->name, (unsigned long long)p->frames,
                    (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),
                    (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued,
-                   (unsigned long long)p->zc_bytes, (unsigned long long)p->resent,
+                   (unsigned long long)p->zc_bytes, (unsigned long long)p->rma_bytes,
+                   (unsigned long long)p->resent,
                    (unsigned long long)p->failures, (double)down / 1e9, p->bw / 1e6, p->rtt * 1e6);
         }
     }

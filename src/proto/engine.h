@@ -61,6 +61,7 @@ typedef struct proto_engine {
     size_t peer_buffer; /* credit per peer (RAILMPI_PEER_BUFFER), 0: unlimited */
     size_t rndv_window; /* bytes of a network rendezvous sent with its RTS */
     uint64_t credit_wait; /* ns a blocking send waits for a full window's credit */
+    size_t rdma_min;    /* rendezvous by remote reads from this size on, 0: never */
     proto_peer_t *peer; /* one per world rank */
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
@@ -139,6 +140,15 @@ size_t proto_rndv_window(request_t *r, rail_channel_t *ch);
 void proto_credit_await(int world, size_t bytes);
 size_t proto_rndv_copy_at(request_t *s, rail_channel_t *ch);
 void proto_rndv_stream(request_t *s);
+/* Rendezvous by remote writes (rdma.c). proto_rdma_offer: the send may go
+ * by remote writes on this channel (its RTS says so); proto_rdma_rtr: the
+ * receiver's RTR came, write. proto_rdma_accept: a receive matched such a
+ * message: register it and answer RTR; 0: not possible here (the caller
+ * answers CTS). proto_rdma_release: the request completed (or goes). */
+int proto_rdma_offer(request_t *s, rail_channel_t *ch);
+void proto_rdma_rtr(request_t *s, const void *payload, size_t len);
+int proto_rdma_accept(request_t *r, size_t size);
+void proto_rdma_release(request_t *r);
 /* A receive got all of its bytes (proto/p2p.c). */
 void proto_recv_done(request_t *r);
 

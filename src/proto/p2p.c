@@ -139,12 +139,14 @@ static rm_status_t proto_cma_read(request_t *r, rail_path_t *p, uint64_t addr, s
 }
 
 static void proto_rndv_matched(request_t *r, int world_src, uint64_t sid, size_t size, uint64_t addr,
-                               size_t win)
+                               size_t win, int rdma)
 {
     r->bytes = size;
     r->world_peer = world_src;
     r->matched = 1;
     r->peer_id = sid;
+    if (rdma && proto_rdma_accept(r, size))
+        return; /* the sender writes it (proto/rdma.c) */
     rail_channel_t *ch = proto_channel(world_src);
     rail_path_t *lp = addr && proto_eng.cma ? rail_channel_local_path(ch) : NULL;
     if (lp && lp->ops->read_remote) {
@@ -190,7 +192,7 @@ static void proto_recv_matched(request_t *r, unexp_t *u)
         proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
         proto_recv_finish(r, u->size);
     } else {
-        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win);
+        proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win, u->flags & PFF_RDMA);
     }
     free(u->data);
     free(u);
@@ -269,7 +271,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
             proto_rts_t rts;
             memcpy(&rts, payload, sizeof rts);
             proto_rndv_matched(r, rail_channel_peer(ch), h.id, (size_t)h.size, rts.addr,
-                               (size_t)rts.win);
+                               (size_t)rts.win, h.flags & PFF_RDMA);
         }
         return;
     case PF_CTS:
@@ -288,6 +290,22 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         return;
     case PF_RDATA:
         proto_early_deliver(rail_channel_peer(ch), &h, payload, len);
+        return;
+    case PF_RTR:
+        if ((r = proto_request_by_id(h.id)) && !r->done && r->kind == REQ_SEND) {
+            r->peer_id = h.size;
+            proto_rdma_rtr(r, payload, len);
+        }
+        return;
+    case PF_WDONE:
+        /* every byte was written: the registrations go (with the
+         * completion), then the sender may let go of its buffer */
+        if ((r = proto_request_by_id(h.id)) && !r->done && r->kind == REQ_RECV && r->rdma) {
+            uint64_t sid = r->peer_id;
+            proto_recv_finish(r, r->bytes);
+            proto_ctl_send(rail_channel_peer(ch), PF_FIN, sid, 0);
+            rail_channel_ack_soon(ch);
+        }
         return;
     case PF_CREDIT:
         proto_credit_granted(rail_channel_peer(ch), h.id);
@@ -369,9 +387,12 @@ static rm_status_t proto_send_start(request_t *r)
     proto_rts_t rts = {0};
     if (proto_eng.cma && rail_channel_local_path(ch))
         rts.addr = (uint64_t)(uintptr_t)r->sdata;
-    rts.win = proto_rndv_window(r, ch);
+    /* written into the receive buffer where the rails can (proto/rdma.c):
+     * no window then, the receiver answers RTR (or CTS: copies) */
+    int rdma = !r->rdma && proto_rdma_offer(r, ch);
+    rts.win = rdma ? 0 : proto_rndv_window(r, ch);
     r->done_bytes = rts.win;
-    proto_hdr_make(&h, PF_RTS, 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
+    proto_hdr_make(&h, PF_RTS, rdma ? PFF_RDMA : 0, r->comm->rank, r->tag, r->ctx, r->bytes, r->id);
     st = rail_channel_send(ch, &h, sizeof h, &rts, sizeof rts, 0, NULL, NULL);
     if (st >= 0 && rts.win)
         proto_rndv_range(r, PF_RDATA, 0, rts.win,

@@ -55,6 +55,8 @@ struct request {
     uint64_t peer_id;   /* the other side's request id (rendezvous) */
     const void *sdata;  /* sends: contiguous bytes to transmit (user buffer or tmp) */
     void *tmp;          /* staging buffer (noncontiguous data), freed with the request */
+    void *rdma;         /* rendezvous by remote writes (proto/rdma.c): a send's writes, a
+                         * receive's registrations */
     void *bsend_blk;    /* buffered sends: block in the attached buffer */
     request_t *inner;   /* MPI_Ibsend / MPI_Bsend_init: the internal send from that
                          * block (a reference), which a cancel withdraws */

@@ -1,6 +1,6 @@
 /* Request objects: handles from a table, memory from a free list, ids on
  * the wire that carry a generation so a stale id never finds a new request. */
-#include "proto/proto.h"
+#include "proto/engine.h"
 #include "util/handle.h"
 #include "util/log.h"
 
@@ -62,6 +62,8 @@ void proto_request_destroy(request_t *r)
     if (r->inner)
         proto_request_release(r->inner);
     r->inner = NULL;
+    if (r->rdma)
+        proto_rdma_release(r);
     free(r->tmp);
     r->tmp = NULL;
     r->kind = 0;
@@ -72,6 +74,8 @@ void proto_request_destroy(request_t *r)
 
 void proto_request_complete(request_t *r)
 {
+    if (r->rdma)
+        proto_rdma_release(r); /* no remote write lands in a completed receive */
     /* persistent requests stay active until a completion call reports them;
      * a send being cancelled completes only with the receiver's answer,
      * which decides whether it was cancelled */

@@ -16,11 +16,15 @@ enum proto_frame_type {
     PF_RDATA,      /* rendezvous chunk sent with the RTS, before any CTS; id = sender
                       request, aux = byte offset, ctx = the window's bytes */
     PF_CREDIT,     /* id = credit the receiver has consumed so far (cumulative) */
+    PF_RTR,        /* ready for remote writes (proto/rdma.c); id = sender request, aux =
+                      receiver request; payload proto_rtr_t, then its proto_rdma_key_t */
+    PF_WDONE,      /* every byte was written remotely; id = receiver request */
     PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
 };
 
 enum proto_frame_flags {
     PFF_SYNC = 1, /* sender waits for a match (MPI_Ssend) */
+    PFF_RDMA = 2, /* RTS: the sender can write into the receive buffer (proto/rdma.c) */
 };
 
 typedef struct proto_hdr {
@@ -40,5 +44,13 @@ typedef struct proto_rts {
     uint64_t addr; /* sender's contiguous data, 0 if it cannot be read directly */
     uint64_t win;  /* bytes [0, win) follow as PF_RDATA without waiting for a CTS */
 } proto_rts_t;
+
+/* The key of a receive buffer registered on one rail: the sender writes
+ * byte `off` of it at base + off on that rail (proto/rdma.c). */
+#define PROTO_RDMA_KEYS_MAX 8
+typedef struct proto_rdma_key {
+    uint32_t rail, rsvd;
+    uint64_t key, base;
+} proto_rdma_key_t;
 
 #endif

@@ -61,6 +61,7 @@ typedef struct rail_path {
     uint64_t zc_seq;
     const void *zc_at;
     uint64_t zc_bytes;     /* payload bytes received straight into place */
+    uint64_t rma_bytes;    /* bytes written into the peer's memory over this path (proto/rdma.c) */
     /* path repository: what the transport measured (0 until it has; see
      * rail_path_measure); the adaptive policy schedules by these */
     double bw;             /* bytes per second, smoothed */

@@ -61,6 +61,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(OFI_RAILS, ofi_rails, RM_CFG_STR, "",                                                       \
       "ofi rails: comma list of fabric names (IP subnets for tcp-based providers) or domain names " \
       "(NICs); empty: every domain of the provider except loopback and the launcher's network")   \
+    X(OFI_RMA_MIN, ofi_rma_min, RM_CFG_SIZE, "256k",                                              \
+      "Rendezvous messages from this size on are written straight from the send buffer into the " \
+      "receive buffer (fi_write striped over the ofi rails) where the provider has FI_RMA; 0: " \
+      "never (the copy path)")                                                                    \
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \

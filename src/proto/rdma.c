@@ -1,0 +1,360 @@
+/* Rendezvous by remote writes over network rails that have them (the ofi
+ * transport where the provider has FI_RMA). The sender's RTS says it can
+ * write (PFF_RDMA); the receiver, once the message matched a contiguous
+ * receive, registers the receive buffer on each such rail and answers RTR
+ * with the keys; the sender writes the data straight from its buffer into
+ * the receive buffer, in chunks striped over those rails, and when every
+ * chunk is confirmed in place (delivery complete) says WDONE; the receiver
+ * removes its registrations, completes the receive and answers FIN, on
+ * which the send completes. No byte is copied on either side.
+ *
+ * Faults. A write whose path fails is written again on a surviving rail,
+ * once per failure. The failed write may still be carried out (the
+ * provider is not asked to cancel it, and rxm over tcp could not): while
+ * the receive buffer is registered it writes the same bytes, since the
+ * sender's buffer stays as it is until FIN, and after the receiver removed
+ * its registrations (before it completes the receive) its bytes land
+ * nowhere. So neither side waits for a write stuck on a dead path. When no
+ * rail with remote writes is usable and none of the send's writes is out,
+ * the sender falls back to the copy path: it streams the whole message as
+ * DATA chunks (proto/flow.c), which complete the receive as any other
+ * rendezvous. A receive buffer that cannot be registered gets CTS instead
+ * of RTR, the copy path from the start. */
+#include "proto/engine.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PROTO_RDMA_DEPTH 4 /* writes per path in the provider */
+#define PROTO_RDMA_CHUNK_MAX ((size_t)1 << 20)
+#define PROTO_RDMA_CHUNK_MIN ((size_t)64 << 10)
+
+/* The RTR's payload: the bytes to write (the receive's capacity at most),
+ * then `n` keys. */
+typedef struct proto_rtr {
+    uint64_t len;
+    uint64_t n;
+} proto_rtr_t;
+
+enum { CH_TODO, CH_OUT, CH_DONE };
+
+/* Sender: one message being written. */
+typedef struct proto_rdma_send {
+    request_t *s;     /* NULL once the send completed (writes may still be out) */
+    int world;
+    const char *src;
+    size_t len;       /* bytes to write */
+    size_t chunk;
+    int nchunks, next, ndone;
+    uint8_t *state;
+    int out;          /* writes the providers still hold, abandoned ones too */
+    int polling, started, finished;
+    int nkeys;
+    proto_rdma_key_t key[PROTO_RDMA_KEYS_MAX];
+    net_mr_t *lmr[RAIL_MAX_PATHS]; /* the send buffer's registration, per path */
+    uint8_t bad[RAIL_MAX_PATHS];   /* it cannot be registered there */
+    int per_path[RAIL_MAX_PATHS];
+    int turn;
+    uint64_t redone;
+} proto_rdma_send_t;
+
+/* Receiver: the receive buffer's registrations, one per rail. */
+typedef struct proto_rdma_recv {
+    int n;
+    const net_ops_t *ops[PROTO_RDMA_KEYS_MAX];
+    net_mr_t *mr[PROTO_RDMA_KEYS_MAX];
+} proto_rdma_recv_t;
+
+typedef struct proto_rdma_op {
+    proto_rdma_send_t *ws;
+    int chunk, path;
+    size_t len;
+    int abandoned;
+} proto_rdma_op_t;
+
+static int proto_rdma_capable(const rail_path_t *p)
+{
+    return p->ops->mr_reg && p->ops->rma_write;
+}
+
+/* ---- sender ------------------------------------------------------------ */
+
+int proto_rdma_offer(request_t *s, rail_channel_t *ch)
+{
+    if (!proto_eng.rdma_min || s->bytes < proto_eng.rdma_min || s->world_peer >= proto_proc.world_size ||
+        rail_channel_local_path(ch))
+        return 0;
+    int n = 0;
+    for (int i = 0; i < ch->npaths; i++)
+        n += proto_rdma_capable(&ch->paths[i]);
+    if (!n)
+        return 0;
+    proto_rdma_send_t *ws = calloc(1, sizeof *ws);
+    if (!ws)
+        return 0;
+    ws->s = s;
+    ws->world = s->world_peer;
+    ws->src = s->sdata;
+    s->rdma = ws;
+    return 1;
+}
+
+static void proto_rdma_send_free(proto_rdma_send_t *ws)
+{
+    rail_channel_t *ch = proto_chan(ws->world);
+    for (int i = 0; i < ch->npaths; i++)
+        if (ws->lmr[i])
+            ch->paths[i].ops->mr_dereg(ws->lmr[i]);
+    free(ws->state);
+    free(ws);
+}
+
+static void proto_rdma_write_done(void *arg, rm_status_t st, int over)
+{
+    proto_rdma_op_t *op = arg;
+    proto_rdma_send_t *ws = op->ws;
+    if (!over) {
+        /* the path went: write the chunk elsewhere */
+        op->abandoned = 1;
+        ws->per_path[op->path]--;
+        if (ws->state[op->chunk] == CH_OUT) {
+            ws->state[op->chunk] = CH_TODO;
+            ws->redone++;
+        }
+        return;
+    }
+    if (!op->abandoned)
+        ws->per_path[op->path]--;
+    ws->out--;
+    if (st == RM_OK) {
+        proto_chan(ws->world)->paths[op->path].rma_bytes += op->len;
+        if (ws->state[op->chunk] != CH_DONE) {
+            ws->state[op->chunk] = CH_DONE;
+            ws->ndone++;
+        }
+    } else if (!op->abandoned && ws->state[op->chunk] == CH_OUT) {
+        ws->state[op->chunk] = CH_TODO;
+        ws->redone++;
+    }
+    free(op);
+}
+
+static const proto_rdma_key_t *proto_rdma_key_of(const proto_rdma_send_t *ws, int rail)
+{
+    for (int k = 0; k < ws->nkeys; k++)
+        if (ws->key[k].rail == (uint32_t)rail)
+            return &ws->key[k];
+    return NULL;
+}
+
+static int proto_rdma_usable(const proto_rdma_send_t *ws, const rail_channel_t *ch, int i)
+{
+    const rail_path_t *p = &ch->paths[i];
+    return p->state == RAIL_PATH_UP && proto_rdma_capable(p) && !ws->bad[i] && proto_rdma_key_of(ws, p->rail);
+}
+
+/* Hand chunks to the providers, striped over the usable paths. */
+static void proto_rdma_issue(proto_rdma_send_t *ws, rail_channel_t *ch)
+{
+    for (int tries = 0; tries < ws->nchunks && ws->ndone < ws->nchunks;) {
+        if (ws->state[ws->next] != CH_TODO) {
+            ws->next = (ws->next + 1) % ws->nchunks;
+            tries++;
+            continue;
+        }
+        rail_path_t *p = NULL;
+        int pi = -1;
+        for (int j = 0; j < ch->npaths && !p; j++) {
+            int i = (ws->turn + j) % ch->npaths;
+            if (proto_rdma_usable(ws, ch, i) && ws->per_path[i] < PROTO_RDMA_DEPTH) {
+                p = &ch->paths[i];
+                pi = i;
+            }
+        }
+        if (!p)
+            return;
+        if (!ws->lmr[pi] && p->ops->mr_reg(p->ifc, (void *)ws->src, ws->len, 0, &ws->lmr[pi]) != RM_OK) {
+            ws->lmr[pi] = NULL;
+            ws->bad[pi] = 1;
+            continue;
+        }
+        proto_rdma_op_t *op = calloc(1, sizeof *op);
+        if (!op)
+            return;
+        int c = ws->next;
+        size_t off = (size_t)c * ws->chunk, n = ws->len - off < ws->chunk ? ws->len - off : ws->chunk;
+        const proto_rdma_key_t *k = proto_rdma_key_of(ws, p->rail);
+        op->ws = ws;
+        op->chunk = c;
+        op->path = pi;
+        op->len = n;
+        ws->turn = (pi + 1) % ch->npaths;
+        rm_status_t st = p->ops->rma_write(p->np, ws->src + off, ws->lmr[pi], n, k->base + off, k->key,
+                                           proto_rdma_write_done, op);
+        if (st != RM_OK) {
+            /* full for now, or broken (its failure reaches the rail layer
+             * on its own): the next pass tries again */
+            free(op);
+            if (st != RM_ERR_NO_RESOURCE || ++tries >= ch->npaths)
+                return;
+            continue;
+        }
+        ws->state[c] = CH_OUT;
+        ws->out++;
+        ws->per_path[pi]++;
+        ws->next = (c + 1) % ws->nchunks;
+    }
+}
+
+static int proto_rdma_any_usable(const proto_rdma_send_t *ws, const rail_channel_t *ch)
+{
+    for (int i = 0; i < ch->npaths; i++)
+        if (proto_rdma_usable(ws, ch, i))
+            return 1;
+    return 0;
+}
+
+/* One pass (proto_poll_add): nonzero once the record is gone. */
+static int proto_rdma_poll(void *arg)
+{
+    proto_rdma_send_t *ws = arg;
+    rail_channel_t *ch = proto_chan(ws->world);
+    request_t *s = ws->s;
+    if (s && !ws->finished && !rail_channel_failure(ch)) {
+        if (ws->ndone < ws->nchunks)
+            proto_rdma_issue(ws, ch);
+        if (ws->ndone == ws->nchunks) {
+            /* every byte is in place: the receiver may let go */
+            ws->finished = 1;
+            if (ws->redone)
+                rm_log_debug("rdma: %zu bytes to rank %d written, %llu chunks again after a rail failure",
+                             ws->len, ws->world, (unsigned long long)ws->redone);
+            proto_hdr_t h = {.type = PF_WDONE, .id = s->peer_id};
+            rail_channel_send(ch, &h, sizeof h, NULL, 0, 0, NULL, NULL);
+            rail_channel_ack_soon(ch);
+        } else if (!ws->out && !proto_rdma_any_usable(ws, ch)) {
+            /* no rail to write over: the copy path, the whole message */
+            rm_log_info("rdma: no rail with remote writes to rank %d; a %zu-byte message goes as copies",
+                        ws->world, ws->len);
+            ws->finished = 1;
+            s->done_bytes = 0;
+            proto_rndv_stream(s);
+        }
+    }
+    if (ws->s || ws->out)
+        return 0;
+    proto_rdma_send_free(ws);
+    return 1;
+}
+
+void proto_rdma_rtr(request_t *s, const void *payload, size_t len)
+{
+    proto_rdma_send_t *ws = s->rdma;
+    proto_rtr_t rtr;
+    if (!ws || ws->started || len < sizeof rtr)
+        return;
+    memcpy(&rtr, payload, sizeof rtr);
+    size_t n = (len - sizeof rtr) / sizeof(proto_rdma_key_t);
+    ws->nkeys = (int)(n < PROTO_RDMA_KEYS_MAX ? n : PROTO_RDMA_KEYS_MAX);
+    memcpy(ws->key, (const char *)payload + sizeof rtr, (size_t)ws->nkeys * sizeof ws->key[0]);
+    ws->len = rtr.len < s->bytes ? (size_t)rtr.len : s->bytes;
+    ws->started = 1;
+    int usable = 0;
+    rail_channel_t *ch = proto_chan(ws->world);
+    for (int i = 0; i < ch->npaths; i++)
+        usable += proto_rdma_usable(ws, ch, i);
+    /* at least two writes per rail in the provider, or fewer larger ones */
+    size_t chunk = ws->len / (size_t)(2 * (usable ? usable : 1));
+    chunk = (chunk + 4095) / 4096 * 4096;
+    if (chunk < PROTO_RDMA_CHUNK_MIN)
+        chunk = PROTO_RDMA_CHUNK_MIN;
+    if (chunk > PROTO_RDMA_CHUNK_MAX)
+        chunk = PROTO_RDMA_CHUNK_MAX;
+    ws->chunk = chunk;
+    ws->nchunks = (int)((ws->len + chunk - 1) / chunk);
+    ws->turn = (int)(s->id % (uint64_t)ch->npaths);
+    if (!ws->nchunks || !(ws->state = calloc((size_t)ws->nchunks, 1))) {
+        ws->finished = 1; /* nothing to write into, or no memory: the copy path */
+        s->done_bytes = 0;
+        proto_rndv_stream(s);
+        return;
+    }
+    ws->polling = 1;
+    if (!proto_rdma_poll(ws) && proto_poll_add(proto_rdma_poll, ws) < 0) {
+        rm_log_error("out of memory sending a message to rank %d; aborting", ws->world);
+        abort();
+    }
+}
+
+/* ---- receiver ---------------------------------------------------------- */
+
+int proto_rdma_accept(request_t *r, size_t size)
+{
+    if (!dtype_is_contig(r->dt, r->count))
+        return 0;
+    rail_channel_t *ch = proto_chan(r->world_peer);
+    size_t cap = (size_t)r->count * (size_t)r->dt->size, len = size < cap ? size : cap;
+    if (!len)
+        return 0;
+    proto_rdma_recv_t *rd = calloc(1, sizeof *rd);
+    if (!rd)
+        return 0;
+    struct {
+        proto_rtr_t rtr;
+        proto_rdma_key_t keys[PROTO_RDMA_KEYS_MAX];
+    } m;
+    void *dst = (char *)r->buf + r->dt->true_lb;
+    for (int i = 0; i < ch->npaths && rd->n < PROTO_RDMA_KEYS_MAX; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (!proto_rdma_capable(p))
+            continue;
+        int dup = 0; /* one registration per rail */
+        for (int k = 0; k < rd->n; k++)
+            dup |= m.keys[k].rail == (uint32_t)p->rail;
+        net_mr_t *mr;
+        if (dup || p->ops->mr_reg(p->ifc, dst, len, 1, &mr) != RM_OK)
+            continue;
+        proto_rdma_key_t *k = &m.keys[rd->n];
+        memset(k, 0, sizeof *k);
+        k->rail = (uint32_t)p->rail;
+        p->ops->mr_remote(mr, &k->key, &k->base);
+        rd->ops[rd->n] = p->ops;
+        rd->mr[rd->n++] = mr;
+    }
+    if (!rd->n) {
+        free(rd);
+        return 0;
+    }
+    r->rdma = rd;
+    r->done_bytes = 0; /* counted only if the sender falls back to DATA chunks */
+    m.rtr.len = len;
+    m.rtr.n = (uint64_t)rd->n;
+    proto_hdr_t h;
+    proto_hdr_make(&h, PF_RTR, 0, 0, 0, 0, r->id, r->peer_id);
+    rm_status_t st = rail_channel_send(ch, &h, sizeof h, &m, sizeof m.rtr + (size_t)rd->n * sizeof m.keys[0], 0,
+                                       NULL, NULL);
+    if (st < 0) {
+        r->err = st;
+        proto_request_complete(r);
+    }
+    return 1;
+}
+
+void proto_rdma_release(request_t *r)
+{
+    if (r->kind == REQ_SEND) {
+        proto_rdma_send_t *ws = r->rdma;
+        r->rdma = NULL;
+        ws->s = NULL;
+        if (!ws->polling)
+            proto_rdma_send_free(ws); /* never started: nothing out */
+        return;
+    }
+    /* from here on no write of the sender's lands in the receive buffer */
+    proto_rdma_recv_t *rd = r->rdma;
+    r->rdma = NULL;
+    for (int i = 0; i < rd->n; i++)
+        rd->ops[i]->mr_dereg(rd->mr[i]);
+    free(rd);
+}
