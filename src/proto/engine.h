@@ -61,7 +61,7 @@ typedef struct proto_engine {
     size_t peer_buffer; /* credit per peer (RAILMPI_PEER_BUFFER), 0: unlimited */
     size_t rndv_window; /* bytes of a network rendezvous sent with its RTS */
     uint64_t credit_wait; /* ns a blocking send waits for a full window's credit */
-    size_t rdma_min;    /* rendezvous by remote reads from this size on, 0: never */
+    size_t rdma_min;    /* rendezvous by remote writes from this size on, 0: never */
     proto_peer_t *peer; /* one per world rank */
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
@@ -146,6 +146,8 @@ void proto_rndv_stream(request_t *s);
  * message: register it and answer RTR; 0: not possible here (the caller
  * answers CTS). proto_rdma_release: the request completed (or goes). */
 int proto_rdma_offer(request_t *s, rail_channel_t *ch);
+/* A send of `bytes` to `world` would go by remote writes (no window). */
+int proto_rdma_possible(int world, size_t bytes);
 void proto_rdma_rtr(request_t *s, const void *payload, size_t len);
 int proto_rdma_accept(request_t *r, size_t size);
 void proto_rdma_release(request_t *r);

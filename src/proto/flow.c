@@ -127,8 +127,9 @@ void proto_credit_await(int world, size_t bytes)
     proto_peer_t *p = &proto_eng.peer[world];
     size_t need = proto_credit_cost(bytes < proto_eng.rndv_window ? bytes : proto_eng.rndv_window);
     if (need > proto_eng.peer_buffer || proto_credit_avail(world) >= need ||
-        p->wait_failed == p->granted + 1 || rail_channel_local_path(proto_chan(world)))
-        return;
+        p->wait_failed == p->granted + 1 || rail_channel_local_path(proto_chan(world)) ||
+        proto_rdma_possible(world, bytes))
+        return; /* remote writes send no window */
     uint64_t deadline = rm_now() + proto_eng.credit_wait;
     int idle = 0;
     while (proto_credit_avail(world) < need) {

@@ -80,15 +80,23 @@ static int proto_rdma_capable(const rail_path_t *p)
 
 /* ---- sender ------------------------------------------------------------ */
 
+int proto_rdma_possible(int world, size_t bytes)
+{
+    if (!proto_eng.rdma_min || bytes < proto_eng.rdma_min || world >= proto_proc.world_size)
+        return 0;
+    rail_channel_t *ch = proto_chan(world);
+    if (rail_channel_local_path(ch))
+        return 0;
+    for (int i = 0; i < ch->npaths; i++)
+        if (proto_rdma_capable(&ch->paths[i]))
+            return 1;
+    return 0;
+}
+
 int proto_rdma_offer(request_t *s, rail_channel_t *ch)
 {
-    if (!proto_eng.rdma_min || s->bytes < proto_eng.rdma_min || s->world_peer >= proto_proc.world_size ||
-        rail_channel_local_path(ch))
-        return 0;
-    int n = 0;
-    for (int i = 0; i < ch->npaths; i++)
-        n += proto_rdma_capable(&ch->paths[i]);
-    if (!n)
+    (void)ch;
+    if (!proto_rdma_possible(s->world_peer, s->bytes))
         return 0;
     proto_rdma_send_t *ws = calloc(1, sizeof *ws);
     if (!ws)
