@@ -17,6 +17,9 @@ enum proto_frame_type {
                       request, aux = byte offset, ctx = the window's bytes */
     PF_CREDIT,     /* id = credit the receiver has consumed so far (cumulative) */
     PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
+    PF_AMDATA,     /* one-sided data, the payload all data (proto_am_data_t): flags = kind,
+                      src = sender's rank in the window, ctx = window, aux = byte offset,
+                      id = the origin's request */
 };
 
 enum proto_frame_flags {
