@@ -189,6 +189,9 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
         return RM_ERR_UNSUPPORTED;
     }
     room -= sizeof(rma_msg_t) + tdlen;
+    if (a->kind == RMA_OP_GET)
+        room = proto_am_max(); /* the answers are data alone (PF_AMDATA): whole chunks,
+                                  which the transport can receive in place */
     size_t elem = 1;
     if (rma_is_acc(a->kind) || a->kind == RMA_OP_CAS) {
         dtype_t *bt = dtype_get(a->tdt->basic);
