@@ -4,7 +4,9 @@
  * the table that names a window on the wire. */
 #include "rma/rma.h"
 #include "coll/coll.h"
+#include "util/clock.h"
 #include "util/handle.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -27,14 +29,37 @@ rm_status_t rma_init(void)
 
 static void rma_win_destroy(win_t *w);
 
+/* No frame reads this window's memory any more (or its peer is lost). */
+static int rma_win_unreferenced(void *arg)
+{
+    win_t *w = arg;
+    for (int r = 0; w->zc && r < w->size; r++)
+        if (w->zc[r] && !proto_peer_failure(comm_world_rank(w->comm, r)))
+            return 0;
+    return 1;
+}
+
 void rma_finalize(void)
 {
     /* windows the program never freed go without a barrier (MPI_Finalize
      * had one) and without attribute callbacks (as communicators) */
     proto_am_set(NULL);
     proto_am_data_set(NULL, NULL);
-    while (rma_wins)
-        rma_win_destroy(rma_wins);
+    while (rma_wins) {
+        win_t *w = rma_wins;
+        /* frames still read from its memory (answers to gets) are acked
+         * soon after the final barrier; a count the channel may still
+         * decrement when that takes too long is left allocated */
+        uint64_t until = rm_now() + 2000000000ull;
+        while (!rma_win_unreferenced(w) && rm_now() < until)
+            if (!proto_progress())
+                rm_lock_yield();
+        if (!rma_win_unreferenced(w)) {
+            rm_log_debug("rma: window %u: frames read from it still unacknowledged at exit", w->id);
+            w->zc = NULL;
+        }
+        rma_win_destroy(w);
+    }
     rm_htable_destroy(&rma_win_table);
 }
 
@@ -286,15 +311,6 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
     w->attr_model = w->model;
     *out = w;
     return RM_OK;
-}
-
-static int rma_win_unreferenced(void *arg)
-{
-    win_t *w = arg;
-    for (int r = 0; r < w->size; r++)
-        if (w->zc[r] && !proto_peer_failure(comm_world_rank(w->comm, r)))
-            return 0;
-    return 1;
 }
 
 rm_status_t rma_win_free(win_t *w)

@@ -27,6 +27,7 @@ for t in rma_ops rma_dtype rma_errors rma_win rma_atomic; do
     run 2 "${name}h1,${name}h2" 1 $t
 done
 run 1 "$hosts" 0 rma_ops
+run 1 "${name}h1,${name}h2" 1 rma_nofree
 run 1 "$hosts" 0 rma_atomic
 run 1 "$hosts" 1 rma_passive async
 run 2 "${name}h1,${name}h2" 1 rma_passive async
