@@ -49,8 +49,10 @@ for ((i = 0; i < rounds; i++)); do
         extra=
         [ "$impl" = openmpi ] && extra="--mca osc pt2pt"
         # shellcheck disable=SC2086
-        peer_run "$impl" 600 $extra "$tmp/rma.$impl" "$max" > "$tmp/$impl.$i" 2> "$tmp/$impl.$i.err" ||
-            echo "rma_hosts.sh: $impl failed in round $i (exit $?): $(tail -n 2 "$tmp/$impl.$i.err" | tr '\n' ' ')" >&2
+        # MPICH sometimes hangs at exit after printing every figure: what a
+        # run printed counts even when it is killed
+        peer_run "$impl" 300 $extra "$tmp/rma.$impl" "$max" > "$tmp/$impl.$i" 2> "$tmp/$impl.$i.err" ||
+            echo "rma_hosts.sh: $impl ended with status $? in round $i ($(grep -c . "$tmp/$impl.$i") figures): $(tail -n 2 "$tmp/$impl.$i.err" | tr '\n' ' ')" >&2
     done
 done
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg), median of $rounds rounds"
