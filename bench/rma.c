@@ -8,7 +8,8 @@
  *   fput_bw / fget_bw   64 operations per fence epoch (fence on both ranks): MB/s
  *   acc_rate            8-byte MPI_SUM accumulates, 64 per flush: thousand ops/s
  * Sizes 8, 64, 512 ... (times 8) up to max_bytes, and max_bytes itself.
- * Output: "test size value" lines from rank 0. Usage: rma [max_bytes] */
+ * Output: "test size value" lines from rank 0.
+ * Usage: rma [max_bytes [bw]]   (bw: only the bandwidth figures, at max_bytes) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     long max = argc > 1 ? atol(argv[1]) : 4 << 20;
+    int bw_only = argc > 2 && !strcmp(argv[2], "bw");
     if (size != 2) {
         if (!rank)
             fprintf(stderr, "rma needs exactly 2 ranks\n");
@@ -175,19 +177,20 @@ int main(int argc, char **argv)
     buf = malloc((size_t)wsize);
     memset(buf, 1, (size_t)wsize);
     MPI_Win_allocate(wsize, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &wmem, &win);
-    for (long n = 8; n <= max; n = n * 8 > max && n < max ? max : n * 8) {
+    for (long n = bw_only ? max + 1 : 8; n <= max; n = n * 8 > max && n < max ? max : n * 8) {
         lat("put_lat", n, 0);
         lat("get_lat", n, 1);
         sr_lat(n);
         fence_lat(n);
     }
-    for (long n = 8; n <= max; n = n * 8 > max && n < max ? max : n * 8) {
+    for (long n = bw_only ? max : 8; n <= max; n = n * 8 > max && n < max ? max : n * 8) {
         bw("put_bw", n, 0);
         bw("get_bw", n, 1);
         fence_bw("fput_bw", n, 0);
         fence_bw("fget_bw", n, 1);
     }
-    acc_rate();
+    if (!bw_only)
+        acc_rate();
     MPI_Win_free(&win);
     free(buf);
     MPI_Finalize();
