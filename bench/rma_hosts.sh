@@ -9,7 +9,9 @@
 # railmpi / the rails' summed rate (500 MB/s; the Ethernet, IP and TCP
 # headers at MTU 1500 leave about 478 MB/s of payload).
 # Root only; the cluster is torn down on exit.
-#   bench/rma_hosts.sh [--build DIR] [--rounds N] [--max BYTES] [--only IMPL] [--markdown]
+#   bench/rma_hosts.sh [--build DIR] [--rounds N] [--max BYTES] [--only IMPL] [--markdown] [--bw]
+# --bw: only the bandwidth figures at BYTES (a few seconds per run, so more
+# rounds fit).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -18,6 +20,7 @@ rounds=3
 max=4194304
 only=
 md=0
+bw=
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift ;;
@@ -25,7 +28,8 @@ while [ $# -gt 0 ]; do
         --max) max=$2; shift ;;
         --only) only=$2; shift ;;
         --markdown) md=1 ;;
-        *) echo "usage: bench/rma_hosts.sh [--build DIR] [--rounds N] [--max BYTES] [--only IMPL] [--markdown]" >&2; exit 2 ;;
+        --bw) bw=bw ;;
+        *) echo "usage: bench/rma_hosts.sh [--build DIR] [--rounds N] [--max BYTES] [--only IMPL] [--markdown] [--bw]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -48,10 +52,10 @@ for ((i = 0; i < rounds; i++)); do
     for impl in $impls; do
         extra=
         [ "$impl" = openmpi ] && extra="--mca osc pt2pt"
-        # shellcheck disable=SC2086
         # MPICH sometimes hangs at exit after printing every figure: what a
         # run printed counts even when it is killed
-        peer_run "$impl" 300 $extra "$tmp/rma.$impl" "$max" > "$tmp/$impl.$i" 2> "$tmp/$impl.$i.err" ||
+        # shellcheck disable=SC2086
+        peer_run "$impl" 300 $extra "$tmp/rma.$impl" "$max" $bw > "$tmp/$impl.$i" 2> "$tmp/$impl.$i.err" ||
             echo "rma_hosts.sh: $impl ended with status $? in round $i ($(grep -c . "$tmp/$impl.$i") figures): $(tail -n 2 "$tmp/$impl.$i.err" | tr '\n' ' ')" >&2
     done
 done
