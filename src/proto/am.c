@@ -4,11 +4,20 @@
  * failover and delivers it exactly once and in order. The handler (src/rma)
  * applies it in the progress engine of the target, in whichever thread runs
  * progress: the application's inside MPI, or the asynchronous progress
- * thread while the application computes outside MPI. */
+ * thread while the application computes outside MPI.
+ * Bulk one-sided data (put pieces, the data answering gets) travels as
+ * PF_AMDATA instead: the frame header describes it and the payload is only
+ * data, so it may be sent from the memory where it is (referenced until
+ * acknowledged) and land where it goes (zero-copy receive), like
+ * rendezvous chunks, with the same exactly-once delivery. */
 #include "proto/engine.h"
 #include "util/log.h"
 
+#include <string.h>
+
 static proto_am_fn proto_am_handler;
+static proto_am_data_fn proto_am_data_handler;
+static proto_am_locate_fn proto_am_locator;
 
 void proto_am_set(proto_am_fn fn)
 {
@@ -23,6 +32,48 @@ rm_status_t proto_am_send(int world_dst, const void *payload, size_t len, int un
     rm_status_t st = rail_channel_send(proto_chan(world_dst), &h, sizeof h, payload, len,
                                        unordered ? NET_F_UNORDERED : 0, NULL, NULL);
     return st == RM_INPROGRESS ? RM_OK : st;
+}
+
+void proto_am_data_set(proto_am_data_fn fn, proto_am_locate_fn locate)
+{
+    proto_am_data_handler = fn;
+    proto_am_locator = locate;
+}
+
+rm_status_t proto_am_data_send(int world_dst, const proto_am_data_t *d, const void *payload,
+                               size_t len, void (*sent)(void *arg, rm_status_t st), void *arg)
+{
+    proto_hdr_t h = {.type = PF_AMDATA, .flags = (uint8_t)d->kind, .src = d->rank, .ctx = d->win,
+                     .size = d->off, .id = d->id};
+    return rail_channel_send(proto_chan(world_dst), &h, sizeof h, payload, len, NET_F_UNORDERED,
+                             sent, arg);
+}
+
+static void proto_am_data_of(const void *upper, proto_am_data_t *d)
+{
+    proto_hdr_t h;
+    memcpy(&h, upper, sizeof h);
+    *d = (proto_am_data_t){.kind = h.flags, .win = h.ctx, .rank = h.src, .off = h.size, .id = h.id};
+}
+
+void proto_am_data_recv(rail_channel_t *ch, const void *upper, const void *payload, size_t len)
+{
+    if (!proto_am_data_handler) {
+        rm_log_error("dropping one-sided data from rank %d: no handler", rail_channel_peer(ch));
+        return;
+    }
+    proto_am_data_t d;
+    proto_am_data_of(upper, &d);
+    proto_am_data_handler(rail_channel_peer(ch), &d, payload, len);
+}
+
+void *proto_am_data_locate(rail_channel_t *ch, const void *upper, size_t len)
+{
+    if (!proto_am_locator)
+        return NULL;
+    proto_am_data_t d;
+    proto_am_data_of(upper, &d);
+    return proto_am_locator(rail_channel_peer(ch), &d, len);
 }
 
 size_t proto_am_max(void)

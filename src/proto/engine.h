@@ -103,6 +103,8 @@ void proto_cancel_ack_recv(const proto_hdr_t *h);
 void proto_cancel_settle(request_t *r, int withdrawn, rm_status_t err);
 /* A PF_AM frame arrived (am.c). */
 void proto_am_recv(rail_channel_t *ch, const void *payload, size_t len);
+void proto_am_data_recv(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
+void *proto_am_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 
 /* ---- flow control and rendezvous windows (flow.c) ---- */
 /* What a message of `len` bytes held by the receiver costs: its bytes and

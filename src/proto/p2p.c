@@ -86,6 +86,8 @@ void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len)
     memcpy(&h, upper, sizeof h);
     if (h.type == PF_RDATA)
         return proto_early_locate(rail_channel_peer(ch), &h, len);
+    if (h.type == PF_AMDATA)
+        return proto_am_data_locate(ch, upper, len);
     if (h.type != PF_DATA)
         return NULL;
     request_t *r = proto_request_by_id(h.id);
@@ -323,6 +325,9 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         return;
     case PF_AM:
         proto_am_recv(ch, payload, len);
+        return;
+    case PF_AMDATA:
+        proto_am_data_recv(ch, &h, payload, len);
         return;
     default:
         rm_log_error("dropping a frame of unknown type %d from rank %d", h.type, rail_channel_peer(ch));

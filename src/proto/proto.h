@@ -192,6 +192,26 @@ void proto_am_set(proto_am_fn fn);
  * frame is still handed up only after it. */
 rm_status_t proto_am_send(int world_dst, const void *payload, size_t len, int unordered);
 size_t proto_am_max(void);
+/* One-sided data with no handler header in the payload (a put piece into
+ * contiguous target memory, the data answering a get): its description
+ * travels in the frame header, so the receiver may have it land in place
+ * (the locate function says where, or NULL to have it staged). Sent
+ * unordered. With `sent`, the payload is referenced until sent(arg, status)
+ * runs from progress (RM_INPROGRESS: after the peer acknowledged it);
+ * without, it is copied. */
+typedef struct proto_am_data {
+    int kind;     /* the handler's, 0..255 */
+    uint32_t win;
+    int32_t rank; /* the sender's rank in the window */
+    uint64_t off; /* byte offset: in the target's memory (put), in the get's data */
+    uint64_t id;  /* the origin's request, 0 none */
+} proto_am_data_t;
+typedef void (*proto_am_data_fn)(int world_src, const proto_am_data_t *d, const void *payload,
+                                 size_t len);
+typedef void *(*proto_am_locate_fn)(int world_src, const proto_am_data_t *d, size_t len);
+void proto_am_data_set(proto_am_data_fn fn, proto_am_locate_fn locate);
+rm_status_t proto_am_data_send(int world_dst, const proto_am_data_t *d, const void *payload,
+                               size_t len, void (*sent)(void *arg, rm_status_t st), void *arg);
 /* 0, or why the channel to a world rank failed for good. */
 rm_status_t proto_peer_failure(int world);
 /* The world rank is on this host and single-copy access to its memory

@@ -20,6 +20,9 @@ enum proto_frame_type {
                       receiver request; payload proto_rtr_t, then its proto_rdma_key_t */
     PF_WDONE,      /* every byte was written remotely; id = receiver request */
     PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
+    PF_AMDATA,     /* one-sided data, the payload all data (proto_am_data_t): flags = kind,
+                      src = sender's rank in the window, ctx = window, aux = byte offset,
+                      id = the origin's request */
 };
 
 enum proto_frame_flags {

@@ -70,6 +70,9 @@ typedef struct win {
     uint64_t *asked, *answered; /* per rank: sync requests sent and answers received */
     int *pending;       /* per rank: operations waiting for data from the target */
     unsigned char *dirty; /* per rank: operations sent since its last completion */
+    int *zc;            /* per rank: frames to it sent from where the data is (a put's origin
+                           buffer, this window's memory answering a get), which the channel
+                           references until acknowledged */
     int err;            /* MPI error class an answer reported, raised at the next sync */
     /* target side */
     int lk_shared, lk_excl;
@@ -132,6 +135,12 @@ int rma_op_check(win_t *w, const rma_args_t *a);
  * operation is complete at the origin (the caller's reference). */
 rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req);
 void rma_am_recv(int world_src, const void *payload, size_t len);
+/* Bulk data as PF_AMDATA (proto_am_data_t.kind) */
+enum rma_data_kind { RMA_D_PUT = 1, RMA_D_GET };
+void rma_am_data_recv(int world_src, const proto_am_data_t *d, const void *payload, size_t len);
+void *rma_am_data_locate(int world_src, const proto_am_data_t *d, size_t len);
+/* Frames of at least this many bytes are sent from where their data is */
+#define RMA_ZC_MIN 8192
 
 /* ---- one-host direct access (rma_direct.c) ---- */
 /* An operation straight on the target's memory when it is on this host:

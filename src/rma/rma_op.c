@@ -97,6 +97,53 @@ rm_status_t rma_send(win_t *w, int rank, rma_msg_t *m, const void *a, size_t ale
     return st;
 }
 
+/* A frame sent from where its data is has been acknowledged (or its
+ * channel failed): the memory is the program's again. */
+static void rma_zc_sent(void *arg, rm_status_t st)
+{
+    (void)st; /* a failed channel is reported by the wait that needs it */
+    --*(int *)arg;
+}
+
+/* Bulk data as PF_AMDATA. Large pieces go from where they are, referenced
+ * until acknowledged (`*zc` counts them: every completion at the origin
+ * waits for it to drop to 0), small ones are copied. */
+static rm_status_t rma_data_send(win_t *w, int rank, int kind, uint64_t off, uint64_t id,
+                                 const void *data, size_t n, int copy)
+{
+    proto_am_data_t d = {.kind = kind, .win = w->id, .rank = w->rank, .off = off, .id = id};
+    int ref = !copy && n >= RMA_ZC_MIN;
+    int *zc = &w->zc[rank];
+    rm_status_t st = proto_am_data_send(comm_world_rank(w->comm, rank), &d, data, n,
+                                        ref ? rma_zc_sent : NULL, zc);
+    if (st == RM_INPROGRESS) {
+        ++*zc;
+        st = RM_OK;
+    }
+    return st;
+}
+
+/* A put into contiguous target memory of a window that is not dynamic:
+ * pieces of plain data, each landing at its byte offset in the target's
+ * part (the origin checked the range; the target checks again). Data of
+ * the program's buffer is referenced, not copied, unless a request
+ * (MPI_Rput) must complete at once. */
+static rm_status_t rma_put_data(win_t *w, const rma_args_t *a, const char *data, int copy,
+                                size_t tbytes)
+{
+    int t = a->target;
+    uint64_t off = (uint64_t)(a->disp * (MPI_Aint)w->units[t] + a->tdt->true_lb);
+    size_t room = proto_am_max();
+    w->dirty[t] = 1;
+    for (size_t pos = 0; pos < tbytes; pos += room) {
+        size_t n = tbytes - pos < room ? tbytes - pos : room;
+        rm_status_t st = rma_data_send(w, t, RMA_D_PUT, off + pos, 0, data + pos, n, copy);
+        if (st < 0)
+            return st;
+    }
+    return RM_OK;
+}
+
 /* A request for data coming back from the target. */
 static request_t *rma_req_new(win_t *w, int target, void *buf, MPI_Count count, dtype_t *dt,
                               size_t bytes)
@@ -142,6 +189,9 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
         return RM_ERR_UNSUPPORTED;
     }
     room -= sizeof(rma_msg_t) + tdlen;
+    if (a->kind == RMA_OP_GET)
+        room = proto_am_max(); /* the answers are data alone (PF_AMDATA): whole chunks,
+                                  which the transport can receive in place */
     size_t elem = 1;
     if (rma_is_acc(a->kind) || a->kind == RMA_OP_CAS) {
         dtype_t *bt = dtype_get(a->tdt->basic);
@@ -180,6 +230,17 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
             dtype_pack(a->obuf, a->ocount, a->odt, 0, packed, tbytes);
             data = packed;
         }
+    }
+    if (a->kind == RMA_OP_PUT && tbytes && w->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+        dtype_is_contig(a->tdt, a->tcount)) {
+        st = rma_put_data(w, a, data, packed != NULL || req != NULL, tbytes);
+        if (st >= 0 && req) {
+            if (!(r = rma_req_new(w, t, NULL, 0, NULL, 0)))
+                st = RM_ERR_NOMEM;
+            else
+                r->done = 1;
+        }
+        goto out;
     }
     if (answered) {
         void *rb = a->rbuf;
@@ -309,6 +370,23 @@ static void rma_target_op(win_t *w, const rma_msg_t *m, const unsigned char *tde
             !(mem = rma_win_target_mem(w, m->disp, lo, hi)))
             rc = MPI_ERR_RMA_RANGE;
     }
+    if (rc == MPI_SUCCESS && m->kind == RMA_M_GET) {
+        /* plain data, sent from the window when contiguous there */
+        const char *src = NULL;
+        if (dtype_is_contig(tdt, m->tcount))
+            src = mem + tdt->true_lb + m->pos;
+        else if ((tmp = malloc(bytes ? bytes : 1)))
+            dtype_pack(mem, m->tcount, tdt, (size_t)m->pos, tmp, bytes);
+        else
+            rc = MPI_ERR_NO_MEM;
+        if (rc == MPI_SUCCESS) {
+            if (rma_data_send(w, m->rank, RMA_D_GET, m->pos, m->id, src ? src : tmp, bytes, !src) < 0)
+                rm_log_debug("rma: the answer to rank %d cannot go (its channel failed)", m->rank);
+            free(tmp);
+            dtype_release(tdt);
+            return;
+        }
+    }
     if (rc == MPI_SUCCESS && m->kind != RMA_M_PUT && m->kind != RMA_M_ACC &&
         !(tmp = malloc(bytes ? bytes : 1)))
         rc = MPI_ERR_NO_MEM;
@@ -346,6 +424,16 @@ static void rma_target_op(win_t *w, const rma_msg_t *m, const unsigned char *tde
         dtype_release(tdt);
 }
 
+/* Where a get's data at `pos` goes when it lands in place: NULL unless the
+ * request is live and its buffer contiguous. */
+static char *rma_get_dest(request_t *r, uint64_t pos, size_t len)
+{
+    if (!r || r->done || r->kind != REQ_RMA || !r->dt || !dtype_is_contig(r->dt, r->count) ||
+        pos > r->bytes || len > r->bytes - pos)
+        return NULL;
+    return (char *)r->buf + r->dt->true_lb + pos;
+}
+
 /* Data (or a refusal) back at the origin. */
 static void rma_origin_data(win_t *w, const rma_msg_t *m, const unsigned char *data)
 {
@@ -356,7 +444,7 @@ static void rma_origin_data(win_t *w, const rma_msg_t *m, const unsigned char *d
     request_t *r = proto_request_by_id(m->id);
     if (!r || r->done || r->kind != REQ_RMA)
         return;
-    if (m->status == MPI_SUCCESS)
+    if (m->status == MPI_SUCCESS && (const void *)data != rma_get_dest(r, m->pos, (size_t)m->bytes))
         dtype_unpack(r->buf, r->count, r->dt, (size_t)m->pos, data, (size_t)m->bytes);
     else
         r->err = RM_ERR_INVALID;
@@ -407,4 +495,52 @@ void rma_am_recv(int world_src, const void *payload, size_t len)
     default:
         rma_sync_recv(w, &m);
     }
+}
+
+/* ---- bulk data (PF_AMDATA) ----------------------------------------------- */
+
+static win_t *rma_data_win(int world_src, const proto_am_data_t *d)
+{
+    win_t *w = rma_win_by_id(d->win);
+    if (!w || d->rank < 0 || d->rank >= w->size) {
+        rm_log_error("rma: data for no window here (%u) from rank %d", d->win, world_src);
+        return NULL;
+    }
+    return w;
+}
+
+void *rma_am_data_locate(int world_src, const proto_am_data_t *d, size_t len)
+{
+    win_t *w = rma_win_by_id(d->win);
+    if (!w || d->rank < 0 || d->rank >= w->size)
+        return NULL;
+    (void)world_src;
+    if (d->kind == RMA_D_PUT)
+        return w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? NULL : rma_win_target_mem(w, d->off, 0, (int64_t)len);
+    if (d->kind == RMA_D_GET)
+        return rma_get_dest(proto_request_by_id(d->id), d->off, len);
+    return NULL;
+}
+
+void rma_am_data_recv(int world_src, const proto_am_data_t *d, const void *payload, size_t len)
+{
+    win_t *w = rma_data_win(world_src, d);
+    if (!w)
+        return;
+    if (d->kind == RMA_D_PUT) {
+        char *mem = w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? NULL : rma_win_target_mem(w, d->off, 0, (int64_t)len);
+        if (!mem) {
+            rm_log_debug("rma: window %u: put from rank %d refused (outside the window)", w->id, d->rank);
+            rma_answer(w, d->rank, 0, 0, MPI_ERR_RMA_RANGE, NULL, 0, 1);
+        } else if (mem != payload) { /* else it landed in place */
+            memcpy(mem, payload, len);
+        }
+        return;
+    }
+    if (d->kind == RMA_D_GET) {
+        rma_msg_t m = {.kind = RMA_M_DATA, .status = MPI_SUCCESS, .id = d->id, .pos = d->off, .bytes = len};
+        rma_origin_data(w, &m, payload);
+        return;
+    }
+    rm_log_error("rma: data of unknown kind %d from rank %d", d->kind, world_src);
 }

@@ -43,7 +43,7 @@ typedef struct rma_wait_one {
 static int rma_one_done(void *arg)
 {
     rma_wait_one_t *o = arg;
-    return o->w->pending[o->rank] == 0 &&
+    return o->w->pending[o->rank] == 0 && o->w->zc[o->rank] == 0 &&
            (!o->answers || o->w->answered[o->rank] == o->w->asked[o->rank]);
 }
 

@@ -4,7 +4,9 @@
  * the table that names a window on the wire. */
 #include "rma/rma.h"
 #include "coll/coll.h"
+#include "util/clock.h"
 #include "util/handle.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -21,18 +23,43 @@ static win_t *rma_wins; /* live windows, for frames that name one by id */
 rm_status_t rma_init(void)
 {
     proto_am_set(rma_am_recv);
+    proto_am_data_set(rma_am_data_recv, rma_am_data_locate);
     return RM_OK;
 }
 
 static void rma_win_destroy(win_t *w);
+
+/* No frame reads this window's memory any more (or its peer is lost). */
+static int rma_win_unreferenced(void *arg)
+{
+    win_t *w = arg;
+    for (int r = 0; w->zc && r < w->size; r++)
+        if (w->zc[r] && !proto_peer_failure(comm_world_rank(w->comm, r)))
+            return 0;
+    return 1;
+}
 
 void rma_finalize(void)
 {
     /* windows the program never freed go without a barrier (MPI_Finalize
      * had one) and without attribute callbacks (as communicators) */
     proto_am_set(NULL);
-    while (rma_wins)
-        rma_win_destroy(rma_wins);
+    proto_am_data_set(NULL, NULL);
+    while (rma_wins) {
+        win_t *w = rma_wins;
+        /* frames still read from its memory (answers to gets) are acked
+         * soon after the final barrier; a count the channel may still
+         * decrement when that takes too long is left allocated */
+        uint64_t until = rm_now() + 2000000000ull;
+        while (!rma_win_unreferenced(w) && rm_now() < until)
+            if (!proto_progress())
+                rm_lock_yield();
+        if (!rma_win_unreferenced(w)) {
+            rm_log_debug("rma: window %u: frames read from it still unacknowledged at exit", w->id);
+            w->zc = NULL;
+        }
+        rma_win_destroy(w);
+    }
     rm_htable_destroy(&rma_win_table);
 }
 
@@ -83,6 +110,7 @@ static void rma_win_destroy(win_t *w)
     free(w->answered);
     free(w->pending);
     free(w->dirty);
+    free(w->zc);
     free(w->posts);
     free(w->bases);
     free(w->pids);
@@ -213,11 +241,12 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
     w->answered = calloc((size_t)n, sizeof *w->answered);
     w->pending = calloc((size_t)n, sizeof *w->pending);
     w->dirty = calloc((size_t)n, 1);
+    w->zc = calloc((size_t)n, sizeof *w->zc);
     w->posts = calloc((size_t)n, sizeof *w->posts);
     w->bases = calloc((size_t)n, sizeof *w->bases);
     w->pids = calloc((size_t)n, sizeof *w->pids);
     int local_ok = w->bases && w->pids && w->sizes && w->units && w->seg_off && w->lock && w->asked && w->answered &&
-                   w->pending && w->dirty && w->posts;
+                   w->pending && w->dirty && w->zc && w->posts;
     /* MPI_Win_allocate on one host: the memory is a shared segment too, so
      * puts and gets are plain copies (as a shared window's) */
     int segment = flavor == MPI_WIN_FLAVOR_SHARED ||
@@ -288,6 +317,11 @@ rm_status_t rma_win_free(win_t *w)
 {
     /* nobody frees before everyone's operations on it are complete */
     rm_status_t st = coll_barrier(w->comm);
+    /* and none of its memory is still referenced by frames not yet
+     * acknowledged (answers to gets, sent from it) */
+    rm_status_t s = rma_progress_until(rma_win_unreferenced, w, -1);
+    if (st == RM_OK)
+        st = s;
     rma_win_destroy(w);
     return st;
 }
