@@ -10,53 +10,66 @@
 #include "util/config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-typedef struct hier {
-    int leader;   /* my host's leader (a comm rank) */
-    int nlocal;   /* ranks on my host, the leader first */
-    int *local;
-    int nlead;    /* one leader per host, ascending */
-    int *leads;
-    int lead_idx; /* my index in leads, -1 when not a leader */
-} hier_t;
+typedef comm_hosts_t hier_t;
 
-/* Two levels on c: more than one host, and some host with more than one
- * rank; 0 when not (or for processes outside the world, whose hosts this
- * process does not know). The arrays live as long as the schedule. */
-static int hier_plan(coll_sched_t *s, const comm_t *c, hier_t *h)
+/* Where the ranks of c live, worked out once per communicator in one pass
+ * (a job's collectives on a large communicator must not redo it each call).
+ * NULL: no two levels (processes outside the world, whose hosts this
+ * process does not know, or memory). */
+static const hier_t *hier_hosts(comm_t *c)
 {
-    int n = c->size, me = c->rank;
-    if (comm_is_inter(c) || n < 3 || !RM_CFG(coll_hierarchical))
-        return 0;
+    if (c->hosts)
+        return c->hosts;
+    int n = c->size, me = c->rank, nn = proto_proc.nnodes;
     for (int r = 0; r < n; r++)
         if (c->group->world[r] < 0 || c->group->world[r] >= proto_proc.world_size)
-            return 0;
-#define HOST(r) (proto_proc.node_of[c->group->world[r]])
-    int *a = coll_sched_bytes(s, sizeof(int) * 2 * (size_t)n);
-    if (!a)
-        return 0;
-    h->local = a;
-    h->leads = a + n;
+            return NULL;
+    hier_t *h = malloc(sizeof *h + sizeof(int) * (2 * (size_t)n + (size_t)nn));
+    if (!h)
+        return NULL;
+    h->local = (int *)(h + 1);
+    h->leads = h->local + n;
+    int *seen = h->leads + n; /* host -> whether it has a leader yet */
+    memset(seen, 0, sizeof(int) * (size_t)nn);
     h->nlocal = h->nlead = 0;
     h->lead_idx = -1;
+#define HOST(r) (proto_proc.node_of[c->group->world[r]])
+    int mine = HOST(me);
     for (int r = 0; r < n; r++) {
-        int first = 1;
-        for (int q = 0; q < r && first; q++)
-            first = HOST(q) != HOST(r);
-        if (first) {
+        int host = HOST(r);
+        if (!seen[host]) {
+            seen[host] = 1;
             if (r == me)
                 h->lead_idx = h->nlead;
             h->leads[h->nlead++] = r;
         }
-        if (HOST(r) == HOST(me))
+        if (host == mine)
             h->local[h->nlocal++] = r;
     }
 #undef HOST
     h->leader = h->local[0];
-    return h->nlead > 1 && h->nlead < n;
+    h->two_level = h->nlead > 1 && h->nlead < n;
+    c->hosts = h;
+    return h;
 }
 
-static void hier_root_leads(hier_t *h, const comm_t *c, int root, int *root_lead);
+/* Two levels on c: more than one host, and some host with more than one
+ * rank; 0 when not. The arrays live as long as the communicator. */
+static int hier_plan(coll_sched_t *s, const comm_t *c, hier_t *h)
+{
+    (void)s;
+    if (comm_is_inter(c) || c->size < 3 || !RM_CFG(coll_hierarchical))
+        return 0;
+    const hier_t *k = hier_hosts((comm_t *)c);
+    if (!k || !k->two_level)
+        return 0;
+    *h = *k;
+    return 1;
+}
+
+static int hier_root_leads(coll_sched_t *s, hier_t *h, const comm_t *c, int root, int *root_lead);
 
 /* Allreduce among the leaders on buf: a ring when every leader gets at
  * least one item (each block is reduced at one leader, so all end with the
@@ -171,7 +184,8 @@ int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *
     if (!hier_plan(s, c, &h))
         return 0;
     int me = c->rank, root_lead;
-    hier_root_leads(&h, c, root, &root_lead);
+    if (!hier_root_leads(s, &h, c, root, &root_lead))
+        return 1;
     if (h.lead_idx >= 0) {
         int L = h.nlead, rel = (h.lead_idx - root_lead + L) % L, mask = 1;
         while (mask < L) {
@@ -195,11 +209,18 @@ int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *
     return 1;
 }
 
-/* The root stands in for its host's leader (hier_plan's lowest rank). */
-static void hier_root_leads(hier_t *h, const comm_t *c, int root, int *root_lead)
+/* The root stands in for its host's leader (hier_plan's lowest rank), in
+ * the schedule's own copy of the leaders. 0: no memory (the schedule has
+ * failed). */
+static int hier_root_leads(coll_sched_t *s, hier_t *h, const comm_t *c, int root, int *root_lead)
 {
     int me = c->rank;
     *root_lead = -1;
+    int *leads = coll_sched_bytes(s, sizeof(int) * (size_t)h->nlead);
+    if (!leads)
+        return 0;
+    memcpy(leads, h->leads, sizeof(int) * (size_t)h->nlead);
+    h->leads = leads;
     for (int i = 0; i < h->nlead; i++)
         if (proto_proc.node_of[c->group->world[h->leads[i]]] ==
             proto_proc.node_of[c->group->world[root]]) {
@@ -210,6 +231,7 @@ static void hier_root_leads(hier_t *h, const comm_t *c, int root, int *root_lead
         h->leader = root;
         h->lead_idx = me == root ? *root_lead : -1;
     }
+    return 1;
 }
 
 /* Reduce (commutative ops): a host's ranks send to its leader (the root on
@@ -222,7 +244,8 @@ int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Co
     if (!op->commute || !hier_plan(s, c, &h))
         return 0;
     int me = c->rank, root_lead;
-    hier_root_leads(&h, c, root, &root_lead);
+    if (!hier_root_leads(s, &h, c, root, &root_lead))
+        return 1;
     if (h.lead_idx < 0) {
         coll_sched_send(s, sbuf, count, dt, h.leader);
         coll_sched_barrier(s);

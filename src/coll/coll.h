@@ -41,4 +41,7 @@ rm_status_t coll_scan(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt
 rm_status_t coll_exscan(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
                         comm_t *c);
 
+/* At MPI_Finalize: the schedules and scratch buffers kept for reuse. */
+void coll_finalize(void);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,9 @@ void op_release(op_t *op)
 
 /* ---- type classes ------------------------------------------------------ */
 
+typedef void (*op_kernel_t)(int op, const void *in, void *io, MPI_Count n);
+static void op_type_info(MPI_Datatype t, int *tc, op_kernel_t *k);
+
 enum { TC_NONE, TC_INT, TC_FLOAT, TC_COMPLEX, TC_BOOL, TC_BYTE, TC_PAIR };
 
 static int op_type_class(MPI_Datatype t)
@@ -119,7 +123,10 @@ int op_check(const op_t *op, const dtype_t *dt)
     int idx = RM_HANDLE_INDEX(op->handle);
     if (dt->basic == MPI_DATATYPE_NULL && dt->size)
         return MPI_ERR_TYPE; /* mixed types cannot be reduced element-wise */
-    return op_allowed(idx, op_type_class(dt->basic)) || !dt->size ? MPI_SUCCESS : MPI_ERR_OP;
+    int tc;
+    op_kernel_t k;
+    op_type_info(dt->basic, &tc, &k);
+    return op_allowed(idx, tc) || !dt->size ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -223,49 +230,71 @@ static void op_flogical(int op, const void *in, void *io, MPI_Count n)
     }
 }
 
-typedef void (*op_kernel_t)(int op, const void *in, void *io, MPI_Count n);
 
-static op_kernel_t op_kernel(MPI_Datatype t)
+static const op_kernel_t op_kernels[] = {
+    NULL, op_int_char, op_int_schar, op_int_uchar, op_int_wchar_t, op_int_short, op_int_ushort, op_int_int, op_int_unsigned, op_int_long, op_int_ulong, op_int_llong, op_int_ullong, op_float_float, op_float_double, op_float_ldouble, op_complex_f, op_complex_d, op_complex_ld, op_bool, op_flogical, op_pair_ii, op_pair_fi, op_pair_di, op_pair_li, op_pair_si, op_pair_ldi, op_pair_ff, op_pair_dd,
+};
+
+static int op_kernel_id(MPI_Datatype t)
 {
     switch (t) {
-    case MPI_CHAR: return op_int_char;
-    case MPI_SIGNED_CHAR: case MPI_INT8_T: case MPI_INTEGER1: return op_int_schar;
-    case MPI_UNSIGNED_CHAR: case MPI_UINT8_T: case MPI_BYTE: return op_int_uchar;
-    case MPI_WCHAR: return op_int_wchar_t;
-    case MPI_SHORT: case MPI_INT16_T: case MPI_INTEGER2: return op_int_short;
-    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: return op_int_ushort;
-    case MPI_INT: case MPI_INT32_T: case MPI_INTEGER: case MPI_INTEGER4: return op_int_int;
-    case MPI_UNSIGNED: case MPI_UINT32_T: return op_int_unsigned;
-    case MPI_LONG: case MPI_AINT: case MPI_OFFSET: case MPI_COUNT: return op_int_long;
-    case MPI_UNSIGNED_LONG: return op_int_ulong;
-    case MPI_LONG_LONG_INT: case MPI_INT64_T: case MPI_INTEGER8: return op_int_llong;
-    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: return op_int_ullong;
-    case MPI_FLOAT: case MPI_REAL: case MPI_REAL4: return op_float_float;
-    case MPI_DOUBLE: case MPI_DOUBLE_PRECISION: case MPI_REAL8: return op_float_double;
-    case MPI_LONG_DOUBLE: case MPI_REAL16: return op_float_ldouble;
+    case MPI_CHAR: return 1;
+    case MPI_SIGNED_CHAR: case MPI_INT8_T: case MPI_INTEGER1: return 2;
+    case MPI_UNSIGNED_CHAR: case MPI_UINT8_T: case MPI_BYTE: return 3;
+    case MPI_WCHAR: return 4;
+    case MPI_SHORT: case MPI_INT16_T: case MPI_INTEGER2: return 5;
+    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: return 6;
+    case MPI_INT: case MPI_INT32_T: case MPI_INTEGER: case MPI_INTEGER4: return 7;
+    case MPI_UNSIGNED: case MPI_UINT32_T: return 8;
+    case MPI_LONG: case MPI_AINT: case MPI_OFFSET: case MPI_COUNT: return 9;
+    case MPI_UNSIGNED_LONG: return 10;
+    case MPI_LONG_LONG_INT: case MPI_INT64_T: case MPI_INTEGER8: return 11;
+    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: return 12;
+    case MPI_FLOAT: case MPI_REAL: case MPI_REAL4: return 13;
+    case MPI_DOUBLE: case MPI_DOUBLE_PRECISION: case MPI_REAL8: return 14;
+    case MPI_LONG_DOUBLE: case MPI_REAL16: return 15;
     case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX: case MPI_COMPLEX: case MPI_COMPLEX8:
-        return op_complex_f;
+        return 16;
     case MPI_C_DOUBLE_COMPLEX: case MPI_CXX_DOUBLE_COMPLEX: case MPI_DOUBLE_COMPLEX:
     case MPI_COMPLEX16:
-        return op_complex_d;
+        return 17;
     case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX: case MPI_COMPLEX32:
-        return op_complex_ld;
-    case MPI_C_BOOL: case MPI_CXX_BOOL: return op_bool;
-    case MPI_LOGICAL: return op_flogical;
-    case MPI_2INT: case MPI_2INTEGER: return op_pair_ii;
-    case MPI_FLOAT_INT: return op_pair_fi;
-    case MPI_DOUBLE_INT: return op_pair_di;
-    case MPI_LONG_INT: return op_pair_li;
-    case MPI_SHORT_INT: return op_pair_si;
-    case MPI_LONG_DOUBLE_INT: return op_pair_ldi;
-    case MPI_2REAL: return op_pair_ff;
-    case MPI_2DOUBLE_PRECISION: return op_pair_dd;
+        return 18;
+    case MPI_C_BOOL: case MPI_CXX_BOOL: return 19;
+    case MPI_LOGICAL: return 20;
+    case MPI_2INT: case MPI_2INTEGER: return 21;
+    case MPI_FLOAT_INT: return 22;
+    case MPI_DOUBLE_INT: return 23;
+    case MPI_LONG_INT: return 24;
+    case MPI_SHORT_INT: return 25;
+    case MPI_LONG_DOUBLE_INT: return 26;
+    case MPI_2REAL: return 27;
+    case MPI_2DOUBLE_PRECISION: return 28;
     }
-    return NULL;
+    return 0;
+}
+
+/* What a reduction needs to know of a predefined type: its class and its
+ * kernel (op_kernels). The switches are searches over sparse handle values
+ * and a program reduces one type after another, so the last answer is kept
+ * (type, kernel and class in one word: reductions also run on the progress
+ * thread). */
+static void op_type_info(MPI_Datatype t, int *tc, op_kernel_t *k)
+{
+    static _Atomic uint64_t memo; /* type << 16 | kernel id << 8 | class + 1; 0: none yet */
+    uint64_t m = atomic_load_explicit(&memo, memory_order_relaxed);
+    if (!m || (uint32_t)(m >> 16) != (uint32_t)t) {
+        m = (uint64_t)(uint32_t)t << 16 | (uint64_t)op_kernel_id(t) << 8 |
+            (uint64_t)(op_type_class(t) + 1);
+        atomic_store_explicit(&memo, m, memory_order_relaxed);
+    }
+    *tc = (int)(m & 0xff) - 1;
+    *k = op_kernels[(m >> 8) & 0xff];
 }
 
 /* Apply on packed predefined elements. */
-static int op_apply_basic(int idx, const void *in, void *io, MPI_Count n, const dtype_t *bt)
+static int op_apply_basic(int idx, const void *in, void *io, MPI_Count n, const dtype_t *bt,
+                          op_kernel_t k)
 {
     if (idx == OP_NO_OP)
         return MPI_SUCCESS;
@@ -273,7 +302,6 @@ static int op_apply_basic(int idx, const void *in, void *io, MPI_Count n, const 
         memcpy(io, in, (size_t)n * (size_t)bt->size);
         return MPI_SUCCESS;
     }
-    op_kernel_t k = op_kernel(bt->handle);
     if (!k)
         return MPI_ERR_OP;
     k(idx, in, io, n);
@@ -291,20 +319,23 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
         op->fn((void *)in, inout, &len, &h);
         return MPI_SUCCESS;
     }
-    int rc = op_check(op, dt);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int idx = RM_HANDLE_INDEX(op->handle);
-    dtype_t *bt = dtype_get(dt->basic);
+    if (dt->basic == MPI_DATATYPE_NULL)
+        return MPI_ERR_TYPE; /* mixed types cannot be reduced element-wise */
+    int idx = RM_HANDLE_INDEX(op->handle), tc, rc;
+    op_kernel_t k;
+    op_type_info(dt->basic, &tc, &k);
+    if (!op_allowed(idx, tc))
+        return MPI_ERR_OP;
+    const dtype_t *bt = dt->builtin ? dt : dtype_get(dt->basic);
     if (!bt)
         return MPI_ERR_TYPE;
     MPI_Count n = count * dt->nbasic;
     if (dt->builtin) /* incl. the pair types, whose kernels walk their C struct layout */
-        return op_apply_basic(idx, in, inout, count, bt);
-    if (op_type_class(dt->basic) == TC_PAIR)
+        return op_apply_basic(idx, in, inout, count, bt, k);
+    if (tc == TC_PAIR)
         return MPI_ERR_TYPE; /* a derived type made of pairs has no packed form the kernels know */
     if (dtype_is_contig(dt, count))
-        return op_apply_basic(idx, (const char *)in + dt->true_lb, (char *)inout + dt->true_lb, n, bt);
+        return op_apply_basic(idx, (const char *)in + dt->true_lb, (char *)inout + dt->true_lb, n, bt, k);
     /* noncontiguous: reduce on packed copies, place the result back */
     size_t bytes = (size_t)count * (size_t)dt->size;
     void *a = malloc(bytes), *b = malloc(bytes);
@@ -315,7 +346,7 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
     }
     dtype_pack(in, count, dt, 0, a, bytes);
     dtype_pack(inout, count, dt, 0, b, bytes);
-    rc = op_apply_basic(idx, a, b, n, bt);
+    rc = op_apply_basic(idx, a, b, n, bt, k);
     dtype_unpack(inout, count, dt, 0, b, bytes);
     free(a);
     free(b);

@@ -1,7 +1,9 @@
 /* The collective schedule engine (see sched.h). */
 #include "coll/sched.h"
+#include "coll/coll.h"
 #include "util/log.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,9 @@ enum { STEP_SEND = 1, STEP_RECV, STEP_COPY, STEP_REDUCE };
 #define SCHED_TAG_BASE (1 << 24)
 #define SCHED_SEQ_MASK 0xffff
 #define SCHED_SUB_MASK 0xff
+
+/* Scratch room inside each schedule for small buffers (coll_sched_bytes). */
+#define SCHED_SMALL 256
 
 typedef struct sched_step {
     uint8_t kind;
@@ -50,13 +55,38 @@ struct coll_sched {
     uint8_t persistent; /* kept after it completes, to be started again */
     uint8_t running;    /* persistent: started, not yet completed */
     uint8_t orphan;     /* persistent: its request was freed while running */
+    coll_sched_t *spare_next;
+    size_t small_used;  /* bytes of small[] handed out */
+    _Alignas(16) unsigned char small[SCHED_SMALL];
 };
+
+/* Finished schedules are kept for the next ones with their step and scratch
+ * arrays (when those are small): a small collective is a handful of steps,
+ * and allocating the schedule, growing its arrays and freeing it all again
+ * cost more than its messages. Small scratch buffers come from the
+ * schedule's own room (small[]). Owned by whoever holds the global lock. */
+#define SCHED_SPARE_MAX 8
+#define SCHED_SPARE_STEPS 64
+static coll_sched_t *sched_spare;
+static int sched_nspare;
 
 coll_sched_t *coll_sched_new(comm_t *c)
 {
-    coll_sched_t *s = calloc(1, sizeof *s);
-    if (!s)
+    coll_sched_t *s = sched_spare;
+    if (s) {
+        sched_spare = s->spare_next;
+        sched_nspare--;
+        sched_step_t *steps = s->steps;
+        struct sched_tmp *tmps = s->tmps;
+        int cap = s->cap, tmpcap = s->tmpcap;
+        memset(s, 0, offsetof(coll_sched_t, small));
+        s->steps = steps;
+        s->cap = cap;
+        s->tmps = tmps;
+        s->tmpcap = tmpcap;
+    } else if (!(s = calloc(1, sizeof *s))) {
         return NULL;
+    }
     s->comm = s->on = c;
     c->refcount++;
     unsigned seq = (unsigned)c->coll_seq;
@@ -243,6 +273,12 @@ void *coll_sched_bytes(coll_sched_t *s, size_t bytes)
         s->tmps = n;
         s->tmpcap = cap;
     }
+    size_t room = (bytes + 15) & ~(size_t)15;
+    if (room <= SCHED_SMALL - s->small_used) {
+        void *p = s->small + s->small_used;
+        s->small_used += room ? room : 16;
+        return p;
+    }
     size_t cap;
     void *p = bytes >= POOL_MIN ? pool_take(bytes, &cap) : malloc(bytes ? bytes : 1);
     if (!p) {
@@ -275,10 +311,32 @@ static void sched_free(coll_sched_t *s)
     }
     for (int i = 0; i < s->ntmps; i++)
         pool_give(s->tmps[i].p, s->tmps[i].cap);
+    comm_release(s->comm);
+    if (sched_nspare < SCHED_SPARE_MAX && s->cap <= SCHED_SPARE_STEPS && s->tmpcap <= 16) {
+        s->spare_next = sched_spare;
+        sched_spare = s;
+        sched_nspare++;
+        return;
+    }
     free(s->tmps);
     free(s->steps);
-    comm_release(s->comm);
     free(s);
+}
+
+void coll_finalize(void)
+{
+    while (sched_spare) {
+        coll_sched_t *s = sched_spare;
+        sched_spare = s->spare_next;
+        free(s->tmps);
+        free(s->steps);
+        free(s);
+    }
+    sched_nspare = 0;
+    for (int i = 0; i < POOL_N; i++) {
+        free(sched_pool[i].p);
+        sched_pool[i] = (struct sched_tmp){NULL, 0};
+    }
 }
 
 static rm_status_t sched_copy(const sched_step_t *st)

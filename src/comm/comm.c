@@ -240,6 +240,8 @@ static void comm_destroy(comm_t *c)
         attr_delete_all(&c->attrs, ATTR_COMM, c->handle);
     topo_free(c->topo);
     c->topo = NULL;
+    free(c->hosts);
+    c->hosts = NULL;
     comm_hints_free(&c->hints);
     errhandler_release(c->errh);
     group_release(c->group);

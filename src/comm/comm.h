@@ -33,6 +33,18 @@ typedef struct comm_hint {
     struct comm_hint *next;
 } comm_hint_t;
 
+/* A communicator's ranks by host, for the two-level collectives
+ * (src/coll/build_hier.c builds it at the first collective that asks; one
+ * allocation, freed with the communicator). */
+typedef struct comm_hosts {
+    int two_level; /* more than one host, and some host with more than one rank */
+    int leader;    /* my host's leader: its lowest rank */
+    int nlocal;    /* ranks on my host, ascending (the leader first) */
+    int nlead;     /* one leader per host, ascending */
+    int lead_idx;  /* my index in leads, -1 when not a leader */
+    int *local, *leads;
+} comm_hosts_t;
+
 typedef struct comm {
     int handle;
     int refcount;
@@ -46,6 +58,7 @@ typedef struct comm {
     struct topo *topo;   /* process topology (src/comm/topo.c), NULL if none */
     comm_hint_t *hints;  /* info hints, in the order set */
     uint32_t idup_seq;   /* MPI_Comm_idup calls on this comm (tags their exchange) */
+    comm_hosts_t *hosts; /* NULL until a collective needs it */
     /* Intercommunicators: rank/size/group are the local group's; peers of
      * point-to-point and of the collectives' inter phase are ranks in
      * remote_group; local_comm (internal, no handle) runs the local phases. */

@@ -125,6 +125,7 @@ int PMPI_Finalize(void)
     mpi_info_finalize();
     mpi_err_user_finalize();
     proto_finalize();
+    coll_finalize();
     op_finalize();
     dtype_finalize();
     boot_finalize();

@@ -116,13 +116,44 @@ static inline size_t proto_credit_cost(size_t len)
 }
 rm_status_t proto_flow_init(int world_size);
 void proto_flow_destroy(void);
+/* Peers that keep no credit account: oneself, processes of other jobs
+ * (past the world: the per-peer state is sized by the world), and all of
+ * them when flow control is off. */
+static inline int proto_flow_exempt(int world)
+{
+    return !proto_eng.peer_buffer || world == proto_proc.world_rank || world >= proto_proc.world_size;
+}
 /* Credit the sender may still spend on `world` (SIZE_MAX: no limit). */
-size_t proto_credit_avail(int world);
+static inline size_t proto_credit_avail(int world)
+{
+    if (proto_flow_exempt(world))
+        return SIZE_MAX;
+    uint64_t used = proto_eng.peer[world].sent - proto_eng.peer[world].granted;
+    return used >= proto_eng.peer_buffer ? 0 : proto_eng.peer_buffer - (size_t)used;
+}
 /* Spend `cost` if available: 1, else 0 (the message then goes by rendezvous
- * and waits for the receive). */
-int proto_credit_take(int world, size_t cost);
-/* The receiver consumed `cost` of what `world` sent ahead. */
-void proto_credit_consumed(int world, size_t cost);
+ * and waits for the receive). Inline: every eager send asks. */
+static inline int proto_credit_take(int world, size_t cost)
+{
+    if (proto_flow_exempt(world))
+        return 1;
+    if (proto_credit_avail(world) < cost)
+        return 0;
+    proto_eng.peer[world].sent += cost;
+    return 1;
+}
+/* The receiver consumed `cost` of what `world` sent ahead; it reports once
+ * an eighth of the buffer more has been (proto_credit_report). */
+void proto_credit_report(int world);
+static inline void proto_credit_consumed(int world, size_t cost)
+{
+    if (proto_flow_exempt(world))
+        return;
+    proto_peer_t *p = &proto_eng.peer[world];
+    p->consumed += cost;
+    if (p->consumed - p->reported >= proto_eng.peer_buffer / 8)
+        proto_credit_report(world);
+}
 void proto_credit_granted(int world, uint64_t consumed);
 /* Receiver side of PF_RDATA: where a chunk lands, and its arrival. */
 void *proto_early_locate(int world, const proto_hdr_t *h, size_t len);

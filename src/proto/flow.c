@@ -47,49 +47,14 @@ void proto_flow_destroy(void)
     proto_eng.peer = NULL;
 }
 
-static inline int proto_flow_exempt(int world)
+/* The receiver reports what it has consumed once an eighth of the buffer
+ * more has been (proto_credit_consumed, engine.h): a sender at the limit
+ * sees credit come back in steps of at most a window's size
+ * (proto_credit_await waits for a whole window), yet one PF_CREDIT frame
+ * covers many small messages. */
+void proto_credit_report(int world)
 {
-    /* processes of other jobs (past the world) keep no credit account: the
-     * per-peer state is sized by the world */
-    return !proto_eng.peer_buffer || world == proto_proc.world_rank || world >= proto_proc.world_size;
-}
-
-size_t proto_credit_avail(int world)
-{
-    if (proto_flow_exempt(world))
-        return SIZE_MAX;
-    const proto_peer_t *p = &proto_eng.peer[world];
-    uint64_t used = p->sent - p->granted;
-    return used >= proto_eng.peer_buffer ? 0 : proto_eng.peer_buffer - (size_t)used;
-}
-
-int proto_credit_take(int world, size_t cost)
-{
-    if (proto_flow_exempt(world))
-        return 1;
-    if (proto_credit_avail(world) < cost)
-        return 0;
-    proto_eng.peer[world].sent += cost;
-    return 1;
-}
-
-/* How much more a receiver must consume before it reports: an eighth of
- * the buffer, so that a sender at the limit sees credit come back in steps
- * of at most a window's size (proto_credit_await waits for a whole window),
- * yet one PF_CREDIT frame covers many small messages. */
-static inline size_t proto_credit_step(void)
-{
-    return proto_eng.peer_buffer / 8;
-}
-
-void proto_credit_consumed(int world, size_t cost)
-{
-    if (proto_flow_exempt(world))
-        return;
     proto_peer_t *p = &proto_eng.peer[world];
-    p->consumed += cost;
-    if (p->consumed - p->reported < proto_credit_step())
-        return;
     proto_hdr_t h = {.type = PF_CREDIT, .id = p->consumed};
     rm_status_t st = rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
     if (st >= 0)
