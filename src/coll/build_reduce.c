@@ -12,6 +12,17 @@
 
 #include <stdlib.h>
 
+/* Whether n items of dt at a and m at b share bytes. */
+static int ranges_overlap(const void *a, MPI_Count n, const void *b, MPI_Count m, const dtype_t *dt)
+{
+    if (!n || !m)
+        return 0;
+    const char *a0 = (const char *)a + dt->true_lb, *b0 = (const char *)b + dt->true_lb;
+    const char *a1 = (const char *)a + (MPI_Aint)(n - 1) * dt->extent + dt->true_ub;
+    const char *b1 = (const char *)b + (MPI_Aint)(m - 1) * dt->extent + dt->true_ub;
+    return a0 < b1 && b0 < a1;
+}
+
 static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
                                 const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c);
 
@@ -92,24 +103,44 @@ void coll_build_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
         coll_sched_barrier(s);
         return;
     }
-    /* the root adds into its result buffer, inner nodes into scratch */
-    char *acc = me == root ? rbuf : coll_sched_tmp(s, count, dt), *tmp = coll_sched_tmp(s, count, dt);
-    if (!acc || !tmp)
+    /* The root adds into its result buffer, inner nodes into scratch. The
+     * first child's vector is received straight into that sum and my own
+     * added to it (commutative), so my vector is never copied (unless in
+     * place, where it already is the sum); later children's come through
+     * tmp. A node whose children are all done sends its sum (or, with no
+     * children, its own vector as it is). */
+    char *acc = me == root ? rbuf : coll_sched_tmp(s, count, dt), *tmp = NULL;
+    if (!acc)
         return;
-    coll_sched_copy(s, sbuf, count, dt, acc, count, dt);
+    int summing = 0; /* acc holds my vector plus what came so far */
+    if (ranges_overlap(sbuf, count, acc, count, dt)) {
+        coll_sched_copy(s, sbuf, count, dt, acc, count, dt); /* nothing to copy in place */
+        summing = 1;
+    }
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
-            coll_sched_send(s, acc, count, dt, (rel - mask + root) % n);
+            coll_sched_send(s, summing ? acc : sbuf, count, dt, (rel - mask + root) % n);
             coll_sched_barrier(s);
             return;
         }
         if (rel + mask < n) {
-            coll_sched_recv(s, tmp, count, dt, (rel + mask + root) % n);
+            int child = (rel + mask + root) % n;
+            if (!summing) {
+                coll_sched_recv(s, acc, count, dt, child);
+                coll_sched_barrier(s);
+                coll_sched_reduce(s, sbuf, acc, count, dt, op);
+                summing = 1;
+                continue;
+            }
+            if (!tmp && !(tmp = coll_sched_tmp(s, count, dt)))
+                return;
+            coll_sched_recv(s, tmp, count, dt, child);
             coll_sched_barrier(s);
             coll_sched_reduce(s, tmp, acc, count, dt, op); /* runs before tmp is reused */
         }
     }
-    coll_sched_copy(s, acc, count, dt, rbuf, count, dt);
+    if (!summing) /* the root alone */
+        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
     coll_sched_barrier(s);
 }
 
@@ -170,6 +201,16 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
 /* The reduce-scatter half of the ring: block b starts at rank b + 1 and
  * travels round, each rank adding its own part, to end complete at rank b
  * after n - 1 steps. Works on a copy of the input (`in` may be rbuf). */
+/* The ring's reduce-scatter (commutative ops): in step k each rank passes
+ * its partial sum of one block to the right and adds its own input to the
+ * partial sum of the next that comes from the left; after n - 1 steps the
+ * sum of block me is complete here. The partial sums live in two scratch
+ * blocks taking turns (the one being sent and the one being received), and
+ * the first step sends straight from the input: the input is never copied
+ * as a whole (a rank reading lines the other has just written pulls them
+ * out of its cache one by one, and the copy itself cost as much). The last
+ * partial sum is received into rbuf itself. When rbuf overlaps the input
+ * (in place) the input is first copied aside as before. */
 static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
                                 const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c)
 {
@@ -177,22 +218,35 @@ static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, con
     for (int i = 0; i < n; i++)
         if (cnt[i] > most)
             most = cnt[i];
-    char *work = coll_sched_tmp(s, total, dt), *tmp = coll_sched_tmp(s, most, dt);
-    if (!work || !tmp)
+    MPI_Aint ext = dt->extent;
+    const char *src = in;
+    if (ranges_overlap(in, total, rbuf, cnt[me], dt)) {
+        char *work = coll_sched_tmp(s, total, dt);
+        if (!work)
+            return;
+        coll_sched_copy(s, in, total, dt, work, total, dt);
+        coll_sched_barrier(s);
+        src = work;
+    }
+#define IN(i) (src + (MPI_Aint)dsp[i] * ext)
+    if (n == 1) {
+        coll_sched_copy(s, IN(me), cnt[me], dt, rbuf, cnt[me], dt);
+        coll_sched_barrier(s);
         return;
-#define BAT(i) (work + (MPI_Aint)dsp[i] * dt->extent)
-    coll_sched_copy(s, in, total, dt, work, total, dt);
-    coll_sched_barrier(s);
+    }
+    char *part[2] = {coll_sched_tmp(s, most, dt), n > 2 ? coll_sched_tmp(s, most, dt) : NULL};
+    if (!part[0] || (n > 2 && !part[1]))
+        return;
     for (int k = 0; k < n - 1; k++) {
         int sb = (me - k - 1 + n) % n, rb = (me - k - 2 + 2 * n) % n;
-        coll_sched_recv(s, tmp, cnt[rb], dt, left);
-        coll_sched_send(s, BAT(sb), cnt[sb], dt, right);
+        char *into = k == n - 2 ? (char *)rbuf : part[k % 2];
+        coll_sched_recv(s, into, cnt[rb], dt, left);
+        coll_sched_send(s, k ? part[(k - 1) % 2] : IN(sb), cnt[sb], dt, right);
         coll_sched_barrier(s);
-        coll_sched_reduce(s, tmp, BAT(rb), cnt[rb], dt, op);
+        coll_sched_reduce(s, IN(rb), into, cnt[rb], dt, op); /* commutative: either order */
     }
-    coll_sched_copy(s, BAT(me), cnt[me], dt, rbuf, cnt[me], dt);
     coll_sched_barrier(s);
-#undef BAT
+#undef IN
 }
 
 void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,

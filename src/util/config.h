@@ -113,7 +113,7 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Allreduce of a commutative op on vectors from this many bytes on (and below "             \
       "RAILMPI_COLL_RING_MIN): recursive-halving reduce-scatter + recursive-doubling allgather "  \
       "(Rabenseifner); smaller ones and non-commutative ops: recursive doubling")               \
-    X(COLL_REDUCE_RSG_MIN, coll_reduce_rsg_min, RM_CFG_SIZE, "131072",                             \
+    X(COLL_REDUCE_RSG_MIN, coll_reduce_rsg_min, RM_CFG_SIZE, "524288",                             \
       "Reduce of a commutative op on vectors from this many bytes on: ring reduce-scatter, then " \
       "the root gathers the blocks; smaller ones: binomial tree")                                \
     X(COLL_ALLGATHER_RING_MIN, coll_allgather_ring_min, RM_CFG_SIZE, "65536",                      \
