@@ -157,19 +157,35 @@ static void allreduce_ring(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Co
     MPI_Count base = count / n, extra = count % n;
 #define BCNT(i) (base + ((i) < extra))
 #define BAT(i) ((char *)rbuf + (MPI_Aint)((i) * base + ((i) < extra ? (i) : extra)) * dt->extent)
-    char *tmp = coll_sched_tmp(s, base + (extra > 0), dt);
-    if (!tmp)
-        return;
-    if (sbuf != MPI_IN_PLACE) {
-        coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
-        coll_sched_barrier(s);
-    }
-    for (int k = 0; k < n - 1; k++) {
-        int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
-        coll_sched_recv(s, tmp, BCNT(rb), dt, left);
-        coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
-        coll_sched_barrier(s);
-        coll_sched_reduce(s, tmp, BAT(rb), BCNT(rb), dt, op); /* runs before tmp is reused */
+    if (sbuf != MPI_IN_PLACE && !ranges_overlap(sbuf, count, rbuf, count, dt)) {
+        /* the partial sums are received into their own blocks of rbuf and
+         * my input added there; the first block goes straight from sbuf
+         * (no copy of the whole input, which the peer would then pull out
+         * of this core's cache) */
+#define SAT(i) ((const char *)sbuf + (MPI_Aint)((i) * base + ((i) < extra ? (i) : extra)) * dt->extent)
+        for (int k = 0; k < n - 1; k++) {
+            int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+            coll_sched_recv(s, BAT(rb), BCNT(rb), dt, left);
+            coll_sched_send(s, k ? BAT(sb) : SAT(sb), BCNT(sb), dt, right);
+            coll_sched_barrier(s);
+            coll_sched_reduce(s, SAT(rb), BAT(rb), BCNT(rb), dt, op); /* commutative */
+        }
+#undef SAT
+    } else {
+        char *tmp = coll_sched_tmp(s, base + (extra > 0), dt);
+        if (!tmp)
+            return;
+        if (sbuf != MPI_IN_PLACE) {
+            coll_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+            coll_sched_barrier(s);
+        }
+        for (int k = 0; k < n - 1; k++) {
+            int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
+            coll_sched_recv(s, tmp, BCNT(rb), dt, left);
+            coll_sched_send(s, BAT(sb), BCNT(sb), dt, right);
+            coll_sched_barrier(s);
+            coll_sched_reduce(s, tmp, BAT(rb), BCNT(rb), dt, op); /* runs before tmp is reused */
+        }
     }
     for (int k = 0; k < n - 1; k++) {
         int sb = (me + 1 - k + n) % n, rb = (me - k + n) % n;
