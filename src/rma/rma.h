@@ -74,6 +74,7 @@ typedef struct win {
                            buffer, this window's memory answering a get), which the channel
                            references until acknowledged */
     int err;            /* MPI error class an answer reported, raised at the next sync */
+    struct rma_batch **batch; /* per rank: small operations not yet sent (rma_op.c) */
     /* target side */
     int lk_shared, lk_excl;
     rma_lockreq_t *lk_head, *lk_tail;
@@ -197,11 +198,24 @@ enum rma_msg_kind {
     RMA_M_LOCK, RMA_M_UNLOCK, RMA_M_FLUSH, /* sync requests, each answered by one REPLY */
     RMA_M_REPLY,
     RMA_M_POST, RMA_M_COMPLETE, /* PSCW notices, not answered */
+    RMA_M_BATCH,   /* small operations, each as its own frame would be: [uint32 len][frame]... */
 };
 
 rm_status_t rma_send(win_t *w, int rank, rma_msg_t *m, const void *a, size_t alen,
                      const void *b, size_t blen);
 void rma_sync_recv(win_t *w, const rma_msg_t *m);
+/* Small puts and accumulates (a frame of at most RMA_BATCH_OP_MAX bytes)
+ * wait per target in one frame of at most RMA_BATCH_MAX bytes (its buffer
+ * grows as it fills; at most the transport's largest frame), sent when
+ * it is full, before any other frame to that target (so the target applies
+ * everything in the order it was issued) and at every synchronisation:
+ * MPI completes them only there, and one frame for many saves a send and a
+ * wake-up each. rma_batch_flush sends rank's batch (-1: every rank's);
+ * rma_batch_free drops the buffers. */
+#define RMA_BATCH_OP_MAX 4096
+#define RMA_BATCH_MAX 65536
+rm_status_t rma_batch_flush(win_t *w, int rank);
+void rma_batch_free(win_t *w);
 /* Progress until done(arg) or the peer (world rank, -1 none) is lost. */
 rm_status_t rma_progress_until(int (*done)(void *), void *arg, int world);
 

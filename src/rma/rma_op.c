@@ -71,9 +71,122 @@ int rma_op_check(win_t *w, const rma_args_t *a)
     return MPI_SUCCESS;
 }
 
+/* ---- small operations batched per target (rma.h) -------------------------- */
+
+typedef struct rma_batch {
+    size_t len; /* bytes in buf: an rma_msg_t header, then the entries; 0: empty */
+    size_t cap; /* grows by doubling up to rma_batch_cap() */
+    int ordered; /* holds an accumulate: goes in order with the other ordered frames (puts
+                    alone may overtake, and be striped over the rails, as a put alone may) */
+    unsigned char *buf;
+} rma_batch_t;
+
+static size_t rma_batch_cap(void)
+{
+    size_t m = proto_am_max();
+    return m < RMA_BATCH_MAX ? m : RMA_BATCH_MAX;
+}
+
+static rm_status_t rma_batch_send(win_t *w, int rank)
+{
+    rma_batch_t *b = w->batch ? w->batch[rank] : NULL;
+    if (!b || !b->len)
+        return RM_OK;
+    rma_msg_t m = {.kind = RMA_M_BATCH, .win = w->id, .rank = w->rank};
+    memcpy(b->buf, &m, sizeof m);
+    size_t len = b->len;
+    int unordered = !b->ordered;
+    b->len = 0;
+    b->ordered = 0;
+    return proto_am_send(comm_world_rank(w->comm, rank), b->buf, len, unordered);
+}
+
+rm_status_t rma_batch_flush(win_t *w, int rank)
+{
+    if (!w->batch)
+        return RM_OK;
+    if (rank >= 0)
+        return rma_batch_send(w, rank);
+    rm_status_t st = RM_OK;
+    for (int r = 0; r < w->size; r++) {
+        rm_status_t s = rma_batch_send(w, r);
+        if (s < 0 && st == RM_OK)
+            st = s;
+    }
+    return st;
+}
+
+void rma_batch_free(win_t *w)
+{
+    if (!w->batch)
+        return;
+    for (int r = 0; r < w->size; r++) {
+        if (w->batch[r])
+            free(w->batch[r]->buf);
+        free(w->batch[r]);
+    }
+    free(w->batch);
+    w->batch = NULL;
+}
+
+/* Queue one operation's frame (header m, then a and b) for rank; 0 when it
+ * is not to be batched (too large, or no memory: it is sent alone). */
+static int rma_batch_add(win_t *w, int rank, rma_msg_t *m, const void *a, size_t alen,
+                         const void *b, size_t blen)
+{
+    size_t need = sizeof(uint32_t) + sizeof *m + alen + blen, cap = rma_batch_cap();
+    if (sizeof *m + alen + blen > RMA_BATCH_OP_MAX || sizeof *m + need > cap)
+        return 0;
+    if (!w->batch && !(w->batch = calloc((size_t)w->size, sizeof *w->batch)))
+        return 0;
+    rma_batch_t *bt = w->batch[rank];
+    if (!bt) {
+        if (!(bt = calloc(1, sizeof *bt)))
+            return 0;
+        w->batch[rank] = bt;
+    }
+    if (bt->len && bt->len + need > cap && rma_batch_send(w, rank) < 0)
+        return 0; /* the operation goes alone and meets the same failure */
+    size_t want = (bt->len ? bt->len : sizeof *m) + need;
+    if (want > bt->cap) {
+        size_t ncap = bt->cap ? bt->cap : 4096;
+        while (ncap < want)
+            ncap *= 2;
+        if (ncap > cap)
+            ncap = cap;
+        unsigned char *nb = realloc(bt->buf, ncap);
+        if (!nb) {
+            if (bt->len)
+                rma_batch_send(w, rank); /* keep the order: what waits goes first */
+            return 0;
+        }
+        bt->buf = nb;
+        bt->cap = ncap;
+    }
+    if (!bt->len)
+        bt->len = sizeof *m;
+    m->win = w->id;
+    m->rank = w->rank;
+    uint32_t elen = (uint32_t)(need - sizeof(uint32_t));
+    unsigned char *p = bt->buf + bt->len;
+    memcpy(p, &elen, sizeof elen);
+    memcpy(p + sizeof elen, m, sizeof *m);
+    if (alen)
+        memcpy(p + sizeof elen + sizeof *m, a, alen);
+    if (blen)
+        memcpy(p + sizeof elen + sizeof *m + alen, b, blen);
+    bt->len += need;
+    if (m->kind != RMA_M_PUT)
+        bt->ordered = 1;
+    return 1;
+}
+
 rm_status_t rma_send(win_t *w, int rank, rma_msg_t *m, const void *a, size_t alen, const void *b,
                      size_t blen)
 {
+    rm_status_t bst = rma_batch_flush(w, rank); /* what was queued goes first */
+    if (bst < 0)
+        return bst;
     m->win = w->id;
     m->rank = w->rank;
     size_t len = sizeof *m + alen + blen;
@@ -112,6 +225,9 @@ static rm_status_t rma_data_send(win_t *w, int rank, int kind, uint64_t off, uin
                                  const void *data, size_t n, int copy)
 {
     proto_am_data_t d = {.kind = kind, .win = w->id, .rank = w->rank, .off = off, .id = id};
+    rm_status_t bst = rma_batch_flush(w, rank); /* what was queued goes first */
+    if (bst < 0)
+        return bst;
     int ref = !copy && n >= RMA_ZC_MIN;
     int *zc = &w->zc[rank];
     rm_status_t st = proto_am_data_send(comm_world_rank(w->comm, rank), &d, data, n,
@@ -231,7 +347,10 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
             data = packed;
         }
     }
-    if (a->kind == RMA_OP_PUT && tbytes && w->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+    /* a small put or accumulate waits in the target's batch */
+    int batch = (a->kind == RMA_OP_PUT || a->kind == RMA_OP_ACC) && tbytes &&
+                sizeof(rma_msg_t) + tdlen + tbytes <= RMA_BATCH_OP_MAX;
+    if (a->kind == RMA_OP_PUT && tbytes && w->flavor != MPI_WIN_FLAVOR_DYNAMIC && !batch &&
         dtype_is_contig(a->tdt, a->tcount)) {
         st = rma_put_data(w, a, data, packed != NULL || req != NULL, tbytes);
         if (st >= 0 && req) {
@@ -276,6 +395,8 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
                        .pos = pos,
                        .bytes = n,
                        .id = r && answered ? r->id : 0};
+        if (batch && pos == 0 && n == tbytes && rma_batch_add(w, t, &m, tdesc, tdlen, data, n))
+            break;
         st = rma_send(w, t, &m, tdesc, tdlen, data ? data + pos : NULL,
                       data ? (a->kind == RMA_OP_CAS ? 2 * n : n) : 0);
         if (st < 0)
@@ -487,6 +608,26 @@ void rma_am_recv(int world_src, const void *payload, size_t len)
     case RMA_M_GET:
         rma_target_op(w, &m, p, NULL);
         return;
+    case RMA_M_BATCH: {
+        /* each entry as if it had come alone, in order */
+        const unsigned char *end = (const unsigned char *)payload + len;
+        while (p < end) {
+            uint32_t elen;
+            if ((size_t)(end - p) < sizeof elen + sizeof m) {
+                rm_log_error("rma: truncated batch from rank %d", world_src);
+                return;
+            }
+            memcpy(&elen, p, sizeof elen);
+            p += sizeof elen;
+            if (elen < sizeof m || elen > (size_t)(end - p) || p[0] == RMA_M_BATCH) {
+                rm_log_error("rma: malformed batch from rank %d", world_src);
+                return;
+            }
+            rma_am_recv(world_src, p, elen);
+            p += elen;
+        }
+        return;
+    }
     case RMA_M_DATA:
         if (m.status == MPI_SUCCESS && len < sizeof m + m.bytes)
             return;

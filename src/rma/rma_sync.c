@@ -77,7 +77,7 @@ static rm_status_t rma_ask(win_t *w, int rank, int kind, int lock)
 
 rm_status_t rma_fence(win_t *w, int assert)
 {
-    rm_status_t st = RM_OK;
+    rm_status_t st = rma_batch_flush(w, -1);
     for (int r = 0; r < w->size; r++)
         if (w->dirty[r]) {
             rm_status_t s = rma_ask(w, r, RMA_M_FLUSH, 0);
@@ -189,7 +189,7 @@ rm_status_t rma_start(win_t *w, group_t *g)
 
 rm_status_t rma_complete(win_t *w)
 {
-    rm_status_t st = RM_OK;
+    rm_status_t st = rma_batch_flush(w, -1);
     for (int i = 0; i < w->nacc; i++) {
         int r = w->acc_ranks[i];
         rm_status_t s = rma_wait_rank(w, r, 0);
@@ -263,7 +263,9 @@ rm_status_t rma_lock(win_t *w, int type, int rank)
 
 rm_status_t rma_unlock(win_t *w, int rank)
 {
-    rm_status_t st = rma_wait_rank(w, rank, 1);
+    rm_status_t st = rma_batch_flush(w, rank);
+    if (st >= 0)
+        st = rma_wait_rank(w, rank, 1);
     if (st >= 0)
         st = rma_ask(w, rank, RMA_M_UNLOCK, w->lock[rank] ? w->lock[rank] : MPI_LOCK_SHARED);
     if (st >= 0)
@@ -290,7 +292,10 @@ rm_status_t rma_lock_all(win_t *w)
 
 rm_status_t rma_unlock_all(win_t *w)
 {
-    rm_status_t st = rma_wait_all(w, 1);
+    rm_status_t st = rma_batch_flush(w, -1);
+    rm_status_t b = rma_wait_all(w, 1);
+    if (st >= 0)
+        st = b;
     for (int r = 0; r < w->size; r++) {
         rm_status_t s = rma_ask(w, r, RMA_M_UNLOCK, MPI_LOCK_SHARED);
         if (s < 0 && st >= 0)
@@ -306,7 +311,7 @@ rm_status_t rma_unlock_all(win_t *w)
 
 rm_status_t rma_flush(win_t *w, int rank, int local)
 {
-    rm_status_t st = RM_OK;
+    rm_status_t st = rma_batch_flush(w, rank); /* also for local completion: out of the way */
     for (int r = rank < 0 ? 0 : rank; r < (rank < 0 ? w->size : rank + 1); r++) {
         if (!local && w->dirty[r]) {
             rm_status_t s = rma_ask(w, r, RMA_M_FLUSH, 0);

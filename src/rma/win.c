@@ -78,6 +78,7 @@ win_t *rma_win_by_id(uint32_t id)
 
 static void rma_win_destroy(win_t *w)
 {
+    rma_batch_free(w);
     if (w->handle)
         rm_htable_free(&rma_win_table, w->handle);
     for (win_t **p = &rma_wins; *p; p = &(*p)->next)
@@ -315,8 +316,12 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
 
 rm_status_t rma_win_free(win_t *w)
 {
-    /* nobody frees before everyone's operations on it are complete */
-    rm_status_t st = coll_barrier(w->comm);
+    /* nobody frees before everyone's operations on it are complete (the
+     * epochs are closed, so nothing waits in a batch; sent in any case) */
+    rm_status_t st = rma_batch_flush(w, -1);
+    rm_status_t b = coll_barrier(w->comm);
+    if (st == RM_OK)
+        st = b;
     /* and none of its memory is still referenced by frames not yet
      * acknowledged (answers to gets, sent from it) */
     rm_status_t s = rma_progress_until(rma_win_unreferenced, w, -1);
