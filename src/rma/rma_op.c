@@ -347,9 +347,11 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
             data = packed;
         }
     }
-    /* a small put or accumulate waits in the target's batch */
-    int batch = (a->kind == RMA_OP_PUT || a->kind == RMA_OP_ACC) && tbytes &&
-                sizeof(rma_msg_t) + tdlen + tbytes <= RMA_BATCH_OP_MAX;
+    /* a small put or accumulate waits in the target's batch, and so does the
+     * request of a small get (not an Rget's: its request may be waited for
+     * before any synchronisation, and the batch goes only at one) */
+    int batch = (a->kind == RMA_OP_PUT || a->kind == RMA_OP_ACC || (a->kind == RMA_OP_GET && !req)) &&
+                tbytes && sizeof(rma_msg_t) + tdlen + tbytes <= RMA_BATCH_OP_MAX;
     if (a->kind == RMA_OP_PUT && tbytes && w->flavor != MPI_WIN_FLAVOR_DYNAMIC && !batch &&
         dtype_is_contig(a->tdt, a->tcount)) {
         st = rma_put_data(w, a, data, packed != NULL || req != NULL, tbytes);
@@ -395,7 +397,7 @@ rm_status_t rma_op_start(win_t *w, const rma_args_t *a, request_t **req)
                        .pos = pos,
                        .bytes = n,
                        .id = r && answered ? r->id : 0};
-        if (batch && pos == 0 && n == tbytes && rma_batch_add(w, t, &m, tdesc, tdlen, data, n))
+        if (batch && pos == 0 && n == tbytes && rma_batch_add(w, t, &m, tdesc, tdlen, data, data ? n : 0))
             break;
         st = rma_send(w, t, &m, tdesc, tdlen, data ? data + pos : NULL,
                       data ? (a->kind == RMA_OP_CAS ? 2 * n : n) : 0);
