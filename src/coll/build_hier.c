@@ -57,9 +57,8 @@ static const hier_t *hier_hosts(comm_t *c)
 
 /* Two levels on c: more than one host, and some host with more than one
  * rank; 0 when not. The arrays live as long as the communicator. */
-static int hier_plan(coll_sched_t *s, const comm_t *c, hier_t *h)
+static int hier_plan(const comm_t *c, hier_t *h)
 {
-    (void)s;
     if (comm_is_inter(c) || c->size < 3 || !RM_CFG(coll_hierarchical))
         return 0;
     const hier_t *k = hier_hosts((comm_t *)c);
@@ -135,7 +134,7 @@ int coll_build_allreduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI
                               dtype_t *dt, op_t *op, comm_t *c)
 {
     hier_t h;
-    if (!op->commute || !hier_plan(s, c, &h))
+    if (!op->commute || !hier_plan(c, &h))
         return 0;
     int me = c->rank;
     const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
@@ -181,7 +180,7 @@ int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *
                           comm_t *c)
 {
     hier_t h;
-    if (!hier_plan(s, c, &h))
+    if (!hier_plan(c, &h))
         return 0;
     int me = c->rank, root_lead;
     if (!hier_root_leads(s, &h, c, root, &root_lead))
@@ -241,7 +240,7 @@ int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Co
                            dtype_t *dt, op_t *op, int root, comm_t *c)
 {
     hier_t h;
-    if (!op->commute || !hier_plan(s, c, &h))
+    if (!op->commute || !hier_plan(c, &h))
         return 0;
     int me = c->rank, root_lead;
     if (!hier_root_leads(s, &h, c, root, &root_lead))
@@ -287,7 +286,7 @@ int coll_build_reduce_hier(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Co
 int coll_build_barrier_hier(coll_sched_t *s, comm_t *c)
 {
     hier_t h;
-    if (!hier_plan(s, c, &h))
+    if (!hier_plan(c, &h))
         return 0;
     dtype_t *byte = dtype_get(MPI_BYTE);
     if (h.lead_idx < 0) {
@@ -330,7 +329,7 @@ int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scoun
         bytes += (uint64_t)(rcounts ? (MPI_Count)rcounts[r] : rcount) * rdt->size;
     /* large vectors go round the ring instead: a leader handing the whole
      * vector to each of its host's ranks in turn would be the bottleneck */
-    if (!bytes || bytes >= (uint64_t)RM_CFG(coll_allgather_ring_min) || !hier_plan(s, c, &h))
+    if (!bytes || bytes >= (uint64_t)RM_CFG(coll_allgather_ring_min) || !hier_plan(c, &h))
         return 0;
     int whole = !rcounts && !displs;
 #define CNT(r) (rcounts ? (MPI_Count)rcounts[r] : rcount)
@@ -397,7 +396,7 @@ int coll_build_reduce_scatter_hier(coll_sched_t *s, const void *in, void *rbuf, 
                                    comm_t *c)
 {
     hier_t h;
-    if (!op->commute || !hier_plan(s, c, &h))
+    if (!op->commute || !hier_plan(c, &h))
         return 0;
     int n = c->size, me = c->rank;
     if (h.lead_idx < 0) {
@@ -488,7 +487,7 @@ int coll_build_alltoall_hier(coll_sched_t *s, const void *sbuf, const coll_block
                              void *rbuf, const coll_blocks_t *rb, size_t bb, comm_t *c)
 {
     hier_t h;
-    if (!bb || bb >= (size_t)RM_CFG(coll_alltoall_hier_max) || !hier_plan(s, c, &h))
+    if (!bb || bb >= (size_t)RM_CFG(coll_alltoall_hier_max) || !hier_plan(c, &h))
         return 0;
     int n = c->size, L = h.nlead;
     dtype_t *byte = dtype_get(MPI_BYTE);

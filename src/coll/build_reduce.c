@@ -214,9 +214,6 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
         coll_build_allreduce_rd(s, sbuf, rbuf, count, dt, op, c);
 }
 
-/* The reduce-scatter half of the ring: block b starts at rank b + 1 and
- * travels round, each rank adding its own part, to end complete at rank b
- * after n - 1 steps. Works on a copy of the input (`in` may be rbuf). */
 /* The ring's reduce-scatter (commutative ops): in step k each rank passes
  * its partial sum of one block to the right and adds its own input to the
  * partial sum of the next that comes from the left; after n - 1 steps the

@@ -230,9 +230,13 @@ static void op_flogical(int op, const void *in, void *io, MPI_Count n)
     }
 }
 
-
+/* indexed by op_kernel_id */
 static const op_kernel_t op_kernels[] = {
-    NULL, op_int_char, op_int_schar, op_int_uchar, op_int_wchar_t, op_int_short, op_int_ushort, op_int_int, op_int_unsigned, op_int_long, op_int_ulong, op_int_llong, op_int_ullong, op_float_float, op_float_double, op_float_ldouble, op_complex_f, op_complex_d, op_complex_ld, op_bool, op_flogical, op_pair_ii, op_pair_fi, op_pair_di, op_pair_li, op_pair_si, op_pair_ldi, op_pair_ff, op_pair_dd,
+    NULL, op_int_char, op_int_schar, op_int_uchar, op_int_wchar_t, op_int_short, op_int_ushort,
+    op_int_int, op_int_unsigned, op_int_long, op_int_ulong, op_int_llong, op_int_ullong,
+    op_float_float, op_float_double, op_float_ldouble, op_complex_f, op_complex_d, op_complex_ld,
+    op_bool, op_flogical, op_pair_ii, op_pair_fi, op_pair_di, op_pair_li, op_pair_si, op_pair_ldi,
+    op_pair_ff, op_pair_dd,
 };
 
 static int op_kernel_id(MPI_Datatype t)

@@ -263,6 +263,12 @@ void *coll_sched_bytes(coll_sched_t *s, size_t bytes)
 {
     if (s->err < 0)
         return NULL;
+    size_t room = bytes ? (bytes + 15) & ~(size_t)15 : 16; /* distinct pointers, 16-aligned */
+    if (room <= SCHED_SMALL - s->small_used) {
+        void *p = s->small + s->small_used;
+        s->small_used += room;
+        return p;
+    }
     if (s->ntmps == s->tmpcap) {
         int cap = s->tmpcap ? 2 * s->tmpcap : 4;
         struct sched_tmp *n = realloc(s->tmps, sizeof *n * (size_t)cap);
@@ -272,12 +278,6 @@ void *coll_sched_bytes(coll_sched_t *s, size_t bytes)
         }
         s->tmps = n;
         s->tmpcap = cap;
-    }
-    size_t room = (bytes + 15) & ~(size_t)15;
-    if (room <= SCHED_SMALL - s->small_used) {
-        void *p = s->small + s->small_used;
-        s->small_used += room ? room : 16;
-        return p;
     }
     size_t cap;
     void *p = bytes >= POOL_MIN ? pool_take(bytes, &cap) : malloc(bytes ? bytes : 1);
