@@ -89,6 +89,10 @@ int io_file_sync(io_file_t *f);       /* collective */
 void io_file_hint_set(io_file_t *f, const char *key, const char *val);
 /* errno of a failed collective step agreed by all: the largest. */
 int io_agree(io_file_t *f, int rc);
+/* The byte whose fcntl lock gives processes of one host turns at writing
+ * their pieces of a collective write (src/io/twophase.c): far past any
+ * data, so no data lock (atomic mode, sieving) ever overlaps it. */
+#define IO_TURN_BYTE ((MPI_Offset)1 << 62)
 /* Byte-range lock of [off, off + len) (len 0: to the end), F_RDLCK/F_WRLCK/F_UNLCK. */
 int io_lock(int fd, int type, MPI_Offset off, MPI_Offset len);
 

@@ -17,6 +17,7 @@
 
 #include <aio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +554,25 @@ out:
     return rc;
 }
 
+/* A collective write not aggregated: each process writes its own pieces.
+ * On one host they take turns, one process at a time holding an fcntl
+ * lock on a byte far past any data: the kernel serialises buffered
+ * writes to one file anyway (the inode lock), and processes contending for
+ * it at every piece, more of them than cores, wrote 10-20% slower than
+ * the same pieces written in turns (docs/io.md). Waiting in the lock
+ * sleeps, so the writing process has a core to itself. Where the file
+ * system has no locks the pieces go out at once. */
+static int io_tp_write_own(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count,
+                           dtype_t *dt, MPI_Count *bytes)
+{
+    int turn = f->nhosts == 1 && f->comm->size > 1 && !f->atomic && count * dt->size > 0 &&
+               io_lock(f->fd, F_WRLCK, IO_TURN_BYTE, 1) == 0;
+    int rc = io_write(f, off, buf, count, dt, bytes);
+    if (turn)
+        io_lock(f->fd, F_UNLCK, IO_TURN_BYTE, 1);
+    return rc;
+}
+
 int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
                  MPI_Count *bytes)
 {
@@ -571,7 +591,7 @@ int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count,
     if (owned)
         free(src);
     if (rc == 0 && independent)
-        return io_write(f, off, buf, count, dt, bytes);
+        return io_tp_write_own(f, off, buf, count, dt, bytes);
     return rc;
 }
 
