@@ -4,6 +4,7 @@
 #include "mpi/win_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define RMA_ASSERTS (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)
 
@@ -80,11 +81,51 @@ static int rma_op_common(const char *fn_name_, rma_args_t *a, MPI_Datatype oh, M
     MPI_END();
 }
 
+/* The common small case, taken before the general path: a put or get of
+ * `count` items of one contiguous predefined type on both sides, into a
+ * window that is one shared segment, by a process that is not
+ * multithreaded, inside an access epoch and within the target's part. It
+ * is the copy rma_seg_op would make, without the argument record, the
+ * datatype lookups and the dispatch; anything else (including every
+ * error) takes the general path, which checks and reports it. The target
+ * part's address, or NULL. */
+static inline char *rma_seg_fast(MPI_Win win, int target, MPI_Aint disp, int ocount,
+                                 MPI_Datatype odt, int tcount, MPI_Datatype tdt, size_t *n,
+                                 win_t **wp, const dtype_t **dtp)
+{
+    if (!mpi_state.initialized || mpi_state.finalized || rm_lock_enabled || odt != tdt ||
+        ocount != tcount || ocount <= 0)
+        return NULL;
+    win_t *w = rma_win_get(win);
+    if (!w || !w->seg || (unsigned)target >= (unsigned)w->size)
+        return NULL;
+    const dtype_t *dt = dtype_get(tdt);
+    if (!dt || !dt->builtin || !dt->contig || dt->extent != (MPI_Aint)dt->size || dt->true_lb)
+        return NULL;
+    int64_t off, bytes = (int64_t)ocount * (int64_t)dt->size;
+    if (disp < 0 || __builtin_mul_overflow((int64_t)disp, (int64_t)w->units[target], &off) ||
+        off > (int64_t)w->sizes[target] - bytes || !rma_epoch_covers(w, target))
+        return NULL;
+    *n = (size_t)bytes;
+    *wp = w;
+    *dtp = dt;
+    return w->seg + w->seg_off[target] + off;
+}
+
 RM_ALIAS(Put)
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    size_t n;
+    win_t *w;
+    const dtype_t *dt;
+    char *mem = rma_seg_fast(win, target_rank, target_disp, origin_count, origin_datatype,
+                             target_count, target_datatype, &n, &w, &dt);
+    if (mem) {
+        memcpy(mem, origin_addr, n);
+        return MPI_SUCCESS;
+    }
     rma_args_t a = {.kind = RMA_OP_PUT, .obuf = origin_addr, .ocount = origin_count,
                     .target = target_rank, .disp = target_disp, .tcount = target_count};
     return rma_op_common("MPI_Put", &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype, win, NULL);
@@ -94,6 +135,15 @@ RM_ALIAS(Get)
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    size_t n;
+    win_t *w;
+    const dtype_t *dt;
+    const char *mem = rma_seg_fast(win, target_rank, target_disp, origin_count, origin_datatype,
+                                   target_count, target_datatype, &n, &w, &dt);
+    if (mem) {
+        memcpy(origin_addr, mem, n);
+        return MPI_SUCCESS;
+    }
     rma_args_t a = {.kind = RMA_OP_GET, .rbuf = origin_addr, .rcount = origin_count,
                     .target = target_rank, .disp = target_disp, .tcount = target_count};
     return rma_op_common("MPI_Get", &a, MPI_DATATYPE_NULL, origin_datatype, target_datatype, win, NULL);
@@ -104,6 +154,17 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    size_t n;
+    win_t *w;
+    const dtype_t *dt;
+    char *mem = op == MPI_NO_OP ? NULL
+                                : rma_seg_fast(win, target_rank, target_disp, origin_count,
+                                               origin_datatype, target_count, target_datatype, &n,
+                                               &w, &dt);
+    const op_t *o = mem ? op_get(op) : NULL;
+    if (o && o->builtin && rma_seg_acc(w, target_rank, mem, origin_addr, origin_count, dt, o, n) ==
+                               MPI_SUCCESS)
+        return MPI_SUCCESS;
     rma_args_t a = {.kind = RMA_OP_ACC, .obuf = origin_addr, .ocount = origin_count,
                     .target = target_rank, .disp = target_disp, .tcount = target_count, .oph = op};
     return rma_op_common("MPI_Accumulate", &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype,

@@ -150,6 +150,12 @@ void *rma_am_data_locate(int world_src, const proto_am_data_t *d, size_t len);
  * data of this process or (cross-process copy) another one on the host.
  * RM_OK done, RM_ERR_UNSUPPORTED not possible (use active messages). */
 rm_status_t rma_direct(win_t *w, const rma_args_t *a);
+/* The bindings' fast accumulate on a segment: count items of the contiguous
+ * predefined type dt from `in` into the target part's memory at `mem` (n
+ * bytes) under the part's lock word. MPI_SUCCESS, or the op's error class
+ * with the memory untouched (the general path then reports it). */
+int rma_seg_acc(win_t *w, int t, char *mem, const void *in, MPI_Count count, const dtype_t *dt,
+                const op_t *op, size_t n);
 /* A segment starts with one lock word per rank, a cache line each. */
 #define RMA_SEG_LOCK_BYTES 64
 /* mem <- origin op mem on the packed range [pos, pos + bytes) of (mem,
@@ -171,7 +177,16 @@ rm_status_t rma_lock_all(win_t *w);
 rm_status_t rma_unlock_all(win_t *w);
 rm_status_t rma_flush(win_t *w, int rank, int local); /* rank -1: every rank */
 /* An access epoch covers operations to `rank`. */
-int rma_epoch_covers(const win_t *w, int rank);
+/* An access epoch to `rank` is open (fence, lock, lock_all or start). */
+static inline int rma_epoch_covers(const win_t *w, int rank)
+{
+    if (w->fence || w->lock_all || w->lock[rank])
+        return 1;
+    for (int i = 0; i < w->nacc; i++)
+        if (w->acc_ranks[i] == rank)
+            return 1;
+    return 0;
+}
 
 /* internal to src/rma */
 typedef struct rma_msg {

@@ -62,6 +62,19 @@ static void rma_seg_unlock(win_t *w, int t)
     __atomic_store_n((uint32_t *)(w->seg + (size_t)RMA_SEG_LOCK_BYTES * (size_t)t), 0, __ATOMIC_RELEASE);
 }
 
+int rma_seg_acc(win_t *w, int t, char *mem, const void *in, MPI_Count count, const dtype_t *dt,
+                const op_t *op, size_t n)
+{
+    rma_seg_lock(w, t);
+    int rc = MPI_SUCCESS;
+    if (op->handle == MPI_REPLACE)
+        memcpy(mem, in, n);
+    else
+        rc = op_apply(op, in, mem, count, dt);
+    rma_seg_unlock(w, t);
+    return rc;
+}
+
 /* Every kind of operation on a window whose memory is one shared segment:
  * the target's part is addressable here, whatever the target datatype. */
 static rm_status_t rma_seg_op(win_t *w, const rma_args_t *a)

@@ -24,16 +24,6 @@ static void rma_span(const dtype_t *dt, int64_t count, int64_t *lo, int64_t *hi)
     *hi = dt->true_ub + (last > 0 ? last : 0);
 }
 
-int rma_epoch_covers(const win_t *w, int rank)
-{
-    if (w->fence || w->lock_all || w->lock[rank])
-        return 1;
-    for (int i = 0; i < w->nacc; i++)
-        if (w->acc_ranks[i] == rank)
-            return 1;
-    return 0;
-}
-
 static int rma_is_acc(int kind)
 {
     return kind == RMA_OP_ACC || kind == RMA_OP_GACC;
