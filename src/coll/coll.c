@@ -3,6 +3,14 @@
 #include "coll/coll.h"
 #include "coll/build.h"
 
+/* A one-host collective through the communicator's segment, when taken. */
+#define SHM(call)                                                                    \
+    do {                                                                             \
+        int sh_ = (call);                                                            \
+        if (sh_)                                                                     \
+            return sh_ < 0 ? (rm_status_t)sh_ : RM_OK;                               \
+    } while (0)
+
 #define RUN(c, build)                                                                \
     do {                                                                             \
         coll_sched_t *s_ = coll_sched_new(c);                                        \
@@ -14,11 +22,13 @@
 
 rm_status_t coll_barrier(comm_t *c)
 {
+    SHM(coll_shm_barrier(c));
     RUN(c, coll_build_barrier(s_, c));
 }
 
 rm_status_t coll_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
 {
+    SHM(coll_shm_bcast(buf, count, dt, root, c));
     RUN(c, coll_build_bcast(s_, buf, count, dt, root, c));
 }
 
@@ -55,6 +65,7 @@ rm_status_t coll_allgatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, vo
 rm_status_t coll_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                            MPI_Count rcount, dtype_t *rdt, comm_t *c)
 {
+    SHM(coll_shm_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, c));
     RUN(c, coll_build_allgatherv(s_, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, c));
 }
 
@@ -70,6 +81,7 @@ rm_status_t coll_alltoallv(const void *sbuf, const int *scounts, const int *sdis
 rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                           MPI_Count rcount, dtype_t *rdt, comm_t *c)
 {
+    SHM(coll_shm_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, c));
     coll_blocks_t sb = {.n = c->size, .count = scount, .dt = sdt};
     coll_blocks_t rb = {.n = c->size, .count = rcount, .dt = rdt};
     RUN(c, coll_build_alltoall(s_, sbuf, &sb, rbuf, &rb, c));
@@ -78,12 +90,14 @@ rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void
 rm_status_t coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
                         int root, comm_t *c)
 {
+    SHM(coll_shm_reduce(sbuf, rbuf, count, dt, op, root, c));
     RUN(c, coll_build_reduce(s_, sbuf, rbuf, count, dt, op, root, c));
 }
 
 rm_status_t coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
                            comm_t *c)
 {
+    SHM(coll_shm_allreduce(sbuf, rbuf, count, dt, op, c));
     RUN(c, coll_build_allreduce(s_, sbuf, rbuf, count, dt, op, c));
 }
 

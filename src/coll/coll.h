@@ -44,4 +44,19 @@ rm_status_t coll_exscan(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *
 /* At MPI_Finalize: the schedules and scratch buffers kept for reuse. */
 void coll_finalize(void);
 
+/* One-host collectives through a shared segment of the communicator
+ * (src/coll/shm.c): 1 done, 0 not taken (use messages), < 0 an error
+ * status. The same choice on every rank of a valid call. */
+int coll_shm_barrier(comm_t *c);
+int coll_shm_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
+int coll_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op, int root,
+                    comm_t *c);
+int coll_shm_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                       comm_t *c);
+int coll_shm_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                       MPI_Count rcount, dtype_t *rdt, comm_t *c);
+int coll_shm_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                      MPI_Count rcount, dtype_t *rdt, comm_t *c);
+void coll_shm_free(comm_t *c); /* with the communicator */
+
 #endif

@@ -242,6 +242,7 @@ static void comm_destroy(comm_t *c)
     c->topo = NULL;
     free(c->hosts);
     c->hosts = NULL;
+    coll_shm_free(c);
     comm_hints_free(&c->hints);
     errhandler_release(c->errh);
     group_release(c->group);

@@ -59,6 +59,8 @@ typedef struct comm {
     comm_hint_t *hints;  /* info hints, in the order set */
     uint32_t idup_seq;   /* MPI_Comm_idup calls on this comm (tags their exchange) */
     comm_hosts_t *hosts; /* NULL until a collective needs it */
+    struct coll_shm *shm; /* one-host collectives' segment (src/coll/shm.c) */
+    int shm_state;        /* whether it has one: unknown until a collective asks */
     /* Intercommunicators: rank/size/group are the local group's; peers of
      * point-to-point and of the collectives' inter phase are ranks in
      * remote_group; local_comm (internal, no handle) runs the local phases. */

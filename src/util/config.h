@@ -135,7 +135,12 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(COLL_ALLTOALL_HIER_MAX, coll_alltoall_hier_max, RM_CFG_SIZE, "8192",                         \
       "MPI_Alltoall blocks of fewer than this many bytes on communicators spanning hosts go in "  \
       "two levels (RAILMPI_COLL_HIERARCHICAL): through each host's leader, one message between " \
-      "each pair of hosts; larger blocks go straight between the ranks")
+      "each pair of hosts; larger blocks go straight between the ranks")                          \
+    X(COLL_SHM_MAX, coll_shm_max, RM_CFG_SIZE, "4096",                                             \
+      "On communicators whose ranks share one host (at most 64), barrier, and broadcast, reduce, " \
+      "allreduce (contiguous types), allgather and alltoall moving at most this many bytes per "  \
+      "rank (alltoall: all its blocks) go through a shared segment of the communicator, "         \
+      "2 x this per rank; 0: always messages")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

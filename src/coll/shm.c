@@ -1,0 +1,342 @@
+/* Small blocking collectives of a communicator whose ranks all share one
+ * host, through a segment of shared memory that the communicator gets at
+ * its first such collective, instead of messages.
+ *
+ * The segment holds, per rank, two counters on cache lines of their own
+ * (`arrive`: the last collective whose contribution the rank has written;
+ * `done`: the last collective it has finished reading) and two slots of
+ * RAILMPI_COLL_SHM_MAX bytes for its contributions. Collective number k
+ * (counted per communicator; every rank runs the same ones in the same
+ * order) uses slot k % 2: before writing into it a rank waits until every
+ * rank is done with collective k - 2, which used the same slot; it writes,
+ * then publishes `arrive` = k (release); a rank that needs the
+ * contribution waits for `arrive` >= k (acquire) and reads the slot in
+ * place; at the end it publishes `done` = k. So a broadcast's root, or a
+ * reduction's non-root, returns without waiting for the others (one
+ * collective ahead at most), and a barrier is a publish and n - 1 polls.
+ * Reductions fold the contributions in rank order, the same on every rank
+ * (the results of an allreduce are identical everywhere, also in floating
+ * point, and non-commutative operations are right).
+ *
+ * A waiting rank polls the counter between rounds of progress of the
+ * engine and yields the core as point-to-point waits do
+ * (RAILMPI_SPIN_COUNT); a peer's failure ends the wait with its error. */
+#include "coll/coll.h"
+#include "proto/engine.h"
+#include "util/config.h"
+#include "util/lock.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SHM_LINE 64
+#define SHM_MAX_PROCS 64
+
+typedef struct coll_shm {
+    char *seg;
+    size_t len, slot; /* slot: bytes of one slot */
+    uint64_t k;       /* collectives run through the segment */
+} coll_shm_t;
+
+enum { SHM_UNKNOWN = 0, SHM_NO, SHM_YES };
+
+static uint64_t *shm_arrive(coll_shm_t *s, int r)
+{
+    return (uint64_t *)(s->seg + (size_t)r * 2 * SHM_LINE);
+}
+
+static uint64_t *shm_done(coll_shm_t *s, int r)
+{
+    return (uint64_t *)(s->seg + (size_t)r * 2 * SHM_LINE + SHM_LINE);
+}
+
+static char *shm_slot(coll_shm_t *s, int n, int r, uint64_t k)
+{
+    return s->seg + (size_t)n * 2 * SHM_LINE + ((size_t)r * 2 + (size_t)(k & 1)) * s->slot;
+}
+
+/* The ranks of c all live on this host (and in this job's world). */
+static int shm_one_host(const comm_t *c)
+{
+    int n = c->size;
+    if (c->remote_group || n < 2 || n > SHM_MAX_PROCS)
+        return 0;
+    int mine = -1;
+    for (int r = 0; r < n; r++) {
+        int w = c->group->world[r];
+        if (w < 0 || w >= proto_proc.world_size)
+            return 0;
+        if (r == 0)
+            mine = proto_proc.node_of[w];
+        else if (proto_proc.node_of[w] != mine)
+            return 0;
+    }
+    return 1;
+}
+
+/* Rank 0 creates the segment; everybody learns whether it exists before
+ * mapping it and whether everybody mapped it before using it (as a shared
+ * window's segment, src/rma/win.c). On any failure every rank goes on
+ * without one. */
+static coll_shm_t *shm_create(comm_t *c)
+{
+    size_t slot = ((size_t)RM_CFG(coll_shm_max) + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
+    size_t len = (size_t)c->size * (2 * SHM_LINE + 2 * slot);
+    char name[200];
+    snprintf(name, sizeof name, "/railmpi-%s-c%u-%d", proto_job_id(), (unsigned)c->ctx, c->group->world[0]);
+    coll_shm_t *s = calloc(1, sizeof *s);
+    int ok = s != NULL, fd = -1;
+    if (ok && c->rank == 0) {
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        int e = fd < 0 || ftruncate(fd, (off_t)len) < 0 ? errno : posix_fallocate(fd, 0, (off_t)len);
+        if (e) {
+            rm_log_info("coll: shared segment %s of %zu bytes: %s", name, len, strerror(e));
+            ok = 0;
+        }
+    }
+    int all = 0;
+    if (coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c) < 0)
+        all = 0;
+    if (all && c->rank != 0 && (fd = shm_open(name, O_RDWR, 0)) < 0) {
+        rm_log_info("coll: shared segment %s: %s", name, strerror(errno));
+        ok = 0;
+    }
+    if (all && ok) {
+        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED) {
+            rm_log_info("coll: mapping %s: %s", name, strerror(errno));
+            ok = 0;
+        } else {
+            s->seg = p;
+            s->len = len;
+            s->slot = slot;
+        }
+    }
+    int mapped = 0;
+    if (all && coll_allreduce(&ok, &mapped, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c) < 0)
+        mapped = 0;
+    if (fd >= 0)
+        close(fd);
+    if (c->rank == 0 && fd >= 0)
+        shm_unlink(name);
+    if (!all || !mapped) {
+        if (s && s->seg)
+            munmap(s->seg, s->len);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The communicator's segment when a collective moving `bytes` per rank
+ * (per slot) may go through it; NULL: use messages. The same answer on
+ * every rank for the same collective. */
+static coll_shm_t *shm_get(comm_t *c, uint64_t bytes)
+{
+    if (c->shm_state == SHM_NO || bytes > (uint64_t)RM_CFG(coll_shm_max))
+        return NULL;
+    if (c->shm_state == SHM_YES)
+        return bytes <= c->shm->slot ? c->shm : NULL;
+    /* the first collective that could: settle it (the setup's own
+     * collectives run with messages) */
+    c->shm_state = SHM_NO;
+    if (RM_CFG(coll_shm_max) == 0 || !shm_one_host(c))
+        return NULL;
+    if ((c->shm = shm_create(c)))
+        c->shm_state = SHM_YES;
+    return c->shm;
+}
+
+void coll_shm_free(comm_t *c)
+{
+    if (c->shm) {
+        munmap(c->shm->seg, c->shm->len);
+        free(c->shm);
+    }
+    c->shm = NULL;
+    c->shm_state = SHM_UNKNOWN;
+}
+
+/* Wait until rank r's counter reaches k. */
+static rm_status_t shm_wait(comm_t *c, const uint64_t *word, uint64_t k, int r)
+{
+    int idle = 0;
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < k) {
+        if (proto_progress()) {
+            idle = 0;
+        } else if (++idle >= proto_eng.spin_count) {
+            idle = 0;
+            rm_status_t f = proto_peer_failure(c->group->world[r]);
+            if (f < 0)
+                return f;
+            rm_lock_yield();
+        }
+    }
+    return RM_OK;
+}
+
+/* Before writing into slot k % 2: nobody reads it for collective k - 2. */
+static rm_status_t shm_slot_free(comm_t *c, coll_shm_t *s, uint64_t k)
+{
+    if (k < 3)
+        return RM_OK;
+    for (int r = 0; r < c->size; r++) {
+        rm_status_t st = shm_wait(c, shm_done(s, r), k - 2, r);
+        if (st < 0)
+            return st;
+    }
+    return RM_OK;
+}
+
+static void shm_publish(uint64_t *word, uint64_t k)
+{
+    __atomic_store_n(word, k, __ATOMIC_RELEASE);
+}
+
+int coll_shm_barrier(comm_t *c)
+{
+    coll_shm_t *s = shm_get(c, 0);
+    if (!s)
+        return 0;
+    uint64_t k = ++s->k;
+    shm_publish(shm_arrive(s, c->rank), k);
+    rm_status_t st = RM_OK;
+    for (int r = 0; r < c->size && st == RM_OK; r++)
+        st = shm_wait(c, shm_arrive(s, r), k, r);
+    shm_publish(shm_done(s, c->rank), k);
+    return st < 0 ? st : 1;
+}
+
+int coll_shm_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
+{
+    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    coll_shm_t *s = shm_get(c, bytes);
+    if (!s)
+        return 0;
+    uint64_t k = ++s->k;
+    rm_status_t st = RM_OK;
+    char *slot = shm_slot(s, c->size, root, k);
+    if (c->rank == root) {
+        if ((st = shm_slot_free(c, s, k)) == RM_OK) {
+            dtype_pack(buf, count, dt, 0, slot, (size_t)bytes);
+            shm_publish(shm_arrive(s, root), k);
+        }
+    } else if ((st = shm_wait(c, shm_arrive(s, root), k, root)) == RM_OK) {
+        dtype_unpack(buf, count, dt, 0, slot, (size_t)bytes);
+    }
+    shm_publish(shm_done(s, c->rank), k);
+    return st < 0 ? st : 1;
+}
+
+/* Reductions work on the contributions in place: a contiguous type whose
+ * data starts at its buffer (what the op functions are given). */
+static int shm_reducible(const dtype_t *dt, MPI_Count count)
+{
+    return dtype_is_contig(dt, count) && dt->true_lb == 0;
+}
+
+/* Write my contribution, then (all_read: every rank; else the root) fold
+ * everybody's in rank order into rbuf. */
+static int shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                      int root, comm_t *c)
+{
+    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    if (!shm_reducible(dt, count))
+        return 0;
+    coll_shm_t *s = shm_get(c, bytes);
+    if (!s)
+        return 0;
+    int n = c->size, me = c->rank, reads = root < 0 || root == me;
+    uint64_t k = ++s->k;
+    rm_status_t st = shm_slot_free(c, s, k);
+    if (st == RM_OK) {
+        memcpy(shm_slot(s, n, me, k), sbuf == MPI_IN_PLACE ? rbuf : sbuf, (size_t)bytes);
+        shm_publish(shm_arrive(s, me), k);
+    }
+    int rc = MPI_SUCCESS;
+    if (reads && st == RM_OK) {
+        /* rbuf = c0 op (c1 op (... op c[n-1])) */
+        if ((st = shm_wait(c, shm_arrive(s, n - 1), k, n - 1)) == RM_OK)
+            memcpy(rbuf, shm_slot(s, n, n - 1, k), (size_t)bytes);
+        for (int r = n - 2; r >= 0 && st == RM_OK; r--)
+            if ((st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK && rc == MPI_SUCCESS)
+                rc = op_apply(op, shm_slot(s, n, r, k), rbuf, count, dt);
+    }
+    shm_publish(shm_done(s, me), k);
+    if (st < 0)
+        return st;
+    return rc == MPI_SUCCESS ? 1 : RM_ERR_INVALID;
+}
+
+int coll_shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op, int root,
+                    comm_t *c)
+{
+    return shm_reduce(sbuf, rbuf, count, dt, op, root, c);
+}
+
+int coll_shm_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
+                       comm_t *c)
+{
+    return shm_reduce(sbuf, rbuf, count, dt, op, -1, c);
+}
+
+int coll_shm_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                       MPI_Count rcount, dtype_t *rdt, comm_t *c)
+{
+    uint64_t bytes = (uint64_t)rcount * (uint64_t)rdt->size;
+    coll_shm_t *s = shm_get(c, bytes);
+    if (!s)
+        return 0;
+    int n = c->size, me = c->rank;
+    MPI_Aint rext = rdt->extent * (MPI_Aint)rcount;
+    uint64_t k = ++s->k;
+    rm_status_t st = shm_slot_free(c, s, k);
+    if (st == RM_OK) {
+        if (sbuf == MPI_IN_PLACE)
+            dtype_pack((char *)rbuf + me * rext, rcount, rdt, 0, shm_slot(s, n, me, k), (size_t)bytes);
+        else
+            dtype_pack(sbuf, scount, sdt, 0, shm_slot(s, n, me, k), (size_t)bytes);
+        shm_publish(shm_arrive(s, me), k);
+    }
+    for (int r = 0; r < n && st == RM_OK; r++)
+        if ((r != me || sbuf != MPI_IN_PLACE) && (st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK)
+            dtype_unpack((char *)rbuf + r * rext, rcount, rdt, 0, shm_slot(s, n, r, k), (size_t)bytes);
+    shm_publish(shm_done(s, me), k);
+    return st < 0 ? st : 1;
+}
+
+int coll_shm_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
+                      MPI_Count rcount, dtype_t *rdt, comm_t *c)
+{
+    int n = c->size, me = c->rank;
+    uint64_t bytes = (uint64_t)rcount * (uint64_t)rdt->size;
+    coll_shm_t *s = shm_get(c, bytes * (uint64_t)n);
+    if (!s)
+        return 0;
+    MPI_Aint rext = rdt->extent * (MPI_Aint)rcount;
+    uint64_t k = ++s->k;
+    rm_status_t st = shm_slot_free(c, s, k);
+    if (st == RM_OK) {
+        char *mine = shm_slot(s, n, me, k);
+        for (int r = 0; r < n; r++) {
+            if (sbuf == MPI_IN_PLACE)
+                dtype_pack((char *)rbuf + r * rext, rcount, rdt, 0, mine + r * bytes, (size_t)bytes);
+            else
+                dtype_pack((const char *)sbuf + r * sdt->extent * (MPI_Aint)scount, scount, sdt, 0,
+                           mine + r * bytes, (size_t)bytes);
+        }
+        shm_publish(shm_arrive(s, me), k);
+    }
+    for (int r = 0; r < n && st == RM_OK; r++)
+        if ((st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK)
+            dtype_unpack((char *)rbuf + r * rext, rcount, rdt, 0, shm_slot(s, n, r, k) + me * bytes,
+                         (size_t)bytes);
+    shm_publish(shm_done(s, me), k);
+    return st < 0 ? st : 1;
+}
