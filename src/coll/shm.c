@@ -80,37 +80,40 @@ static int shm_one_host(const comm_t *c)
     return 1;
 }
 
-/* Rank 0 creates the segment; everybody learns whether it exists before
- * mapping it and whether everybody mapped it before using it (as a shared
- * window's segment, src/rma/win.c). On any failure every rank goes on
- * without one. */
+/* Rank 0 creates the segment and broadcasts its name (its pid in it, so no
+ * other job or communicator can meet it), or that there is none; the
+ * others map it, and an allreduce tells whether everybody did before
+ * anyone uses it (as a shared window's segment, src/rma/win.c). The name
+ * goes at once. On any failure every rank goes on without one. */
 static coll_shm_t *shm_create(comm_t *c)
 {
     size_t slot = ((size_t)RM_CFG(coll_shm_max) + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
     size_t len = (size_t)c->size * (2 * SHM_LINE + 2 * slot);
-    char name[200];
-    snprintf(name, sizeof name, "/railmpi-%s-c%u-%d", proto_job_id(), (unsigned)c->ctx, c->group->world[0]);
+    struct {
+        int ok;
+        char name[124];
+    } nm = {0};
     coll_shm_t *s = calloc(1, sizeof *s);
     int ok = s != NULL, fd = -1;
-    if (ok && c->rank == 0) {
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        int e = fd < 0 || ftruncate(fd, (off_t)len) < 0 ? errno : posix_fallocate(fd, 0, (off_t)len);
-        if (e) {
-            rm_log_info("coll: shared segment %s of %zu bytes: %s", name, len, strerror(e));
-            ok = 0;
-        }
+    if (c->rank == 0) {
+        snprintf(nm.name, sizeof nm.name, "/railmpi-%s-c%u-%ld", proto_job_id(), (unsigned)c->ctx,
+                 (long)getpid());
+        fd = ok ? shm_open(nm.name, O_RDWR | O_CREAT | O_EXCL, 0600) : -1;
+        int e = !ok ? ENOMEM : fd < 0 || ftruncate(fd, (off_t)len) < 0 ? errno : posix_fallocate(fd, 0, (off_t)len);
+        if (e)
+            rm_log_info("coll: shared segment %s of %zu bytes: %s", nm.name, len, strerror(e));
+        nm.ok = !e;
     }
-    int all = 0;
-    if (coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c) < 0)
-        all = 0;
-    if (all && c->rank != 0 && (fd = shm_open(name, O_RDWR, 0)) < 0) {
-        rm_log_info("coll: shared segment %s: %s", name, strerror(errno));
+    if (coll_bcast(&nm, sizeof nm, dtype_get(MPI_BYTE), 0, c) < 0)
+        nm.ok = 0;
+    if (nm.ok && c->rank != 0 && (fd = shm_open(nm.name, O_RDWR, 0)) < 0) {
+        rm_log_info("coll: shared segment %s: %s", nm.name, strerror(errno));
         ok = 0;
     }
-    if (all && ok) {
+    if (nm.ok && ok) {
         void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (p == MAP_FAILED) {
-            rm_log_info("coll: mapping %s: %s", name, strerror(errno));
+            rm_log_info("coll: mapping %s: %s", nm.name, strerror(errno));
             ok = 0;
         } else {
             s->seg = p;
@@ -119,13 +122,13 @@ static coll_shm_t *shm_create(comm_t *c)
         }
     }
     int mapped = 0;
-    if (all && coll_allreduce(&ok, &mapped, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c) < 0)
+    if (nm.ok && coll_allreduce(&ok, &mapped, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c) < 0)
         mapped = 0;
     if (fd >= 0)
         close(fd);
     if (c->rank == 0 && fd >= 0)
-        shm_unlink(name);
-    if (!all || !mapped) {
+        shm_unlink(nm.name);
+    if (!nm.ok || !mapped) {
         if (s && s->seg)
             munmap(s->seg, s->len);
         free(s);
