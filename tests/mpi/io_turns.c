@@ -43,10 +43,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < PIECE * PIECES; i++)
         out[i] = (unsigned char)(rank * 31 + i);
 
-    /* rank 0's child takes the turn lock and keeps it 300 ms */
+    /* rank 0's child takes the turn lock and keeps it 300 ms; only where
+     * every rank is on one host (the suite also runs across virtual hosts,
+     * where no turn is taken) */
+    MPI_Comm local;
+    int nlocal;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+    MPI_Comm_size(local, &nlocal);
+    MPI_Comm_free(&local);
+    int one_host = nlocal == size;
     pid_t child = -1;
     int up[2] = {-1, -1};
-    if (rank == 0) {
+    if (rank == 0 && one_host) {
         CHECK(pipe(up) == 0, "pipe");
         child = fork();
         CHECK(child >= 0, "fork");
@@ -71,7 +79,7 @@ int main(int argc, char **argv)
     CHECK(MPI_File_write_all(fh, out, PIECE * PIECES, MPI_BYTE, &st) == MPI_SUCCESS, "write_all");
     MPI_Get_count(&st, MPI_BYTE, &n);
     CHECK(n == PIECE * PIECES, "write_all count %d", n);
-    if (rank == 0) {
+    if (rank == 0 && one_host) {
         int ws = 0;
         CHECK(waitpid(child, &ws, 0) == child, "waitpid");
         CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) != 2, "the child failed to lock the file");
