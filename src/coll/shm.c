@@ -4,16 +4,17 @@
  *
  * The segment holds, per rank, two counters on cache lines of their own
  * (`arrive`: the last collective whose contribution the rank has written;
- * `done`: the last collective it has finished reading) and two slots of
- * RAILMPI_COLL_SHM_MAX bytes for its contributions. Collective number k
- * (counted per communicator; every rank runs the same ones in the same
- * order) uses slot k % 2: before writing into it a rank waits until every
- * rank is done with collective k - 2, which used the same slot; it writes,
+ * `done`: the last collective it has finished reading) and SHM_SLOTS (8)
+ * slots of RAILMPI_COLL_SHM_MAX bytes for its contributions. Collective
+ * number k (counted per communicator; every rank runs the same ones in the
+ * same order) uses slot k % 8: before writing into it a rank waits until
+ * every rank is done with collective k - 8, which used the same slot; it
+ * writes,
  * then publishes `arrive` = k (release); a rank that needs the
  * contribution waits for `arrive` >= k (acquire) and reads the slot in
  * place; at the end it publishes `done` = k. So a broadcast's root, or a
- * reduction's non-root, returns without waiting for the others (one
- * collective ahead at most), and a barrier is a publish and n - 1 polls.
+ * reduction's non-root, returns without waiting for the others (up to 7
+ * collectives ahead), and a barrier is a publish and n - 1 polls.
  * Reductions fold the contributions in rank order, the same on every rank
  * (the results of an allreduce are identical everywhere, also in floating
  * point, and non-commutative operations are right).
@@ -37,11 +38,15 @@
 
 #define SHM_LINE 64
 #define SHM_MAX_PROCS 64
+/* Slots per rank: how many collectives a rank that need not wait (a
+ * broadcast's root, a reduction's non-root) may run ahead of the slowest. */
+#define SHM_SLOTS 8
 
 typedef struct coll_shm {
     char *seg;
     size_t len, slot; /* slot: bytes of one slot */
     uint64_t k;       /* collectives run through the segment */
+    uint64_t done_min; /* every rank's `done` was at least this when last read */
 } coll_shm_t;
 
 enum { SHM_UNKNOWN = 0, SHM_NO, SHM_YES };
@@ -58,7 +63,7 @@ static uint64_t *shm_done(coll_shm_t *s, int r)
 
 static char *shm_slot(coll_shm_t *s, int n, int r, uint64_t k)
 {
-    return s->seg + (size_t)n * 2 * SHM_LINE + ((size_t)r * 2 + (size_t)(k & 1)) * s->slot;
+    return s->seg + (size_t)n * 2 * SHM_LINE + ((size_t)r * SHM_SLOTS + (size_t)(k % SHM_SLOTS)) * s->slot;
 }
 
 /* The ranks of c all live on this host (and in this job's world). */
@@ -88,7 +93,7 @@ static int shm_one_host(const comm_t *c)
 static coll_shm_t *shm_create(comm_t *c)
 {
     size_t slot = ((size_t)RM_CFG(coll_shm_max) + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
-    size_t len = (size_t)c->size * (2 * SHM_LINE + 2 * slot);
+    size_t len = (size_t)c->size * (2 * SHM_LINE + SHM_SLOTS * slot);
     struct {
         int ok;
         char name[124];
@@ -184,17 +189,40 @@ static rm_status_t shm_wait(comm_t *c, const uint64_t *word, uint64_t k, int r)
     return RM_OK;
 }
 
-/* Before writing into slot k % 2: nobody reads it for collective k - 2. */
+/* Before writing into slot k % SHM_SLOTS: nobody reads it for collective
+ * k - SHM_SLOTS. */
 static rm_status_t shm_slot_free(comm_t *c, coll_shm_t *s, uint64_t k)
 {
-    if (k < 3)
-        return RM_OK;
+    if (k <= SHM_SLOTS || s->done_min >= k - SHM_SLOTS)
+        return RM_OK; /* known already: the counters are not read again */
+    uint64_t least = UINT64_MAX;
     for (int r = 0; r < c->size; r++) {
-        rm_status_t st = shm_wait(c, shm_done(s, r), k - 2, r);
+        rm_status_t st = shm_wait(c, shm_done(s, r), k - SHM_SLOTS, r);
         if (st < 0)
             return st;
+        uint64_t d = __atomic_load_n(shm_done(s, r), __ATOMIC_ACQUIRE);
+        if (d < least)
+            least = d;
     }
+    s->done_min = least;
     return RM_OK;
+}
+
+/* count items of dt to and from a slot: a copy when they are contiguous. */
+static void shm_pack(const void *buf, MPI_Count count, const dtype_t *dt, char *slot, size_t bytes)
+{
+    if (dtype_is_contig(dt, count))
+        memcpy(slot, (const char *)buf + dt->true_lb, bytes);
+    else
+        dtype_pack(buf, count, dt, 0, slot, bytes);
+}
+
+static void shm_unpack(void *buf, MPI_Count count, const dtype_t *dt, const char *slot, size_t bytes)
+{
+    if (dtype_is_contig(dt, count))
+        memcpy((char *)buf + dt->true_lb, slot, bytes);
+    else
+        dtype_unpack(buf, count, dt, 0, slot, bytes);
 }
 
 static void shm_publish(uint64_t *word, uint64_t k)
@@ -219,6 +247,8 @@ int coll_shm_barrier(comm_t *c)
 int coll_shm_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
 {
     uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    if (bytes > (uint64_t)RM_CFG(coll_shm_bcast_max))
+        return 0;
     coll_shm_t *s = shm_get(c, bytes);
     if (!s)
         return 0;
@@ -227,11 +257,11 @@ int coll_shm_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
     char *slot = shm_slot(s, c->size, root, k);
     if (c->rank == root) {
         if ((st = shm_slot_free(c, s, k)) == RM_OK) {
-            dtype_pack(buf, count, dt, 0, slot, (size_t)bytes);
+            shm_pack(buf, count, dt, slot, (size_t)bytes);
             shm_publish(shm_arrive(s, root), k);
         }
     } else if ((st = shm_wait(c, shm_arrive(s, root), k, root)) == RM_OK) {
-        dtype_unpack(buf, count, dt, 0, slot, (size_t)bytes);
+        shm_unpack(buf, count, dt, slot, (size_t)bytes);
     }
     shm_publish(shm_done(s, c->rank), k);
     return st < 0 ? st : 1;
@@ -302,14 +332,14 @@ int coll_shm_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *r
     rm_status_t st = shm_slot_free(c, s, k);
     if (st == RM_OK) {
         if (sbuf == MPI_IN_PLACE)
-            dtype_pack((char *)rbuf + me * rext, rcount, rdt, 0, shm_slot(s, n, me, k), (size_t)bytes);
+            shm_pack((char *)rbuf + me * rext, rcount, rdt, shm_slot(s, n, me, k), (size_t)bytes);
         else
-            dtype_pack(sbuf, scount, sdt, 0, shm_slot(s, n, me, k), (size_t)bytes);
+            shm_pack(sbuf, scount, sdt, shm_slot(s, n, me, k), (size_t)bytes);
         shm_publish(shm_arrive(s, me), k);
     }
     for (int r = 0; r < n && st == RM_OK; r++)
         if ((r != me || sbuf != MPI_IN_PLACE) && (st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK)
-            dtype_unpack((char *)rbuf + r * rext, rcount, rdt, 0, shm_slot(s, n, r, k), (size_t)bytes);
+            shm_unpack((char *)rbuf + r * rext, rcount, rdt, shm_slot(s, n, r, k), (size_t)bytes);
     shm_publish(shm_done(s, me), k);
     return st < 0 ? st : 1;
 }
@@ -329,16 +359,16 @@ int coll_shm_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rb
         char *mine = shm_slot(s, n, me, k);
         for (int r = 0; r < n; r++) {
             if (sbuf == MPI_IN_PLACE)
-                dtype_pack((char *)rbuf + r * rext, rcount, rdt, 0, mine + r * bytes, (size_t)bytes);
+                shm_pack((char *)rbuf + r * rext, rcount, rdt, mine + r * bytes, (size_t)bytes);
             else
-                dtype_pack((const char *)sbuf + r * sdt->extent * (MPI_Aint)scount, scount, sdt, 0,
-                           mine + r * bytes, (size_t)bytes);
+                shm_pack((const char *)sbuf + r * sdt->extent * (MPI_Aint)scount, scount, sdt,
+                         mine + r * bytes, (size_t)bytes);
         }
         shm_publish(shm_arrive(s, me), k);
     }
     for (int r = 0; r < n && st == RM_OK; r++)
         if ((st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK)
-            dtype_unpack((char *)rbuf + r * rext, rcount, rdt, 0, shm_slot(s, n, r, k) + me * bytes,
+            shm_unpack((char *)rbuf + r * rext, rcount, rdt, shm_slot(s, n, r, k) + me * bytes,
                          (size_t)bytes);
     shm_publish(shm_done(s, me), k);
     return st < 0 ? st : 1;

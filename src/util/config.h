@@ -140,7 +140,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "On communicators whose ranks share one host (at most 64), barrier, and broadcast, reduce, " \
       "allreduce (contiguous types), allgather and alltoall moving at most this many bytes per "  \
       "rank (alltoall: all its blocks) go through a shared segment of the communicator, "         \
-      "2 x this per rank; 0: always messages")
+      "8 x this per rank; 0: always messages")                                                  \
+    X(COLL_SHM_BCAST_MAX, coll_shm_bcast_max, RM_CFG_SIZE, "512",                                  \
+      "Broadcasts through the one-host segment (RAILMPI_COLL_SHM_MAX) only up to this many "      \
+      "bytes; larger ones by messages, whose deeper queue lets the root run further ahead")
 
 typedef struct rm_config {
 #define RM_CFG_FIELD(NAME, field, type, def, help) int64_t field##_i; const char *field##_s;

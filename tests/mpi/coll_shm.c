@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rank, size;
 
@@ -115,6 +116,25 @@ int main(int argc, char **argv)
         round_of(MPI_COMM_WORLD, it, 4, mat, mat_t);
         if (it % 7 == 0)
             round_of(half, it, 3, mat, mat_t);
+    }
+
+    /* running ahead: a broadcast's root while the others sleep, then the
+     * non-roots of a reduction while the root sleeps, 50 collectives each,
+     * far more than the slots a rank has */
+    for (int i = 0; i < 50; i++) {
+        if (i == 0 && rank != 0)
+            usleep(200000);
+        int v = rank == 0 ? 1000 + i : -1;
+        MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        CHECK(v == 1000 + i, "run-ahead bcast %d = %d", i, v);
+    }
+    for (int i = 0; i < 50; i++) {
+        if (i == 0 && rank == 0)
+            usleep(200000);
+        int v = rank * 3 + i, sum = -1;
+        MPI_Reduce(&v, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank == 0)
+            CHECK(sum == 3 * size * (size - 1) / 2 + size * i, "run-ahead reduce %d = %d", i, sum);
     }
 
     /* at the limit and one int over it: the segment, then messages, in turn */
