@@ -8,13 +8,16 @@
  * slots of RAILMPI_COLL_SHM_MAX bytes for its contributions. Collective
  * number k (counted per communicator; every rank runs the same ones in the
  * same order) uses slot k % 8: before writing into it a rank waits until
- * every rank is done with collective k - 8, which used the same slot; it
- * writes,
- * then publishes `arrive` = k (release); a rank that needs the
+ * every rank is done with collective k - 8, which used the same slot
+ * (remembering the least `done` it read, so the counters are read again
+ * only every few collectives); it writes, then publishes `arrive` = k
+ * (release); a rank that needs the
  * contribution waits for `arrive` >= k (acquire) and reads the slot in
  * place; at the end it publishes `done` = k. So a broadcast's root, or a
  * reduction's non-root, returns without waiting for the others (up to 7
  * collectives ahead), and a barrier is a publish and n - 1 polls.
+ * Broadcasts of more than RAILMPI_COLL_SHM_BCAST_MAX bytes keep to
+ * messages, whose deeper queue lets the root run further ahead.
  * Reductions fold the contributions in rank order, the same on every rank
  * (the results of an allreduce are identical everywhere, also in floating
  * point, and non-commutative operations are right).

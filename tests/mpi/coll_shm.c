@@ -1,6 +1,6 @@
 /* ranks: 2 3 4 8 */
 /* The one-host collectives that go through a communicator's shared segment
- * (src/coll/shm.c), run back to back so that the two slots of every rank
+ * (src/coll/shm.c), run back to back so that the slots of every rank
  * are reused thousands of times while some ranks run ahead: broadcasts
  * from a root that moves every call, reductions to a moving root with a
  * non-commutative user op, allreduce, allgather and alltoall (also in
