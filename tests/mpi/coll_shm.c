@@ -5,7 +5,7 @@
  * from a root that moves every call, reductions to a moving root with a
  * non-commutative user op, allreduce, allgather and alltoall (also in
  * place and with a vector type), barriers, on MPI_COMM_WORLD and on a split
- * communicator in between, at the size limit and one byte over it (which
+ * communicator in between, at the size limit and one int over it (which
  * goes by messages), every result checked. Run as well with
  * RAILMPI_COLL_SHM_MAX=0 (messages only) by the test list. */
 #include <mpi.h>
