@@ -94,6 +94,11 @@ void coll_build_reduce_scatter_pairwise(coll_sched_t *s, const void *in, void *r
                                         const int *cnt, const int *dsp, dtype_t *dt, op_t *op,
                                         comm_t *c);
 
+/* Which ranks of c share a host, kept with the communicator (build_hier.c).
+ * NULL: unknown (processes outside the world, whose hosts this process does
+ * not know, or memory). */
+const comm_hosts_t *coll_hosts(comm_t *c);
+
 /* Two levels on communicators spanning hosts (build_hier.c): the ranks of
  * a host combine at one of them, only those cross the network. 0 (nothing
  * added) when c is on one host, has one rank per host, or the op is not

@@ -15,10 +15,9 @@
 typedef comm_hosts_t hier_t;
 
 /* Where the ranks of c live, worked out once per communicator in one pass
- * (a job's collectives on a large communicator must not redo it each call).
- * NULL: no two levels (processes outside the world, whose hosts this
- * process does not know, or memory). */
-static const hier_t *hier_hosts(comm_t *c)
+ * (a job's collectives on a large communicator must not redo it each call;
+ * build.h). */
+const comm_hosts_t *coll_hosts(comm_t *c)
 {
     if (c->hosts)
         return c->hosts;
@@ -61,7 +60,7 @@ static int hier_plan(const comm_t *c, hier_t *h)
 {
     if (comm_is_inter(c) || c->size < 3 || !RM_CFG(coll_hierarchical))
         return 0;
-    const hier_t *k = hier_hosts((comm_t *)c);
+    const hier_t *k = coll_hosts((comm_t *)c);
     if (!k || !k->two_level)
         return 0;
     *h = *k;

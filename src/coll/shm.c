@@ -25,6 +25,7 @@
  * A waiting rank polls the counter between rounds of progress of the
  * engine and yields the core as point-to-point waits do
  * (RAILMPI_SPIN_COUNT); a peer's failure ends the wait with its error. */
+#include "coll/build.h"
 #include "coll/coll.h"
 #include "proto/engine.h"
 #include "util/config.h"
@@ -69,23 +70,14 @@ static char *shm_slot(coll_shm_t *s, int n, int r, uint64_t k)
     return s->seg + (size_t)n * 2 * SHM_LINE + ((size_t)r * SHM_SLOTS + (size_t)(k % SHM_SLOTS)) * s->slot;
 }
 
-/* The ranks of c all live on this host (and in this job's world). */
-static int shm_one_host(const comm_t *c)
+/* The ranks of c (2 to SHM_MAX_PROCS of them, an intracommunicator) all
+ * live on this host. */
+static int shm_one_host(comm_t *c)
 {
-    int n = c->size;
-    if (c->remote_group || n < 2 || n > SHM_MAX_PROCS)
+    if (c->remote_group || c->size < 2 || c->size > SHM_MAX_PROCS)
         return 0;
-    int mine = -1;
-    for (int r = 0; r < n; r++) {
-        int w = c->group->world[r];
-        if (w < 0 || w >= proto_proc.world_size)
-            return 0;
-        if (r == 0)
-            mine = proto_proc.node_of[w];
-        else if (proto_proc.node_of[w] != mine)
-            return 0;
-    }
-    return 1;
+    const comm_hosts_t *h = coll_hosts(c);
+    return h && h->nlead == 1;
 }
 
 /* Rank 0 creates the segment and broadcasts its name (its pid in it, so no

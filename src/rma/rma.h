@@ -52,7 +52,6 @@ typedef struct win {
     char *seg;          /* MPI_Win_allocate_shared: the mapped segment */
     size_t seg_len;
     MPI_Aint *seg_off;  /* rank -> offset of its part in the segment */
-    uint64_t seg_fences; /* fences this rank reached on the segment (rma_seg_fence) */
     rma_region_t *regions; /* MPI_Win_create_dynamic */
     /* MPI-side state */
     errhandler_t *errh;
@@ -157,15 +156,8 @@ rm_status_t rma_direct(win_t *w, const rma_args_t *a);
  * with the memory untouched (the general path then reports it). */
 int rma_seg_acc(win_t *w, int t, char *mem, const void *in, MPI_Count count, const dtype_t *dt,
                 const op_t *op, size_t n);
-/* A segment starts with two cache lines per rank: the lock word of the
- * rank's part, then the count of fences the rank has reached. */
+/* A segment starts with one lock word per rank, a cache line each. */
 #define RMA_SEG_LOCK_BYTES 64
-#define RMA_SEG_RANK_BYTES (2 * RMA_SEG_LOCK_BYTES)
-/* The synchronisation of MPI_Win_fence on a segment window: every rank
- * publishes that it reached this fence in its counter and waits for every
- * other's (making progress and yielding the core while it waits); the
- * operations of the epoch are complete already (they are copies). */
-rm_status_t rma_seg_fence(win_t *w);
 /* mem <- origin op mem on the packed range [pos, pos + bytes) of (mem,
  * tcount, tdt); the previous packed value to `old` if non-NULL. An MPI
  * error class. */
@@ -184,7 +176,6 @@ rm_status_t rma_unlock(win_t *w, int rank);
 rm_status_t rma_lock_all(win_t *w);
 rm_status_t rma_unlock_all(win_t *w);
 rm_status_t rma_flush(win_t *w, int rank, int local); /* rank -1: every rank */
-/* An access epoch covers operations to `rank`. */
 /* An access epoch to `rank` is open (fence, lock, lock_all or start). */
 static inline int rma_epoch_covers(const win_t *w, int rank)
 {

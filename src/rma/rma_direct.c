@@ -11,7 +11,6 @@
  * target as active messages. A direct operation is complete at the target
  * when the call returns and needs nothing from the target's progress. */
 #include "rma/rma.h"
-#include "util/lock.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -19,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-
-/* Polls of a fence count before the waiting rank makes progress and yields
- * the core. */
-#define RMA_SEG_SPIN 64
 
 /* Copy between this process and another one's memory; RM_ERR_UNSUPPORTED
  * when the kernel refuses (ptrace rules). */
@@ -52,7 +47,7 @@ static rm_status_t rma_xcopy(int pid, void *local, uint64_t remote, size_t len, 
 
 static void rma_seg_lock(win_t *w, int t)
 {
-    uint32_t *word = (uint32_t *)(w->seg + (size_t)RMA_SEG_RANK_BYTES * (size_t)t);
+    uint32_t *word = (uint32_t *)(w->seg + (size_t)RMA_SEG_LOCK_BYTES * (size_t)t);
     for (int spins = 0;; spins++) {
         uint32_t free_ = 0;
         if (__atomic_compare_exchange_n(word, &free_, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
@@ -64,34 +59,7 @@ static void rma_seg_lock(win_t *w, int t)
 
 static void rma_seg_unlock(win_t *w, int t)
 {
-    __atomic_store_n((uint32_t *)(w->seg + (size_t)RMA_SEG_RANK_BYTES * (size_t)t), 0, __ATOMIC_RELEASE);
-}
-
-static uint64_t *rma_seg_fence_count(win_t *w, int r)
-{
-    return (uint64_t *)(w->seg + (size_t)RMA_SEG_RANK_BYTES * (size_t)r + RMA_SEG_LOCK_BYTES);
-}
-
-rm_status_t rma_seg_fence(win_t *w)
-{
-    uint64_t k = ++w->seg_fences;
-    /* release: this rank's stores into the segment before the fence are
-     * seen by whoever sees the count */
-    __atomic_store_n(rma_seg_fence_count(w, w->rank), k, __ATOMIC_RELEASE);
-    int idle = 0;
-    for (int r = 0; r < w->size; r++) {
-        while (__atomic_load_n(rma_seg_fence_count(w, r), __ATOMIC_ACQUIRE) < k) {
-            if (++idle < RMA_SEG_SPIN)
-                continue;
-            idle = 0;
-            rm_status_t f = proto_peer_failure(comm_world_rank(w->comm, r));
-            if (f < 0)
-                return f;
-            proto_progress();
-            rm_lock_yield();
-        }
-    }
-    return RM_OK;
+    __atomic_store_n((uint32_t *)(w->seg + (size_t)RMA_SEG_LOCK_BYTES * (size_t)t), 0, __ATOMIC_RELEASE);
 }
 
 int rma_seg_acc(win_t *w, int t, char *mem, const void *in, MPI_Count count, const dtype_t *dt,

@@ -88,10 +88,10 @@ rm_status_t rma_fence(win_t *w, int assert)
     rm_status_t s = rma_wait_all(w, 1);
     if (st == RM_OK)
         st = s;
-    /* after the barrier, everything aimed at this rank has been applied; on
-     * a segment every operation was a copy, complete when it returned, and
-     * the ranks meet in the segment */
-    s = w->seg ? rma_seg_fence(w) : coll_barrier(w->comm);
+    /* after the barrier, everything aimed at this rank has been applied (on
+     * one host the barrier meets in the communicator's shared segment,
+     * src/coll/shm.c) */
+    s = coll_barrier(w->comm);
     if (st == RM_OK)
         st = s;
     w->fence = !(assert & MPI_MODE_NOSUCCEED);

@@ -129,10 +129,9 @@ static void rma_win_destroy(win_t *w)
  * on a cache line. */
 static rm_status_t rma_win_map_shared(win_t *w)
 {
-    /* two cache lines per rank first: the lock word that serialises the
-     * accumulates into that rank's part and the rank's fence count
-     * (rma_direct.c) */
-    size_t hdr = RMA_SEG_RANK_BYTES * (size_t)w->size, data = 0;
+    /* a cache line per rank first: the lock word that serialises the
+     * accumulates into that rank's part (rma_direct.c) */
+    size_t hdr = RMA_SEG_LOCK_BYTES * (size_t)w->size, data = 0;
     for (int r = 0; r < w->size; r++) {
         w->seg_off[r] = (MPI_Aint)(hdr + data);
         data += ((size_t)w->sizes[r] + 63) & ~(size_t)63;
