@@ -53,6 +53,43 @@ static int check(const unsigned char *b, size_t n, uint64_t key)
     return 1;
 }
 
+/* What a corrupt message looks like: the header against the status, the
+ * byte ranges that differ from what the sender filled in, and whether they
+ * hold the previous message's bytes (a late write into a reused buffer). */
+static void report_corrupt(const unsigned char *b, int cnt, const uint64_t *h, int tag, int src, uint64_t prev_key,
+                           uint64_t prev_n)
+{
+    printf("  header: sender %llu seq %llu size %llu key %llx; status: source %d tag %d count %d\n",
+           (unsigned long long)h[0], (unsigned long long)h[1], (unsigned long long)h[2], (unsigned long long)h[3],
+           src, tag, cnt);
+    size_t n = (size_t)cnt > 32 ? (size_t)cnt - 32 : 0, shown = 0, runs = 0, bad = 0, stale = 0;
+    if (h[2] < n)
+        n = h[2];
+    for (size_t i = 0; i < n;) {
+        size_t w = n - i < 8 ? n - i : 8;
+        uint64_t v = mix(h[3] + i);
+        if (!memcmp(b + 32 + i, &v, w)) {
+            i += 8;
+            continue;
+        }
+        size_t j = i;
+        while (j < n) {
+            size_t wj = n - j < 8 ? n - j : 8;
+            uint64_t vj = mix(h[3] + j);
+            if (!memcmp(b + 32 + j, &vj, wj))
+                break;
+            uint64_t pj = mix(prev_key + j);
+            stale += j < prev_n && !memcmp(b + 32 + j, &pj, wj);
+            j += 8;
+        }
+        runs++, bad += j - i;
+        if (shown++ < 8)
+            printf("  bytes %zu-%zu differ\n", i, j);
+        i = j;
+    }
+    printf("  %zu bytes differ in %zu runs; %zu of their words hold the previous message's bytes\n", bad, runs, stale);
+}
+
 static double wall_now(void)
 {
     struct timespec ts;
@@ -82,7 +119,7 @@ int main(int argc, char **argv)
     enum { HDR = 4 };
     unsigned char *rbuf = malloc((8u << 20) + 64);
     uint64_t *next_from = calloc((size_t)size, sizeof *next_from), *seq_to = calloc((size_t)size, sizeof *seq_to);
-    uint64_t bytes_ok = 0;
+    uint64_t bytes_ok = 0, prev_key = 0, prev_n = 0;
     int failures = 0, round;
     double start = MPI_Wtime();
     for (round = 0;; round++) {
@@ -131,9 +168,11 @@ int main(int argc, char **argv)
             if ((int)h[0] != src || (size_t)cnt != h[2] + sizeof h || st.MPI_TAG != (int)(h[3] % 1000) ||
                 !check(rbuf + sizeof h, h[2], h[3])) {
                 printf("FAIL: rank %d round %d: corrupt message from %d (%d bytes)\n", rank, round, src, cnt);
+                report_corrupt(rbuf, cnt, h, st.MPI_TAG, src, prev_key, prev_n);
                 failures++;
                 continue;
             }
+            prev_key = h[3], prev_n = h[2];
             /* wildcard receives match a sender's messages in the order it sent them, so
              * anything but the next number is a lost, duplicated or overtaking message */
             if (h[1] != next_from[src]) {
