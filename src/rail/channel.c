@@ -710,8 +710,14 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
     if (hdr->seq < ch->recv_next) {
         ch->dups_dropped++;
         /* sent again: our ack may have been lost with a failed path, and
-         * no heartbeat per rank pair carries it any more; say it again */
+         * no heartbeat per rank pair carries it any more; say it again,
+         * and at once on the path the copy came by: it works at least from
+         * the peer to us, while the path our acks usually take may be dead
+         * one way only (a connection the peer's side lost that ours still
+         * sends into; the peer's probes keep it looking alive here) */
         if (ch->lossy) {
+            if (rp && rp->state == RAIL_PATH_UP)
+                rail_path_emit_ctl(ch, rp, 0);
             ch->ack_owed = 1;
             rail_channel_want_flush(ch);
         }
