@@ -10,9 +10,12 @@
 # A sanitized build (ASan, TSan) runs every rank several times slower, and
 # up to 16 of them share this machine's 2 cores with the test running beside
 # it: a host's heartbeats can then arrive later than the default path
-# timeout (300 ms) and a rail is judged failed that is not. There the idle
-# runs use a path timeout of 1 s (the heartbeat interval, and so the idle
-# rate measured, is the same 150 ms); the takeover run keeps the default.
+# timeout (300 ms) and a rail is judged failed that is not. There every run
+# uses a path timeout of 1 s (the heartbeat interval, and so the idle rate
+# measured, is the same 150 ms), and the monitor stays stopped 3 s instead
+# of 1.5 (its lease goes stale after a path timeout): the ranks that take
+# over answer the silence with probes, whose answers must come back within
+# the last quarter of the timeout, which 75 ms did not always give them.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -20,9 +23,9 @@ cluster_up i 2 2
 hosts="${name}h1,${name}h2"
 mx=("$build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
     -genv RAILMPI_TCP_RAILS "$rails" -genv RAILMPI_VERBOSE 1)
-slow=()
+slow=() stop=1.5
 if grep -qE "^RAILMPI_(SANITIZE|TSAN):BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
-    slow=(-genv RAILMPI_PATH_TIMEOUT_MS 1000)
+    slow=(-genv RAILMPI_PATH_TIMEOUT_MS 1000) stop=3
 fi
 "$build/bin/mpicc" -O1 "$here/idle.c" -o "$tmp/idle" || { echo "FAIL: cannot build idle"; exit 1; }
 tx() { # RAIL: host 1's packets sent on it
@@ -69,13 +72,13 @@ done
 
 # The monitor stops (SIGSTOP) for 1.5 s: another rank of its host takes over.
 out=$tmp/takeover
-timeout -k 5 120 "${mx[@]}" -ppn 4 "$tmp/idle" 8 > "$out" 2>&1 &
+timeout -k 5 120 "${mx[@]}" "${slow[@]}" -ppn 4 "$tmp/idle" 8 > "$out" 2>&1 &
 pid=$!
 if wait_for "^connected" "$out" 60 && wait_for "host monitor: rank [0-3] " "$out" 5; then
     mon=$(grep -oE "host monitor: rank [0-3] " "$out" | head -1 | awk '{ print $4 }')
     mpid=$(awk -v r="$mon" '$1 == "rank" && $2 == r && $3 == "pid" { print $4; exit }' "$out")
     sleep 1
-    kill -STOP "$mpid"; sleep 1.5; kill -CONT "$mpid"
+    kill -STOP "$mpid"; sleep $stop; kill -CONT "$mpid"
     wait $pid
     rc=$?
     [ $rc = 0 ] && grep -q "^OK" "$out" || fail "takeover run failed (rc $rc): $(tail -5 "$out")"
