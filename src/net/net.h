@@ -174,18 +174,14 @@ typedef struct net_ops {
      * mr_reg registers [buf, buf + len) on the interface's device, for peers
      * to write into (remote = 1) or as the source of our writes (remote = 0);
      * RM_ERR_UNSUPPORTED: the device cannot. Once mr_dereg returns, no
-     * write of a peer lands there any more, including, when `abandoned`, a
-     * write the peer gave up on after a path failure (net_rma_fn over = 0)
-     * that its provider may still be carrying out: the transport shuts such
-     * writes out even if that costs every connection of the interface (a
-     * provider may already have checked the key and be placing the bytes). mr_remote: what a peer needs to
+     * write of a peer lands there any more. mr_remote: what a peer needs to
      * write it: the key, and the address its writes name the region's first
      * byte by. rma_write: write len bytes from src (inside `local`'s region)
      * to the peer's raddr; RM_ERR_NO_RESOURCE: try again after progress; fn
      * reports the end. */
     rm_status_t (*mr_reg)(net_iface_t *ifc, void *buf, size_t len, int remote, net_mr_t **out);
     void (*mr_remote)(const net_mr_t *mr, uint64_t *key, uint64_t *base);
-    void (*mr_dereg)(net_mr_t *mr, int abandoned);
+    void (*mr_dereg)(net_mr_t *mr);
     rm_status_t (*rma_write)(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
                              uint64_t key, net_rma_fn fn, void *arg);
 } net_ops_t;

@@ -115,7 +115,6 @@ typedef struct ofi_rma_op {
 
 struct net_mr {
     struct fid_mr *mr;
-    struct net_iface *ifc;
     void *desc;
     uint64_t key, base;
 };
@@ -134,8 +133,6 @@ struct net_path {
     int broken;            /* an error was reported; no sends until reconnect */
     int closed;            /* the channel closed it: never up again */
     int announce_up;       /* progress reports `up` (not from inside the rail layer's call) */
-    uint64_t error_due;    /* progress reports the path failed, if its epoch is still this
-                            * (the endpoint was reopened under it: ofi_reopen) */
     int inflight;
     int was_full;          /* the path had all it could hold in the provider since the last measure */
     size_t queued;
@@ -165,9 +162,7 @@ struct net_iface {
     ofi_rma_op_t rma_ops[OFI_RMA_OPS];
     ofi_rma_op_t *rma_free;
     struct net_path **peers; /* by world rank */
-    int announce;            /* some path waits to report up or failed */
-    int dead;                /* the endpoint could not be reopened: the rail is gone here */
-    uint64_t reopens;
+    int announce;            /* some path waits to report up */
     uint64_t job;
 };
 
@@ -242,6 +237,20 @@ static void ofi_discover_rma(void)
 {
     if (!ofi_nrails || !RM_CFG(ofi_rma_min))
         return;
+    /* A provider that carries remote writes in TCP streams (tcp, sockets)
+     * checks a write's key when its header arrives and then places the
+     * bytes as they come. A write caught by an outage, given up and written
+     * again on another rail, would place its rest whenever the connection
+     * resumes, seconds later, into a receive buffer long handed back; and
+     * closing the endpoint to cut such connections crashes rxm in libfabric
+     * 1.17. So with failover on, those providers take the copy path, whose
+     * frames the rail layer numbers and drops when late. */
+    const char *prov = ofi_rails[0]->fabric_attr->prov_name;
+    if (RM_CFG(ft) && (strstr(prov, "tcp") || strstr(prov, "sockets"))) {
+        rm_log_debug("ofi: provider %s carries remote writes in TCP streams: the copy path while failover is on "
+                     "(RAILMPI_FT=0 for remote writes)", prov);
+        return;
+    }
     struct fi_info *hints = ofi_hints(ofi_rails[0]->fabric_attr->prov_name, 1), *list = NULL;
     if (!hints)
         return;
@@ -348,86 +357,6 @@ static rm_status_t ofi_post_recv(net_iface_t *ifc, ofi_buf_t *b)
 
 static void ofi_close(net_iface_t *ifc);
 
-static void ofi_ep_close(net_iface_t *ifc)
-{
-    if (ifc->ep)
-        fi_close(&ifc->ep->fid);
-    if (ifc->cq)
-        fi_close(&ifc->cq->fid);
-    if (ifc->av)
-        fi_close(&ifc->av->fid);
-    ifc->ep = NULL;
-    ifc->cq = NULL;
-    ifc->av = NULL;
-}
-
-/* The endpoint with its completion queue and address vector; at `name`
- * (the address it had before, ofi_reopen) if given. */
-static rm_status_t ofi_ep_open(net_iface_t *ifc, const void *name, size_t namelen)
-{
-    struct fi_info *info = ifc->info, *dup = NULL;
-    if (name) {
-        if (!(dup = fi_dupinfo(ifc->info)) || !(dup->src_addr = realloc(dup->src_addr, namelen))) {
-            if (dup)
-                fi_freeinfo(dup);
-            return RM_ERR_NOMEM;
-        }
-        memcpy(dup->src_addr, name, namelen);
-        dup->src_addrlen = namelen;
-        info = dup;
-    }
-    const char *what = "fi_av_open";
-    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)ifc->env.world_size};
-    int rc = fi_av_open(ifc->domain, &av, &ifc->av, NULL);
-    if (!rc) {
-        what = "fi_cq_open";
-        struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
-        rc = fi_cq_open(ifc->domain, &cq, &ifc->cq, NULL);
-    }
-    if (!rc) {
-        what = "fi_endpoint";
-        rc = fi_endpoint(ifc->domain, info, &ifc->ep, NULL);
-    }
-    if (!rc) {
-        what = "bind address vector";
-        rc = fi_ep_bind(ifc->ep, &ifc->av->fid, 0);
-    }
-    if (!rc) {
-        what = "bind completion queue";
-        rc = fi_ep_bind(ifc->ep, &ifc->cq->fid, FI_TRANSMIT | FI_RECV);
-    }
-    if (!rc) {
-        what = "fi_enable";
-        rc = fi_enable(ifc->ep);
-    }
-    if (dup)
-        fi_freeinfo(dup);
-    if (rc) {
-        rm_log_error("ofi: rail %d (%s): %s: %s", ifc->rail, ifc->domain_name, what, fi_strerror(-rc));
-        ofi_ep_close(ifc);
-        return RM_ERR_IO;
-    }
-    return RM_OK;
-}
-
-/* Every send buffer free, every receive buffer posted (a new endpoint). */
-static rm_status_t ofi_bufs_start(net_iface_t *ifc)
-{
-    ifc->tx_free = NULL;
-    ifc->tx_busy = 0;
-    for (int i = OFI_RX_BUFS + OFI_TX_BUFS - 1; i >= 0; i--) {
-        ofi_buf_t *b = &ifc->bufs[i];
-        b->path = NULL;
-        if (b->tx) {
-            b->next = ifc->tx_free;
-            ifc->tx_free = b;
-        } else if (ofi_post_recv(ifc, b) < 0) {
-            return RM_ERR_IO;
-        }
-    }
-    return RM_OK;
-}
-
 #define OFI_TRY(call, what)                                                                   \
     do {                                                                                      \
         int rc_ = (call);                                                                     \
@@ -461,10 +390,14 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     snprintf(ifc->prov, sizeof ifc->prov, "%s", ifc->info->fabric_attr->prov_name);
     OFI_TRY(fi_fabric(ifc->info->fabric_attr, &ifc->fabric_fid, NULL), "fi_fabric");
     OFI_TRY(fi_domain(ifc->fabric_fid, ifc->info, &ifc->domain, NULL), "fi_domain");
-    if (ofi_ep_open(ifc, NULL, 0) != RM_OK) {
-        ofi_close(ifc);
-        return RM_ERR_IO;
-    }
+    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)env->world_size};
+    OFI_TRY(fi_av_open(ifc->domain, &av, &ifc->av, NULL), "fi_av_open");
+    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
+    OFI_TRY(fi_cq_open(ifc->domain, &cq, &ifc->cq, NULL), "fi_cq_open");
+    OFI_TRY(fi_endpoint(ifc->domain, ifc->info, &ifc->ep, NULL), "fi_endpoint");
+    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->av->fid, 0), "bind address vector");
+    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->cq->fid, FI_TRANSMIT | FI_RECV), "bind completion queue");
+    OFI_TRY(fi_enable(ifc->ep), "fi_enable");
 
     size_t nb = OFI_RX_BUFS + OFI_TX_BUFS;
     /* aligned_alloc wants a size that is a multiple of the alignment */
@@ -482,10 +415,13 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
         ofi_buf_t *b = &ifc->bufs[i];
         b->data = ifc->pool + i * OFI_BUF_SIZE;
         b->tx = i >= OFI_RX_BUFS;
-    }
-    if (ofi_bufs_start(ifc) != RM_OK) {
-        ofi_close(ifc);
-        return RM_ERR_IO;
+        if (b->tx) {
+            b->next = ifc->tx_free;
+            ifc->tx_free = b;
+        } else if (ofi_post_recv(ifc, b) < 0) {
+            ofi_close(ifc);
+            return RM_ERR_IO;
+        }
     }
     *out = ifc;
     return RM_OK;
@@ -495,9 +431,14 @@ static void ofi_close(net_iface_t *ifc)
 {
     if (!ifc)
         return;
-    ofi_ep_close(ifc);
+    if (ifc->ep)
+        fi_close(&ifc->ep->fid);
     if (ifc->mr)
         fi_close(&ifc->mr->fid);
+    if (ifc->cq)
+        fi_close(&ifc->cq->fid);
+    if (ifc->av)
+        fi_close(&ifc->av->fid);
     if (ifc->domain)
         fi_close(&ifc->domain->fid);
     if (ifc->fabric_fid)
@@ -581,7 +522,7 @@ static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
                             int iovcnt)
 {
     net_iface_t *ifc = p->ifc;
-    if (p->broken || ifc->dead)
+    if (p->broken)
         return RM_ERR_CONN_RESET;
     if (!ifc->tx_free || p->inflight >= OFI_PATH_TX_MAX) {
         p->was_full = 1;
@@ -695,14 +636,6 @@ static int ofi_progress(net_iface_t *ifc)
         ifc->announce = 0;
         for (int r = 0; r < ifc->env.world_size; r++) {
             net_path_t *p = ifc->peers[r];
-            if (p && p->error_due) {
-                int due = p->error_due == p->epoch && p->broken && !p->closed;
-                p->error_due = 0;
-                if (due) {
-                    ifc->env.up.error(p->owner, ifc->rail, RM_ERR_CONN_RESET);
-                    n++;
-                }
-            }
             if (p && p->announce_up) {
                 p->announce_up = 0;
                 ifc->env.up.up(p->owner, ifc->rail);
@@ -710,8 +643,6 @@ static int ofi_progress(net_iface_t *ifc)
             }
         }
     }
-    if (ifc->dead)
-        return n;
     struct fi_cq_msg_entry ev[16];
     for (;;) {
         ssize_t got = fi_cq_read(ifc->cq, ev, 16);
@@ -847,7 +778,7 @@ static rm_status_t ofi_reconnect(net_path_t *p)
     net_iface_t *ifc = p->ifc;
     if (p->closed)
         return RM_ERR_CLOSED;
-    if (ifc->dead || ofi_path_readdress(p) != RM_OK)
+    if (ofi_path_readdress(p) != RM_OK)
         return RM_ERR_UNREACHABLE;
     p->epoch++; /* a new generation: the peer takes it as a new connection */
     p->inflight = 0;
@@ -881,77 +812,6 @@ static int ofi_measure(net_path_t *p, net_measure_t *m)
 
 /* ---- remote writes ----------------------------------------------------- */
 
-/* The endpoint closed and opened again at the same address, because a write
- * a peer abandoned after a path failure may still be placed into memory
- * that is about to be handed back (ofi_mr_dereg). Closing the memory's
- * registration is not enough for every provider: tcp;ofi_rxm checks the key
- * when a write's header arrives and then places its bytes as they come, and
- * over a TCP connection that survived an outage they may come seconds
- * later, into a buffer the application has long used for something else.
- * Closing the endpoint closes its connections, so nothing more of theirs is
- * placed. The price: every path of the rail is reset (reported failed at
- * the next progress pass; the rail layer resends what was in flight and
- * brings them back, the peers reconnecting to the same address). A write
- * is abandoned only on a failed path, so this happens only after failures. */
-static void ofi_reopen(net_iface_t *ifc)
-{
-    unsigned char name[256];
-    size_t nl = sizeof name;
-    int named = fi_getname(&ifc->ep->fid, name, &nl) == 0;
-    ofi_ep_close(ifc);
-    ifc->reopens++;
-    /* the provider never hands back what the old endpoint held */
-    for (int i = 0; i < OFI_RMA_OPS; i++) {
-        ofi_rma_op_t *op = &ifc->rma_ops[i];
-        if (!op->path)
-            continue;
-        if (!op->abandoned) {
-            op->abandoned = 1;
-            op->fn(op->arg, RM_ERR_CONN_RESET, 0);
-        }
-        ofi_rma_done(ifc, op, 1);
-    }
-    int reset = 0;
-    for (int r = 0; r < ifc->env.world_size; r++) {
-        net_path_t *p = ifc->peers[r];
-        if (!p)
-            continue;
-        int was_up = !p->broken && !p->closed;
-        p->broken = 1;
-        p->epoch++;
-        p->inflight = 0;
-        p->queued = 0;
-        p->announce_up = 0;
-        p->reset_gen = p->peer_gen;
-        p->fa = FI_ADDR_NOTAVAIL;
-        if (was_up) {
-            p->error_due = p->epoch;
-            ifc->announce = 1;
-            reset++;
-        }
-    }
-    if (ofi_ep_open(ifc, named ? name : NULL, nl) != RM_OK || ofi_bufs_start(ifc) != RM_OK) {
-        rm_log_error("ofi: rail %d (%s): cannot open the endpoint again: the rail is lost to this process",
-                     ifc->rail, ifc->domain_name);
-        ofi_ep_close(ifc);
-        ifc->dead = 1;
-        return;
-    }
-    unsigned char now[256];
-    size_t nn = sizeof now;
-    if (!named || fi_getname(&ifc->ep->fid, now, &nn) || nn != nl || memcmp(now, name, nl))
-        rm_log_error("ofi: rail %d (%s): the endpoint came back at another address; peers cannot reach it",
-                     ifc->rail, ifc->domain_name);
-    for (int r = 0; r < ifc->env.world_size; r++) {
-        net_path_t *p = ifc->peers[r];
-        if (p && fi_av_insert(ifc->av, p->addr, 1, &p->fa, 0, NULL) != 1)
-            p->fa = FI_ADDR_NOTAVAIL;
-    }
-    rm_log_info("ofi: rail %d: endpoint reopened (%llu so far): writes abandoned after a failure can no longer "
-                "land; %d paths reset",
-                ifc->rail, (unsigned long long)ifc->reopens, reset);
-}
-
 /* Registered for the length of one rendezvous and closed after it: railmpi
  * keeps no registrations across messages, so memory the application frees
  * or unmaps is never named by a stale one. Where registering costs (pinning
@@ -977,7 +837,6 @@ static rm_status_t ofi_mr_reg(net_iface_t *ifc, void *buf, size_t len, int remot
         free(m);
         return RM_ERR_NO_RESOURCE;
     }
-    m->ifc = ifc;
     m->desc = fi_mr_desc(m->mr);
     m->key = fi_mr_key(m->mr);
     m->base = mode & FI_MR_VIRT_ADDR ? (uint64_t)(uintptr_t)buf : 0;
@@ -991,14 +850,12 @@ static void ofi_mr_remote(const net_mr_t *m, uint64_t *key, uint64_t *base)
     *base = m->base;
 }
 
-static void ofi_mr_dereg(net_mr_t *m, int abandoned)
+static void ofi_mr_dereg(net_mr_t *m)
 {
     if (!m)
         return;
     if (m->mr)
         fi_close(&m->mr->fid);
-    if (abandoned && m->mr && !m->ifc->dead)
-        ofi_reopen(m->ifc);
     free(m);
 }
 
@@ -1009,7 +866,7 @@ static rm_status_t ofi_rma_write(net_path_t *p, const void *src, net_mr_t *local
                                  uint64_t key, net_rma_fn fn, void *arg)
 {
     net_iface_t *ifc = p->ifc;
-    if (p->broken || ifc->dead)
+    if (p->broken)
         return RM_ERR_CONN_RESET;
     if (!ifc->rma)
         return RM_ERR_UNSUPPORTED;

@@ -177,15 +177,12 @@ void proto_rndv_stream(request_t *s);
  * by remote writes on this channel (its RTS says so); proto_rdma_rtr: the
  * receiver's RTR came, write. proto_rdma_accept: a receive matched such a
  * message: register it and answer RTR; 0: not possible here (the caller
- * answers CTS). proto_rdma_wdone: the sender's WDONE came, naming the
- * rails where writes it abandoned may still be carried out (shut out when the
- * registrations go). proto_rdma_release: the request completed (or goes). */
+ * answers CTS). proto_rdma_release: the request completed (or goes). */
 int proto_rdma_offer(request_t *s, rail_channel_t *ch);
 /* A send of `bytes` to `world` would go by remote writes (no window). */
 int proto_rdma_possible(int world, size_t bytes);
 void proto_rdma_rtr(request_t *s, const void *payload, size_t len);
 int proto_rdma_accept(request_t *r, size_t size);
-void proto_rdma_wdone(request_t *r, uint64_t stale_rails);
 void proto_rdma_release(request_t *r);
 /* A receive got all of its bytes (proto/p2p.c). */
 void proto_recv_done(request_t *r);

@@ -304,7 +304,6 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
          * completion), then the sender may let go of its buffer */
         if ((r = proto_request_by_id(h.id)) && !r->done && r->kind == REQ_RECV && r->rdma) {
             uint64_t sid = r->peer_id;
-            proto_rdma_wdone(r, h.size);
             proto_recv_finish(r, r->bytes);
             proto_ctl_send(rail_channel_peer(ch), PF_FIN, sid, 0);
             rail_channel_ack_soon(ch);

@@ -12,12 +12,14 @@
  * once per failure. The failed write may still be carried out (the
  * provider is not asked to cancel it, and rxm over tcp could not): while
  * the receive buffer is registered it writes the same bytes, since the
- * sender's buffer stays as it is until FIN. WDONE names the rails where
- * such writes are still out, and the receiver's transport shuts them out
- * when it removes the registrations (before it completes the receive;
- * net.h, mr_dereg), which is more than forgetting the key where a provider
- * places a write's bytes as they arrive. So neither side waits for a write
- * stuck on a dead path. WDONE waits for every write on a live path. When no
+ * sender's buffer stays as it is until FIN; once the receiver removed its
+ * registrations (before it completes the receive) a provider that checks
+ * every packet against them (RDMA hardware) places nothing more. A provider
+ * that carries writes in TCP streams checks the key only when a write
+ * begins and would place the rest of one caught by an outage whenever the
+ * connection resumes: there remote writes are used only without failover
+ * (net/ofi.c, ofi_discover_rma). So neither side waits for a write stuck
+ * on a dead path. WDONE waits for every write on a live path. When no
  * rail with remote writes is usable and none of the send's writes is out,
  * the sender falls back to the copy path: it streams the whole message as
  * DATA chunks (proto/flow.c), which complete the receive as any other
@@ -58,8 +60,7 @@ typedef struct proto_rdma_send {
     net_mr_t *lmr[RAIL_MAX_PATHS]; /* the send buffer's registration, per path */
     uint8_t bad[RAIL_MAX_PATHS];   /* it cannot be registered there */
     int per_path[RAIL_MAX_PATHS];
-    int stale[RAIL_MAX_PATHS];     /* writes abandoned there that the provider still holds */
-    int nstale;                    /* their sum */
+    int nstale;       /* writes abandoned on a failed path that a provider still holds */
     int turn;
     uint64_t redone;
 } proto_rdma_send_t;
@@ -67,10 +68,8 @@ typedef struct proto_rdma_send {
 /* Receiver: the receive buffer's registrations, one per rail. */
 typedef struct proto_rdma_recv {
     int n;
-    uint64_t stale;   /* WDONE: rails (bit per rail index) where writes were abandoned, still out */
     const net_ops_t *ops[PROTO_RDMA_KEYS_MAX];
     net_mr_t *mr[PROTO_RDMA_KEYS_MAX];
-    int rail[PROTO_RDMA_KEYS_MAX];
 } proto_rdma_recv_t;
 
 typedef struct proto_rdma_op {
@@ -120,7 +119,7 @@ static void proto_rdma_send_free(proto_rdma_send_t *ws)
     rail_channel_t *ch = proto_chan(ws->world);
     for (int i = 0; i < ch->npaths; i++)
         if (ws->lmr[i])
-            ch->paths[i].ops->mr_dereg(ws->lmr[i], 0);
+            ch->paths[i].ops->mr_dereg(ws->lmr[i]);
     free(ws->state);
     free(ws);
 }
@@ -133,7 +132,6 @@ static void proto_rdma_write_done(void *arg, rm_status_t st, int over)
         /* the path went: write the chunk elsewhere */
         op->abandoned = 1;
         ws->per_path[op->path]--;
-        ws->stale[op->path]++;
         ws->nstale++;
         if (ws->state[op->chunk] == CH_OUT) {
             ws->state[op->chunk] = CH_TODO;
@@ -144,7 +142,7 @@ static void proto_rdma_write_done(void *arg, rm_status_t st, int over)
     if (!op->abandoned)
         ws->per_path[op->path]--;
     else
-        ws->stale[op->path]--, ws->nstale--;
+        ws->nstale--;
     ws->out--;
     if (st == RM_OK) {
         proto_chan(ws->world)->paths[op->path].rma_bytes += op->len;
@@ -251,13 +249,7 @@ static int proto_rdma_poll(void *arg)
             if (ws->redone)
                 rm_log_debug("rdma: %zu bytes to rank %d written, %llu chunks again after a rail failure",
                              ws->len, ws->world, (unsigned long long)ws->redone);
-            /* writes abandoned on a failed path may still be carried out:
-             * the receiver must shut them out before it lets go of the
-             * buffer (net.h, mr_dereg), so WDONE names their rails */
             proto_hdr_t h = {.type = PF_WDONE, .id = s->peer_id};
-            for (int i = 0; i < ch->npaths; i++)
-                if (ws->stale[i] && ch->paths[i].rail < 64)
-                    h.size |= 1ull << ch->paths[i].rail;
             rail_channel_send(ch, &h, sizeof h, NULL, 0, 0, NULL, NULL);
             rail_channel_ack_soon(ch);
         } else if (!ws->out && !proto_rdma_any_usable(ws, ch)) {
@@ -347,7 +339,6 @@ int proto_rdma_accept(request_t *r, size_t size)
         k->rail = (uint32_t)p->rail;
         p->ops->mr_remote(mr, &k->key, &k->base);
         rd->ops[rd->n] = p->ops;
-        rd->rail[rd->n] = p->rail;
         rd->mr[rd->n++] = mr;
     }
     if (!rd->n) {
@@ -383,12 +374,6 @@ void proto_rdma_release(request_t *r)
     proto_rdma_recv_t *rd = r->rdma;
     r->rdma = NULL;
     for (int i = 0; i < rd->n; i++)
-        rd->ops[i]->mr_dereg(rd->mr[i], rd->rail[i] < 64 && (rd->stale >> rd->rail[i] & 1));
+        rd->ops[i]->mr_dereg(rd->mr[i]);
     free(rd);
-}
-
-void proto_rdma_wdone(request_t *r, uint64_t stale_rails)
-{
-    proto_rdma_recv_t *rd = r->rdma;
-    rd->stale |= stale_rails;
 }
