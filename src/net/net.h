@@ -174,7 +174,9 @@ typedef struct net_ops {
      * mr_reg registers [buf, buf + len) on the interface's device, for peers
      * to write into (remote = 1) or as the source of our writes (remote = 0);
      * RM_ERR_UNSUPPORTED: the device cannot. Once mr_dereg returns, no
-     * write of a peer lands there any more. mr_remote: what a peer needs to
+     * write of a peer lands there any more, not even one the peer gave up
+     * on after a path failure (a transport whose provider cannot promise
+     * that offers no remote writes while failover is on). mr_remote: what a peer needs to
      * write it: the key, and the address its writes name the region's first
      * byte by. rma_write: write len bytes from src (inside `local`'s region)
      * to the peer's raddr; RM_ERR_NO_RESOURCE: try again after progress; fn

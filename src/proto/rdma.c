@@ -59,8 +59,7 @@ typedef struct proto_rdma_send {
     proto_rdma_key_t key[PROTO_RDMA_KEYS_MAX];
     net_mr_t *lmr[RAIL_MAX_PATHS]; /* the send buffer's registration, per path */
     uint8_t bad[RAIL_MAX_PATHS];   /* it cannot be registered there */
-    int per_path[RAIL_MAX_PATHS];
-    int nstale;       /* writes abandoned on a failed path that a provider still holds */
+    int per_path[RAIL_MAX_PATHS];  /* writes out there, not counting abandoned ones */
     int turn;
     uint64_t redone;
 } proto_rdma_send_t;
@@ -132,7 +131,6 @@ static void proto_rdma_write_done(void *arg, rm_status_t st, int over)
         /* the path went: write the chunk elsewhere */
         op->abandoned = 1;
         ws->per_path[op->path]--;
-        ws->nstale++;
         if (ws->state[op->chunk] == CH_OUT) {
             ws->state[op->chunk] = CH_TODO;
             ws->redone++;
@@ -141,8 +139,6 @@ static void proto_rdma_write_done(void *arg, rm_status_t st, int over)
     }
     if (!op->abandoned)
         ws->per_path[op->path]--;
-    else
-        ws->nstale--;
     ws->out--;
     if (st == RM_OK) {
         proto_chan(ws->world)->paths[op->path].rma_bytes += op->len;
@@ -232,6 +228,15 @@ static int proto_rdma_any_usable(const proto_rdma_send_t *ws, const rail_channel
     return 0;
 }
 
+/* Writes out on live paths (abandoned ones not counted). */
+static int proto_rdma_live(const proto_rdma_send_t *ws, const rail_channel_t *ch)
+{
+    int n = 0;
+    for (int i = 0; i < ch->npaths; i++)
+        n += ws->per_path[i];
+    return n;
+}
+
 /* One pass (proto_poll_add): nonzero once the record is gone. */
 static int proto_rdma_poll(void *arg)
 {
@@ -244,7 +249,7 @@ static int proto_rdma_poll(void *arg)
         /* every byte is in place, and no write on a live path is out (one
          * abandoned earlier may have finished its chunk while the chunk's
          * second write is still on its way): the receiver may let go */
-        if (ws->ndone == ws->nchunks && ws->out == ws->nstale) {
+        if (ws->ndone == ws->nchunks && !proto_rdma_live(ws, ch)) {
             ws->finished = 1;
             if (ws->redone)
                 rm_log_debug("rdma: %zu bytes to rank %d written, %llu chunks again after a rail failure",
