@@ -50,10 +50,48 @@ static void bcast_scatter_ring(coll_sched_t *s, void *buf, MPI_Count count, dtyp
 #undef BAT
 }
 
+/* Large broadcasts among the ranks of one host: a chain from the root
+ * through the ranks in order, the vector in segments, each rank passing
+ * segment k on while it takes in k + 1. Each rank reads the vector once
+ * (single copy, from its neighbour's buffer, where the segment is still in
+ * the cache), the root serves one reader instead of all, and a rank waits
+ * only for its neighbours, which on a host with fewer cores than ranks is
+ * what keeps the waiting short. 0: not used here. */
+static int bcast_chain(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
+                       comm_t *c)
+{
+    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    if (c->remote_group || dt->size == 0 || bytes < (uint64_t)RM_CFG(coll_bcast_chain_min))
+        return 0;
+    const comm_hosts_t *h = coll_hosts(c);
+    if (!h || h->nlead != 1)
+        return 0;
+    int n = c->size, rel = (c->rank - root + n) % n;
+    int prev = rel > 0 ? (c->rank - 1 + n) % n : -1, next = rel + 1 < n ? (c->rank + 1) % n : -1;
+    MPI_Count seg = (MPI_Count)((uint64_t)RM_CFG(coll_bcast_chain_seg) / dt->size);
+    if (seg < 1)
+        seg = 1;
+    MPI_Count nseg = (count + seg - 1) / seg;
+#define SEG_AT(k) ((char *)buf + (MPI_Aint)((k) * seg) * dt->extent)
+#define SEG_N(k) ((k) == nseg - 1 ? count - (k) * seg : seg)
+    for (MPI_Count k = 0; k <= nseg; k++) {
+        if (prev >= 0 && k < nseg)
+            coll_sched_recv(s, SEG_AT(k), SEG_N(k), dt, prev);
+        if (next >= 0 && k > 0)
+            coll_sched_send(s, SEG_AT(k - 1), SEG_N(k - 1), dt, next);
+        coll_sched_barrier(s);
+    }
+#undef SEG_AT
+#undef SEG_N
+    return 1;
+}
+
 void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
 {
     int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
     if (coll_build_bcast_hier(s, buf, count, dt, root, c))
+        return;
+    if (n > 2 && bcast_chain(s, buf, count, dt, root, c))
         return;
     if (n > 2 && count >= n &&
         (uint64_t)count * (uint64_t)dt->size >= (uint64_t)RM_CFG(coll_bcast_scatter_min)) {

@@ -29,6 +29,7 @@ rm_status_t proto_setting_changed(int row)
     int64_t v = rm_config_value(row);
     if (!strcmp(name, "VERBOSE") || !strcmp(name, "STATS") || !strcmp(name, "TCP_QUEUE_MAX") ||
         !strcmp(name, "COLL_RING_MIN") || !strcmp(name, "COLL_BCAST_SCATTER_MIN") ||
+        !strcmp(name, "COLL_BCAST_CHAIN_MIN") || !strcmp(name, "COLL_BCAST_CHAIN_SEG") ||
         !strcmp(name, "COLL_RSAG_MIN") || !strcmp(name, "COLL_REDUCE_RSG_MIN") ||
         !strcmp(name, "COLL_ALLGATHER_RING_MIN") || !strcmp(name, "COLL_ALLTOALL_PAIRWISE_MIN") ||
         !strcmp(name, "COLL_ALLTOALL_BRUCK_MAX") || !strcmp(name, "COLL_BINOMIAL_GATHER_MAX") || !strcmp(name, "COLL_HIERARCHICAL") ||

@@ -109,6 +109,12 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(COLL_BCAST_SCATTER_MIN, coll_bcast_scatter_min, RM_CFG_SIZE, "524288",                      \
       "Broadcasts from this many bytes on: the root scatters the vector and a ring allgather "   \
       "completes it everywhere; smaller ones: binomial tree")                                    \
+    X(COLL_BCAST_CHAIN_MIN, coll_bcast_chain_min, RM_CFG_SIZE, "262144",                          \
+      "Broadcasts of this many bytes on among 3 or more ranks of one host: a chain through the "  \
+      "ranks, the vector in RAILMPI_COLL_BCAST_CHAIN_SEG pieces, each rank passing one on while " \
+      "it takes in the next; smaller ones: binomial tree")                                        \
+    X(COLL_BCAST_CHAIN_SEG, coll_bcast_chain_seg, RM_CFG_SIZE, "524288",                          \
+      "Piece size of the one-host broadcast chain (RAILMPI_COLL_BCAST_CHAIN_MIN)")                 \
     X(COLL_RSAG_MIN, coll_rsag_min, RM_CFG_SIZE, "16384",                                          \
       "Allreduce of a commutative op on vectors from this many bytes on (and below "             \
       "RAILMPI_COLL_RING_MIN): recursive-halving reduce-scatter + recursive-doubling allgather "  \
