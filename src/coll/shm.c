@@ -2,20 +2,26 @@
  * host, through a segment of shared memory that the communicator gets at
  * its first such collective, instead of messages.
  *
- * The segment holds, per rank, two counters on cache lines of their own
- * (`arrive`: the last collective whose contribution the rank has written;
- * `done`: the last collective it has finished reading) and SHM_SLOTS (8)
- * slots of RAILMPI_COLL_SHM_MAX bytes for its contributions. Collective
- * number k (counted per communicator; every rank runs the same ones in the
- * same order) uses slot k % 8: before writing into it a rank waits until
- * every rank is done with collective k - 8, which used the same slot
- * (remembering the least `done` it read, so the counters are read again
- * only every few collectives); it writes, then publishes `arrive` = k
- * (release); a rank that needs the
- * contribution waits for `arrive` >= k (acquire) and reads the slot in
- * place; at the end it publishes `done` = k. So a broadcast's root, or a
- * reduction's non-root, returns without waiting for the others (up to 7
- * collectives ahead), and a barrier is a publish and n - 1 polls.
+ * The segment holds, per rank, a `done` counter on a cache line of its own
+ * (the last collective the rank has finished reading), SHM_CELLS (32) cells
+ * of one cache line and SHM_SLOTS (8) slots of RAILMPI_COLL_SHM_MAX bytes.
+ * Collective number k (counted per communicator; every rank runs the same
+ * ones in the same order) uses cell k % 32: its first word is the number of
+ * the last collective whose contribution the rank has written, and a
+ * contribution of up to 48 bytes sits in the rest of the line, so a reader
+ * takes the signal and the data in one transfer between cores; larger ones
+ * go in slot k % 8. Before writing a rank waits until every rank is done
+ * with the collective that last used the cell (k - 32) or the slot (k - 8),
+ * remembering the least `done` it read, so the counters are read again only
+ * every few collectives; it writes, then stores k in its cell (release); a
+ * rank that needs the contribution waits for the cell to hold k or more
+ * (acquire) and reads it in place; at the end it publishes `done` = k. So a
+ * broadcast's root, or a reduction's non-root, returns without waiting for
+ * the others (up to 31 small collectives or 7 larger ones ahead; on a host
+ * with fewer cores than ranks the ones that wait then catch up in one
+ * stretch, without a switch of the core per collective), and a barrier is a
+ * store and n - 1 polls. A reduction's root uses its own contribution where
+ * it is.
  * Broadcasts of more than RAILMPI_COLL_SHM_BCAST_MAX bytes keep to
  * messages, whose deeper queue lets the root run further ahead.
  * Reductions fold the contributions in rank order, the same on every rank
@@ -41,33 +47,56 @@
 #include <unistd.h>
 
 #define SHM_LINE 64
+/* Data starts this far into a cell (after its sequence word, aligned for
+ * any type the reductions work on); up to SHM_INLINE bytes fit in it. */
+#define SHM_DATA 16
+#define SHM_INLINE (SHM_LINE - SHM_DATA)
 #define SHM_MAX_PROCS 64
-/* Slots per rank: how many collectives a rank that need not wait (a
- * broadcast's root, a reduction's non-root) may run ahead of the slowest. */
+/* Cells and slots per rank: how many collectives a rank that need not wait
+ * (a broadcast's root, a reduction's non-root) may run ahead of the
+ * slowest, with contributions of up to SHM_INLINE bytes and with larger
+ * ones. */
+#define SHM_CELLS 32
 #define SHM_SLOTS 8
 
 typedef struct coll_shm {
     char *seg;
-    size_t len, slot; /* slot: bytes of one slot */
-    uint64_t k;       /* collectives run through the segment */
+    size_t len, slot;  /* slot: bytes of one slot */
+    char *cells, *slots; /* where the cells and the slots begin */
+    uint64_t k;        /* collectives run through the segment */
+    int small;         /* collective k's contributions fit in the cells */
     uint64_t done_min; /* every rank's `done` was at least this when last read */
 } coll_shm_t;
 
 enum { SHM_UNKNOWN = 0, SHM_NO, SHM_YES };
 
-static uint64_t *shm_arrive(coll_shm_t *s, int r)
-{
-    return (uint64_t *)(s->seg + (size_t)r * 2 * SHM_LINE);
-}
-
+/* Rank r's `done` counter, on a cache line of its own. */
 static uint64_t *shm_done(coll_shm_t *s, int r)
 {
-    return (uint64_t *)(s->seg + (size_t)r * 2 * SHM_LINE + SHM_LINE);
+    return (uint64_t *)(s->seg + (size_t)r * SHM_LINE);
 }
 
-static char *shm_slot(coll_shm_t *s, int n, int r, uint64_t k)
+/* Rank r's cell for collective k; its first word is the number of the last
+ * collective the rank has written. */
+static uint64_t *shm_seq(coll_shm_t *s, int r, uint64_t k)
 {
-    return s->seg + (size_t)n * 2 * SHM_LINE + ((size_t)r * SHM_SLOTS + (size_t)(k % SHM_SLOTS)) * s->slot;
+    return (uint64_t *)(s->cells + ((size_t)r * SHM_CELLS + (size_t)(k % SHM_CELLS)) * SHM_LINE);
+}
+
+/* Where rank r's contribution to collective k is: in its cell, or in its
+ * slot for larger ones. */
+static char *shm_slot(coll_shm_t *s, int r, uint64_t k)
+{
+    if (s->small)
+        return (char *)shm_seq(s, r, k) + SHM_DATA;
+    return s->slots + ((size_t)r * SHM_SLOTS + (size_t)(k % SHM_SLOTS)) * s->slot;
+}
+
+/* The next collective, whose contributions have `bytes` bytes each. */
+static uint64_t shm_next(coll_shm_t *s, uint64_t bytes)
+{
+    s->small = bytes <= SHM_INLINE;
+    return ++s->k;
 }
 
 /* The ranks of c (2 to SHM_MAX_PROCS of them, an intracommunicator) all
@@ -88,7 +117,8 @@ static int shm_one_host(comm_t *c)
 static coll_shm_t *shm_create(comm_t *c)
 {
     size_t slot = ((size_t)RM_CFG(coll_shm_max) + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
-    size_t len = (size_t)c->size * (2 * SHM_LINE + SHM_SLOTS * slot);
+    size_t cells = (size_t)c->size * (1 + SHM_CELLS) * SHM_LINE;
+    size_t len = cells + (size_t)c->size * SHM_SLOTS * slot;
     struct {
         int ok;
         char name[124];
@@ -119,6 +149,8 @@ static coll_shm_t *shm_create(comm_t *c)
             s->seg = p;
             s->len = len;
             s->slot = slot;
+            s->cells = s->seg + (size_t)c->size * SHM_LINE;
+            s->slots = s->seg + cells;
         }
     }
     int mapped = 0;
@@ -188,11 +220,12 @@ static rm_status_t shm_wait(comm_t *c, const uint64_t *word, uint64_t k, int r)
  * k - SHM_SLOTS. */
 static rm_status_t shm_slot_free(comm_t *c, coll_shm_t *s, uint64_t k)
 {
-    if (k <= SHM_SLOTS || s->done_min >= k - SHM_SLOTS)
+    uint64_t depth = s->small ? SHM_CELLS : SHM_SLOTS;
+    if (k <= depth || s->done_min >= k - depth)
         return RM_OK; /* known already: the counters are not read again */
     uint64_t least = UINT64_MAX;
     for (int r = 0; r < c->size; r++) {
-        rm_status_t st = shm_wait(c, shm_done(s, r), k - SHM_SLOTS, r);
+        rm_status_t st = shm_wait(c, shm_done(s, r), k - depth, r);
         if (st < 0)
             return st;
         uint64_t d = __atomic_load_n(shm_done(s, r), __ATOMIC_ACQUIRE);
@@ -230,11 +263,11 @@ int coll_shm_barrier(comm_t *c)
     coll_shm_t *s = shm_get(c, 0);
     if (!s)
         return 0;
-    uint64_t k = ++s->k;
-    shm_publish(shm_arrive(s, c->rank), k);
+    uint64_t k = shm_next(s, 0);
+    shm_publish(shm_seq(s, c->rank, k), k);
     rm_status_t st = RM_OK;
     for (int r = 0; r < c->size && st == RM_OK; r++)
-        st = shm_wait(c, shm_arrive(s, r), k, r);
+        st = shm_wait(c, shm_seq(s, r, k), k, r);
     shm_publish(shm_done(s, c->rank), k);
     return st < 0 ? st : 1;
 }
@@ -247,15 +280,15 @@ int coll_shm_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c)
     coll_shm_t *s = shm_get(c, bytes);
     if (!s)
         return 0;
-    uint64_t k = ++s->k;
+    uint64_t k = shm_next(s, bytes);
     rm_status_t st = RM_OK;
-    char *slot = shm_slot(s, c->size, root, k);
+    char *slot = shm_slot(s, root, k);
     if (c->rank == root) {
         if ((st = shm_slot_free(c, s, k)) == RM_OK) {
             shm_pack(buf, count, dt, slot, (size_t)bytes);
-            shm_publish(shm_arrive(s, root), k);
+            shm_publish(shm_seq(s, root, k), k);
         }
-    } else if ((st = shm_wait(c, shm_arrive(s, root), k, root)) == RM_OK) {
+    } else if ((st = shm_wait(c, shm_seq(s, root, k), k, root)) == RM_OK) {
         shm_unpack(buf, count, dt, slot, (size_t)bytes);
     }
     shm_publish(shm_done(s, c->rank), k);
@@ -281,20 +314,28 @@ static int shm_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt
     if (!s)
         return 0;
     int n = c->size, me = c->rank, reads = root < 0 || root == me;
-    uint64_t k = ++s->k;
-    rm_status_t st = shm_slot_free(c, s, k);
-    if (st == RM_OK) {
-        memcpy(shm_slot(s, n, me, k), sbuf == MPI_IN_PLACE ? rbuf : sbuf, (size_t)bytes);
-        shm_publish(shm_arrive(s, me), k);
+    /* a reduce's root reads its own contribution where it is, unless it is
+     * in rbuf (MPI_IN_PLACE), which the folding overwrites */
+    int own = root == me && sbuf != MPI_IN_PLACE;
+    uint64_t k = shm_next(s, bytes);
+    rm_status_t st = own ? RM_OK : shm_slot_free(c, s, k);
+    if (st == RM_OK && !own) {
+        memcpy(shm_slot(s, me, k), sbuf == MPI_IN_PLACE ? rbuf : sbuf, (size_t)bytes);
+        shm_publish(shm_seq(s, me, k), k);
     }
     int rc = MPI_SUCCESS;
     if (reads && st == RM_OK) {
         /* rbuf = c0 op (c1 op (... op c[n-1])) */
-        if ((st = shm_wait(c, shm_arrive(s, n - 1), k, n - 1)) == RM_OK)
-            memcpy(rbuf, shm_slot(s, n, n - 1, k), (size_t)bytes);
+#define CONTRIB(r) (own && (r) == me ? sbuf : (const void *)shm_slot(s, r, k))
+        if (own && n - 1 == me)
+            memcpy(rbuf, sbuf, (size_t)bytes);
+        else if ((st = shm_wait(c, shm_seq(s, n - 1, k), k, n - 1)) == RM_OK)
+            memcpy(rbuf, shm_slot(s, n - 1, k), (size_t)bytes);
         for (int r = n - 2; r >= 0 && st == RM_OK; r--)
-            if ((st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK && rc == MPI_SUCCESS)
-                rc = op_apply(op, shm_slot(s, n, r, k), rbuf, count, dt);
+            if ((own && r == me) || (st = shm_wait(c, shm_seq(s, r, k), k, r)) == RM_OK)
+                if (rc == MPI_SUCCESS)
+                    rc = op_apply(op, CONTRIB(r), rbuf, count, dt);
+#undef CONTRIB
     }
     shm_publish(shm_done(s, me), k);
     if (st < 0)
@@ -323,18 +364,18 @@ int coll_shm_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *r
         return 0;
     int n = c->size, me = c->rank;
     MPI_Aint rext = rdt->extent * (MPI_Aint)rcount;
-    uint64_t k = ++s->k;
+    uint64_t k = shm_next(s, bytes);
     rm_status_t st = shm_slot_free(c, s, k);
     if (st == RM_OK) {
         if (sbuf == MPI_IN_PLACE)
-            shm_pack((char *)rbuf + me * rext, rcount, rdt, shm_slot(s, n, me, k), (size_t)bytes);
+            shm_pack((char *)rbuf + me * rext, rcount, rdt, shm_slot(s, me, k), (size_t)bytes);
         else
-            shm_pack(sbuf, scount, sdt, shm_slot(s, n, me, k), (size_t)bytes);
-        shm_publish(shm_arrive(s, me), k);
+            shm_pack(sbuf, scount, sdt, shm_slot(s, me, k), (size_t)bytes);
+        shm_publish(shm_seq(s, me, k), k);
     }
     for (int r = 0; r < n && st == RM_OK; r++)
-        if ((r != me || sbuf != MPI_IN_PLACE) && (st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK)
-            shm_unpack((char *)rbuf + r * rext, rcount, rdt, shm_slot(s, n, r, k), (size_t)bytes);
+        if ((r != me || sbuf != MPI_IN_PLACE) && (st = shm_wait(c, shm_seq(s, r, k), k, r)) == RM_OK)
+            shm_unpack((char *)rbuf + r * rext, rcount, rdt, shm_slot(s, r, k), (size_t)bytes);
     shm_publish(shm_done(s, me), k);
     return st < 0 ? st : 1;
 }
@@ -348,10 +389,10 @@ int coll_shm_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rb
     if (!s)
         return 0;
     MPI_Aint rext = rdt->extent * (MPI_Aint)rcount;
-    uint64_t k = ++s->k;
+    uint64_t k = shm_next(s, bytes * (uint64_t)n);
     rm_status_t st = shm_slot_free(c, s, k);
     if (st == RM_OK) {
-        char *mine = shm_slot(s, n, me, k);
+        char *mine = shm_slot(s, me, k);
         for (int r = 0; r < n; r++) {
             if (sbuf == MPI_IN_PLACE)
                 shm_pack((char *)rbuf + r * rext, rcount, rdt, mine + r * bytes, (size_t)bytes);
@@ -359,11 +400,11 @@ int coll_shm_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rb
                 shm_pack((const char *)sbuf + r * sdt->extent * (MPI_Aint)scount, scount, sdt,
                          mine + r * bytes, (size_t)bytes);
         }
-        shm_publish(shm_arrive(s, me), k);
+        shm_publish(shm_seq(s, me, k), k);
     }
     for (int r = 0; r < n && st == RM_OK; r++)
-        if ((st = shm_wait(c, shm_arrive(s, r), k, r)) == RM_OK)
-            shm_unpack((char *)rbuf + r * rext, rcount, rdt, shm_slot(s, n, r, k) + me * bytes,
+        if ((st = shm_wait(c, shm_seq(s, r, k), k, r)) == RM_OK)
+            shm_unpack((char *)rbuf + r * rext, rcount, rdt, shm_slot(s, r, k) + me * bytes,
                          (size_t)bytes);
     shm_publish(shm_done(s, me), k);
     return st < 0 ? st : 1;

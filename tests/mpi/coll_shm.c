@@ -137,6 +137,20 @@ int main(int argc, char **argv)
             CHECK(sum == 3 * size * (size - 1) / 2 + size * i, "run-ahead reduce %d = %d", i, sum);
     }
 
+    /* running ahead with contributions that fit a cell (one int) and ones
+     * that take a slot (64 ints) in turn: the cells and the slots are
+     * reused at different depths */
+    for (int i = 0; i < 100; i++) {
+        if (i == 0 && rank != 0)
+            usleep(200000);
+        int n = i % 2 ? 64 : 1, v[64];
+        for (int j = 0; j < n; j++)
+            v[j] = rank == 0 ? 1000 * i + j : -1;
+        MPI_Bcast(v, n, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int j = 0; j < n; j++)
+            CHECK(v[j] == 1000 * i + j, "mixed run-ahead bcast %d [%d] = %d", i, j, v[j]);
+    }
+
     /* at the limit and one int over it: the segment, then messages, in turn */
     const char *lim = getenv("RAILMPI_COLL_SHM_MAX");
     long max = lim && *lim ? atol(lim) : 4096;
