@@ -4,7 +4,10 @@
 # program once, at 4 ranks (2 per host, so shared memory and ofi meet in one
 # job) or, where its first line allows no 4, at 2 (one per host).
 # RAILMPI_TEST_COUNTS=all runs it at 2 and 4 where allowed; RAILMPI_TEST_NET=tcp
-# runs the same over the tcp transport. Left out, because they check a
+# runs the same over the tcp transport, RAILMPI_TEST_OFI_PROVIDER=shm over
+# libfabric's shm provider (tests/cluster/mpi_suite_ofi_shm.sh: the virtual
+# hosts share this machine's memory, so shm reaches across them; one rail,
+# its domain, with remote writes). Left out, because they check a
 # one-host layout (and fail alike over tcp): misc_env (MPIX_Rail_migrate on
 # one host), mpit (rail counters of a one-host job), topo_hosts
 # (tests/scripts/topo_hosts.sh places its ranks), rma_shared and rma_nofree
@@ -17,12 +20,23 @@ set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
 net=${RAILMPI_TEST_NET:-ofi}
+prov=${RAILMPI_TEST_OFI_PROVIDER:-}
 if [ "$net" != tcp ]; then
-    command -v fi_info >/dev/null && fi_info -p tcp >/dev/null 2>&1 || { echo "SKIP: no libfabric tcp provider"; exit 77; }
+    command -v fi_info >/dev/null && fi_info -p "${prov:-tcp}" >/dev/null 2>&1 ||
+        { echo "SKIP: no libfabric ${prov:-tcp} provider"; exit 77; }
 fi
 cluster_up s 2 2
+ofi_rails=$rails
+[ -n "$prov" ] && ofi_rails="" # the provider's own domains (shm: one)
 mx=("$build/bin/mpiexec" -hosts "${name}h1,${name}h2" -launcher-exec "ip netns exec" -iface "${name}mbr"
-    -genv RAILMPI_NET "$net" -genv RAILMPI_OFI_RAILS "$rails" -genv RAILMPI_TCP_RAILS "$rails" --timeout 100)
+    -genv RAILMPI_NET "$net" -genv RAILMPI_OFI_PROVIDER "$prov" -genv RAILMPI_OFI_RAILS "$ofi_rails"
+    -genv RAILMPI_TCP_RAILS "$rails" --timeout 100)
+[ -n "$prov" ] && net="$net ($prov)"
+# the provider really carries the job: its rail is reported
+if [ "${net%% *}" = ofi ]; then
+    timeout -k 5 60 "${mx[@]}" -genv RAILMPI_VERBOSE 2 -n 2 "$build/tests/mpi/mpi_p2p_basic" > "$tmp/out" 2>&1
+    grep -q "ofi: rail 0: provider ${prov:-tcp}" "$tmp/out" || fail "no ofi rail of provider ${prov:-tcp}: $(grep -m3 ofi "$tmp/out" | tr '\n' ' ')"
+fi
 src=$(cd "$here/../mpi" && pwd)
 runs=0 t0=$(date +%s)
 for c in "$src"/*.c; do

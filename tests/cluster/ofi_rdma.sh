@@ -7,7 +7,8 @@
 # remotely only with failover off (RAILMPI_FT=0; docs/transport-ofi.md), so
 # that run has it off. Then the same with failover on, and with remote
 # writes off (RAILMPI_OFI_RMA_MIN=0): the copy path, nothing written
-# remotely. Root only; torn down on exit.
+# remotely. Last, libfabric's shm provider, which writes remotely with
+# failover on. Root only; torn down on exit.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -41,5 +42,15 @@ fi
 run "$tmp/ft" -- "$tmp/rdma_reuse" 12
 if grep -qE "written remotely [1-9][0-9]* bytes" "$tmp/ft"; then
     grep stats "$tmp/ft"; echo "FAIL: remote writes over tcp;ofi_rxm with failover on"; exit 1
+fi
+# libfabric's shm provider (the virtual hosts share this machine's memory):
+# not carried in TCP streams, so it writes remotely with failover on
+if fi_info -p shm -c FI_RMA >/dev/null 2>&1; then
+    run "$tmp/shm" -- -genv RAILMPI_OFI_PROVIDER shm -genv RAILMPI_OFI_RAILS "" "$tmp/rdma_reuse" 24
+    for peer in 0 1; do
+        grep -qE "stats: peer $peer rail 0 \(ofi\): .* written remotely [0-9]{7,} bytes" "$tmp/shm" ||
+            { grep stats "$tmp/shm"; echo "FAIL: nothing written remotely to rank $peer over the shm provider"; exit 1; }
+    done
+    echo "OK: shm provider: remote writes with failover on"
 fi
 echo "OK: rendezvous by remote writes over ofi, buffers freed and remapped between sends"
