@@ -58,5 +58,7 @@ int coll_shm_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *r
 int coll_shm_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                       MPI_Count rcount, dtype_t *rdt, comm_t *c);
 void coll_shm_free(comm_t *c); /* with the communicator */
+/* A segment of len bytes shared by the ranks of c (all on this host; src/coll/shm.c). */
+rm_status_t coll_shm_segment(comm_t *c, const char *what, size_t len, int here, char **out);
 
 #endif

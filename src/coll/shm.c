@@ -109,63 +109,78 @@ static int shm_one_host(comm_t *c)
     return h && h->nlead == 1;
 }
 
-/* Rank 0 creates the segment and broadcasts its name (its pid in it, so no
- * other job or communicator can meet it), or that there is none; the
- * others map it, and an allreduce tells whether everybody did before
- * anyone uses it (as a shared window's segment, src/rma/win.c). The name
- * goes at once. On any failure every rank goes on without one. */
+/* A segment of `len` bytes for the ranks of c, all on this host: rank 0
+ * creates it under a name with its pid (so no other job or communicator
+ * can meet it) and reserves its pages (a tmpfs too small is an error here,
+ * not a SIGBUS at the first store), then broadcasts the name, or that there
+ * is none; the others map it, and an allreduce tells whether everybody did
+ * before anyone uses it. The name goes at once. `here` is 0 on a rank that
+ * cannot take part (it still joins the collectives). Collective on c; on any
+ * failure no rank has a segment: RM_ERR_NOMEM, or the collectives' error. */
+rm_status_t coll_shm_segment(comm_t *c, const char *what, size_t len, int here, char **out)
+{
+    struct {
+        int ok;
+        char name[124];
+    } nm = {0};
+    int fd = -1, ok = here, all = 0;
+    char *seg = NULL;
+    *out = NULL;
+    if (c->rank == 0) {
+        snprintf(nm.name, sizeof nm.name, "/railmpi-%s-%s%u-%ld", proto_job_id(), what, (unsigned)c->ctx,
+                 (long)getpid());
+        fd = here ? shm_open(nm.name, O_RDWR | O_CREAT | O_EXCL, 0600) : -1;
+        int e = !here ? ENOMEM : fd < 0 || ftruncate(fd, (off_t)len) < 0 ? errno : posix_fallocate(fd, 0, (off_t)len);
+        if (e)
+            rm_log_info("%s: shared segment %s of %zu bytes: %s", what, nm.name, len, strerror(e));
+        nm.ok = !e;
+    }
+    rm_status_t st = coll_bcast(&nm, sizeof nm, dtype_get(MPI_BYTE), 0, c);
+    if (st < 0 || !nm.ok)
+        goto out;
+    if (c->rank != 0 && ok && (fd = shm_open(nm.name, O_RDWR, 0)) < 0) {
+        rm_log_info("%s: shared segment %s: %s", what, nm.name, strerror(errno));
+        ok = 0;
+    }
+    if (ok) {
+        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED)
+            rm_log_info("%s: mapping %s: %s", what, nm.name, strerror(errno));
+        else
+            seg = p;
+        ok = seg != NULL;
+    }
+    st = coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c);
+    if (st >= 0 && all)
+        *out = seg;
+    else if (seg)
+        munmap(seg, len);
+out:
+    if (fd >= 0)
+        close(fd);
+    if (c->rank == 0 && fd >= 0)
+        shm_unlink(nm.name);
+    return st < 0 ? st : *out ? RM_OK : RM_ERR_NOMEM;
+}
+
+/* The communicator's segment for its small collectives; NULL: every rank
+ * goes on without one. */
 static coll_shm_t *shm_create(comm_t *c)
 {
     size_t slot = ((size_t)RM_CFG(coll_shm_max) + SHM_LINE - 1) & ~(size_t)(SHM_LINE - 1);
     size_t cells = (size_t)c->size * (1 + SHM_CELLS) * SHM_LINE;
     size_t len = cells + (size_t)c->size * SHM_SLOTS * slot;
-    struct {
-        int ok;
-        char name[124];
-    } nm = {0};
     coll_shm_t *s = calloc(1, sizeof *s);
-    int ok = s != NULL, fd = -1;
-    if (c->rank == 0) {
-        snprintf(nm.name, sizeof nm.name, "/railmpi-%s-c%u-%ld", proto_job_id(), (unsigned)c->ctx,
-                 (long)getpid());
-        fd = ok ? shm_open(nm.name, O_RDWR | O_CREAT | O_EXCL, 0600) : -1;
-        int e = !ok ? ENOMEM : fd < 0 || ftruncate(fd, (off_t)len) < 0 ? errno : posix_fallocate(fd, 0, (off_t)len);
-        if (e)
-            rm_log_info("coll: shared segment %s of %zu bytes: %s", nm.name, len, strerror(e));
-        nm.ok = !e;
-    }
-    if (coll_bcast(&nm, sizeof nm, dtype_get(MPI_BYTE), 0, c) < 0)
-        nm.ok = 0;
-    if (nm.ok && c->rank != 0 && (fd = shm_open(nm.name, O_RDWR, 0)) < 0) {
-        rm_log_info("coll: shared segment %s: %s", nm.name, strerror(errno));
-        ok = 0;
-    }
-    if (nm.ok && ok) {
-        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (p == MAP_FAILED) {
-            rm_log_info("coll: mapping %s: %s", nm.name, strerror(errno));
-            ok = 0;
-        } else {
-            s->seg = p;
-            s->len = len;
-            s->slot = slot;
-            s->cells = s->seg + (size_t)c->size * SHM_LINE;
-            s->slots = s->seg + cells;
-        }
-    }
-    int mapped = 0;
-    if (nm.ok && coll_allreduce(&ok, &mapped, 1, dtype_get(MPI_INT), op_get(MPI_MIN), c) < 0)
-        mapped = 0;
-    if (fd >= 0)
-        close(fd);
-    if (c->rank == 0 && fd >= 0)
-        shm_unlink(nm.name);
-    if (!nm.ok || !mapped) {
-        if (s && s->seg)
-            munmap(s->seg, s->len);
+    char *seg;
+    if (coll_shm_segment(c, "coll", len, s != NULL, &seg) < 0) {
         free(s);
         return NULL;
     }
+    s->seg = seg;
+    s->len = len;
+    s->slot = slot;
+    s->cells = s->seg + (size_t)c->size * SHM_LINE;
+    s->slots = s->seg + cells;
     return s;
 }
 

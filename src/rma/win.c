@@ -123,10 +123,8 @@ static void rma_win_destroy(win_t *w)
     free(w);
 }
 
-/* The segment of a shared window: rank 0 of the window creates it, the
- * others map it after a barrier, and the name goes after a second one (as
- * the shm transport does with its own segments). Every rank's part starts
- * on a cache line. */
+/* The segment of a shared window (coll_shm_segment). Every rank's part
+ * starts on a cache line. */
 static rm_status_t rma_win_map_shared(win_t *w)
 {
     /* a cache line per rank first: the lock word that serialises the
@@ -136,59 +134,17 @@ static rm_status_t rma_win_map_shared(win_t *w)
         w->seg_off[r] = (MPI_Aint)(hdr + data);
         data += ((size_t)w->sizes[r] + 63) & ~(size_t)63;
     }
-    size_t total = data ? hdr + data : 0;
-    char name[200];
-    snprintf(name, sizeof name, "/railmpi-%s-win%u", proto_job_id(), (unsigned)w->id);
-    rm_status_t st = RM_OK;
-    int fd = -1;
-    if (total && w->rank == 0) {
-        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        /* the pages are reserved now: a tmpfs too small for the window is
-         * an error here, not a SIGBUS at the first store */
-        int e = fd < 0 || ftruncate(fd, (off_t)total) < 0 ? errno : posix_fallocate(fd, 0, (off_t)total);
-        if (e) {
-            rm_log_info("rma: shared window segment %s of %zu bytes: %s", name, total, strerror(e));
-            st = RM_ERR_NOMEM;
-        }
-    }
-    /* everyone learns whether the segment exists before mapping it */
-    int ok = st == RM_OK, all = 0;
-    rm_status_t cst = coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), w->comm);
-    if (cst < 0 || !all) {
-        st = cst < 0 ? cst : RM_ERR_NOMEM;
-        goto out;
-    }
-    if (total && w->rank != 0 && (fd = shm_open(name, O_RDWR, 0)) < 0) {
-        rm_log_error("rma: shared window segment %s: %s", name, strerror(errno));
-        st = RM_ERR_NOMEM;
-    }
-    if (fd >= 0) {
-        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (p == MAP_FAILED) {
-            rm_log_error("rma: mapping %s: %s", name, strerror(errno));
-            st = RM_ERR_NOMEM;
-        } else {
-            w->seg = p;
-            w->seg_len = total;
-        }
-    }
-    ok = st == RM_OK;
-    cst = coll_allreduce(&ok, &all, 1, dtype_get(MPI_INT), op_get(MPI_MIN), w->comm);
-    if (cst < 0 || !all) {
-        st = cst < 0 ? cst : RM_ERR_NOMEM;
-        if (w->seg)
-            munmap(w->seg, w->seg_len);
-        w->seg = NULL;
-        w->seg_len = 0;
-    }
-out:
-    if (fd >= 0)
-        close(fd);
-    if (total && w->rank == 0)
-        shm_unlink(name);
-    if (st == RM_OK && w->seg)
-        w->base = w->len ? w->seg + w->seg_off[w->rank] : NULL;
-    return st;
+    if (!data)
+        return RM_OK; /* every part empty: no segment */
+    size_t total = hdr + data;
+    char *seg;
+    rm_status_t st = coll_shm_segment(w->comm, "win", total, 1, &seg);
+    if (st < 0)
+        return st;
+    w->seg = seg;
+    w->seg_len = total;
+    w->base = w->len ? w->seg + w->seg_off[w->rank] : NULL;
+    return RM_OK;
 }
 
 static int rma_same_host(const comm_t *c)

@@ -3,7 +3,7 @@
  * and store each other's parts directly (unified model, MPI_Win_sync);
  * MPI_Win_shared_query finds every part (MPI_PROC_NULL: the first that is
  * not empty); one-sided operations work on the same window; a rank with
- * size 0 is allowed. */
+ * size 0 is allowed; a segment the machine cannot hold is MPI_ERR_NO_MEM. */
 #include <mpi.h>
 
 #include "check.h"
@@ -97,6 +97,20 @@ int main(int argc, char **argv)
     MPI_Error_class(MPI_Win_shared_query(w2, 0, &sz, &du, &bp), &cls);
     CHECK(cls == MPI_ERR_RMA_FLAVOR, "shared_query on an allocated window: %d", cls);
     MPI_Win_free(&w2);
+
+    /* a segment larger than the machine's shared memory (reserved at once,
+     * so the tmpfs refuses it): MPI_ERR_NO_MEM on every rank, no window,
+     * and the job goes on */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Win w3 = MPI_WIN_NULL;
+    int *b3 = NULL;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)1 << 50, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &b3, &w3);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_NO_MEM, "a shared window of 1 PiB: class %d", cls);
+    CHECK(w3 == MPI_WIN_NULL, "a window came back from a failed allocation");
+    int alive = 1, sum = 0;
+    MPI_Allreduce(&alive, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(sum == size, "allreduce after the failed allocation: %d", sum);
     MPI_Finalize();
     if (rank == 0)
         printf("OK\n");
