@@ -220,6 +220,40 @@ static rm_status_t proto_open_network(const net_env_t *env, size_t *eager, size_
     return RM_OK;
 }
 
+/* A CPU mask as a business card: hex digits, lowest CPUs last, no more
+ * than the highest CPU in it needs ("0": none). */
+static void proto_cpus_card(const cpu_set_t *cpus, char *card, size_t len)
+{
+    int top = -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, cpus))
+            top = c;
+    size_t n = 0;
+    for (int d = top < 0 ? 0 : top / 4; d >= 0 && n + 1 < len; d--) {
+        int v = 0;
+        for (int b = 0; b < 4; b++)
+            v |= (4 * d + b < CPU_SETSIZE && CPU_ISSET(4 * d + b, cpus)) << b;
+        card[n++] = "0123456789abcdef"[v];
+    }
+    card[n] = 0;
+}
+
+/* Add the CPUs of a card (proto_cpus_card) to *cpus; a card that is not one
+ * adds nothing. */
+static void proto_cpus_merge(cpu_set_t *cpus, const char *card)
+{
+    size_t n = strlen(card);
+    for (size_t i = 0; i < n; i++) {
+        const char *h = strchr("0123456789abcdef", card[n - 1 - i]);
+        if (!h || !*h)
+            return;
+        int v = (int)(h - "0123456789abcdef");
+        for (int b = 0; b < 4; b++)
+            if ((v >> b & 1) && 4 * i + (size_t)b < CPU_SETSIZE)
+                CPU_SET(4 * i + (size_t)b, cpus);
+    }
+}
+
 rm_status_t proto_init(int rank, int size, const char *job_id)
 {
     rm_status_t st;
@@ -326,12 +360,17 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     int nlocal = 0;
     for (int r = 0; r < size; r++)
         nlocal += proto_proc.node_of[r] == proto_proc.node;
-    /* more ranks here than cores to run them: a rank that spins while it
-     * waits holds the core the rank it waits for needs, so yield at once */
     cpu_set_t cpus;
-    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && nlocal > CPU_COUNT(&cpus) &&
-        RM_CFG(spin_oversubscribed) >= 1)
-        proto_eng.spin_count = (int)RM_CFG(spin_oversubscribed);
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+        CPU_ZERO(&cpus);
+    if (nlocal > 1) {
+        /* the cores this host's ranks may run on, for proto_spin_policy */
+        char card[CPU_SETSIZE / 4 + 2], key[64];
+        proto_cpus_card(&cpus, card, sizeof card);
+        snprintf(key, sizeof key, "rm-cpus-%d", rank);
+        if ((st = boot_put(key, card)) < 0)
+            return st;
+    }
     if (nlocal > 1) {
         if ((st = proto_iface_open("shm", &env, &shm)) < 0)
             return st;
@@ -358,6 +397,13 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         /* everyone has mapped everyone: the names can go */
         if ((st = boot_fence()) < 0)
             return st;
+        for (int r = 0; r < size; r++) {
+            char card[CPU_SETSIZE / 4 + 2];
+            snprintf(key, sizeof key, "rm-cpus-%d", r);
+            if (r != rank && proto_proc.node_of[r] == proto_proc.node &&
+                boot_get(r, key, card, sizeof card) == RM_OK)
+                proto_cpus_merge(&cpus, card);
+        }
         if (shm->ops->ready)
             shm->ops->ready(shm->ifc);
     } else {
@@ -382,11 +428,20 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         if ((st = rail_host_setup(&hc)) < 0)
             return st;
     }
+    /* more ranks here than cores they may run on together: a rank that
+     * spins while it waits holds the core the rank it waits for needs, so
+     * it yields at once. Counted over the union of the host's ranks' CPU
+     * masks: ranks pinned to a core each see one CPU of their own, and
+     * are not oversubscribed for that. */
+    if (CPU_COUNT(&cpus) > 0 && nlocal > CPU_COUNT(&cpus) && RM_CFG(spin_oversubscribed) >= 1)
+        proto_eng.spin_count = (int)RM_CFG(spin_oversubscribed);
     proto_eng.eager_max = eager;
     proto_eng.chunk = chunk;
     proto_eng.secret_shared = *proto_eng.job_secret != 0;
     rm_log_debug("proto: %d ranks on %d hosts, %d here; eager <= %zu bytes, chunk %zu, single copy %s",
                  size, proto_proc.nnodes, nlocal, eager, chunk, proto_eng.cma ? "on" : "off");
+    rm_log_debug("proto: %d ranks here may run on %d cores: a waiting rank yields after %d idle polls", nlocal,
+                 CPU_COUNT(&cpus), proto_eng.spin_count);
     return RM_OK;
 }
 

@@ -30,7 +30,7 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Progress polls before a waiting rank yields the core (sched_yield)")                       \
     X(SPIN_OVERSUBSCRIBED, spin_oversubscribed, RM_CFG_INT, "1",                                  \
       "Progress polls before a waiting rank yields, instead of RAILMPI_SPIN_COUNT, when this "    \
-      "host's ranks outnumber the cores they may run on")                                         \
+      "host's ranks outnumber the cores they may run on together (the union of their CPU masks)")\
     X(RAIL_POLICY, rail_policy, RM_CFG_STR, "adaptive",                                           \
       "How frames use a peer's rails: first, round-robin, binding, even, weighted, adaptive, "   \
       "failover (one rail carries traffic, a standby is kept connected and probed)")     \

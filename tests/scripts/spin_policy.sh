@@ -1,0 +1,39 @@
+#!/bin/bash
+# When a waiting rank yields its core: at once only where this host's ranks
+# outnumber the cores they may run on together (the union of their CPU
+# masks), else after RAILMPI_SPIN_COUNT polls. Ranks pinned to a core each
+# (mpiexec's default binding, or taskset per rank) see one CPU apiece and
+# must not count as oversubscribed for it; two ranks that share one core
+# must. The verbose start-up line says which.
+set -u
+build=$1
+bin=$build/bin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+prog=$build/tests/mpi/mpi_p2p_basic
+cores=$(nproc)
+cat > "$tmp/pin" <<'SH'
+#!/bin/sh
+exec taskset -c $((PMI_RANK % $(nproc))) "$@"
+SH
+chmod +x "$tmp/pin"
+policy() { # OUT -- mpiexec arguments: the yield lines of every rank
+    local out=$1; shift 2
+    RAILMPI_VERBOSE=2 RAILMPI_SPIN_COUNT=2000 timeout -k 5 60 "$bin/mpiexec" "$@" > "$out" 2>&1 ||
+        fail "mpiexec $*: $(grep -m3 -E 'FAIL|rror' "$out" | tr '\n' ' ')"
+    grep "a waiting rank yields after" "$out"
+}
+[ "$cores" -ge 2 ] || { echo "SKIP: one core"; exit 77; }
+policy "$tmp/pinned" -- -n 2 -bind-to none "$tmp/pin" "$prog" > "$tmp/p"
+[ "$(grep -c "yields after 2000 idle polls" "$tmp/p")" = 2 ] ||
+    fail "2 ranks pinned to a core each count as oversubscribed: $(cat "$tmp/p")"
+policy "$tmp/bound" -- -n 2 "$prog" > "$tmp/b"
+[ "$(grep -c "yields after 2000 idle polls" "$tmp/b")" = 2 ] ||
+    fail "2 ranks under mpiexec's default binding count as oversubscribed: $(cat "$tmp/b")"
+# two ranks allowed one core between them (on any machine)
+policy "$tmp/over" -- -n 2 -bind-to none taskset -c 0 "$prog" > "$tmp/o"
+[ "$(grep -c "yields after 1 idle polls" "$tmp/o")" = 2 ] ||
+    fail "2 ranks on one core do not yield at once: $(cat "$tmp/o")"
+[ $fails = 0 ] && echo "OK: waiting ranks yield at once only when the host's ranks outnumber its cores"
+exit $((fails > 0))
