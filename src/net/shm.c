@@ -2,9 +2,9 @@
  * inbox, holding one single-producer/single-consumer ring per local sender.
  * The rings hold variable-size frames, each on whole pairs of cache lines
  * (SHM_PAIR), so a stream of small messages keeps reusing a few hot lines
- * instead of walking through the whole queue. A frame's `flag` (its byte position in the ring's
- * lifetime + 1) is written last with release order and is the only thing the
- * receiver polls, so a small message costs the receiver one cache-line
+ * instead of walking through the whole queue. A frame's `flag` (its byte
+ * position in the ring's lifetime + 1) is written last with release order
+ * and is the only thing the receiver polls, so a small message costs the receiver one cache-line
  * transfer. Before publishing a frame the producer clears the flag slot
  * where the next frame will start, so stale bytes there can never look like
  * a frame. The consumer publishes how far it has read in `head`, which the

@@ -364,14 +364,13 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
         CPU_ZERO(&cpus);
     if (nlocal > 1) {
-        /* the cores this host's ranks may run on, for proto_spin_policy */
-        char card[CPU_SETSIZE / 4 + 2], key[64];
+        char addr[256], key[64], card[CPU_SETSIZE / 4 + 2];
+        /* the cores this host's ranks may run on (the spin policy below),
+         * published beside the shared-memory card, read after its fence */
         proto_cpus_card(&cpus, card, sizeof card);
         snprintf(key, sizeof key, "rm-cpus-%d", rank);
         if ((st = boot_put(key, card)) < 0)
             return st;
-    }
-    if (nlocal > 1) {
         if ((st = proto_iface_open("shm", &env, &shm)) < 0)
             return st;
         size_t maxp = shm->ops->max_payload(shm->ifc);
@@ -379,7 +378,6 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
             eager = maxp;
         if (chunk > maxp)
             chunk = maxp;
-        char addr[256], key[64];
         if ((st = shm->ops->addr_pack(shm->ifc, addr, sizeof addr)) < 0)
             return st;
         snprintf(key, sizeof key, "rm-shm-%d", rank);
@@ -398,7 +396,6 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         if ((st = boot_fence()) < 0)
             return st;
         for (int r = 0; r < size; r++) {
-            char card[CPU_SETSIZE / 4 + 2];
             snprintf(key, sizeof key, "rm-cpus-%d", r);
             if (r != rank && proto_proc.node_of[r] == proto_proc.node &&
                 boot_get(r, key, card, sizeof card) == RM_OK)

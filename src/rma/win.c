@@ -9,8 +9,6 @@
 #include "util/lock.h"
 #include "util/log.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
