@@ -214,6 +214,8 @@ rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_
     p->rail = rail;
     p->caps = ops->caps;
     p->state = RAIL_PATH_UP;
+    /* frames kept until acknowledged, and no round trip from the transport */
+    p->reports = rail_ft && !(p->caps & (NET_CAP_RELIABLE | NET_CAP_MEASURED));
     if (rail_policy == RAIL_POLICY_FAILOVER && ch->npaths > 1 && !(p->caps & NET_CAP_RELIABLE)) {
         /* APM's alternate path: connected and probed, carrying nothing */
         p->state = RAIL_PATH_ARMED;
@@ -289,14 +291,27 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
     for (int i = 0; i < ch->npaths && measured; i++)
         if (ch->paths[i].state == want && ch->paths[i].bw <= 0)
             measured = 0;
+    /* a path whose frames were taken off as too slow takes no new chunks
+     * until the peer has them, while another path can */
+    int slow = 0, fine = 0;
+    for (int i = 0; i < ch->npaths; i++) {
+        const rail_path_t *p = &ch->paths[i];
+        if (p->state == want)
+            p->slow_hi > p->dlv_hi ? slow++ : fine++;
+    }
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
-        sp[i].usable = p->state == want;
+        sp[i].usable = p->state == want && !(striped && slow && fine && p->slow_hi > p->dlv_hi);
         sp[i].bw = measured ? p->bw : rail_weight[p->rail < RAIL_MAX_PATHS ? p->rail : 0];
         sp[i].lat = measured ? p->rtt / 2 : 0;
-        sp[i].queued = striped && rail_policy == RAIL_POLICY_ADAPTIVE && sp[i].usable && p->ops->queued
-                           ? p->ops->queued(p->np)
-                           : 0;
+        sp[i].queued = 0;
+        if (striped && rail_policy == RAIL_POLICY_ADAPTIVE && sp[i].usable) {
+            if (p->ops->queued)
+                sp[i].queued = p->ops->queued(p->np);
+            /* measured by reports: what it took and has not delivered yet */
+            if (p->reports && p->kept - p->kept_dlv > sp[i].queued)
+                sp[i].queued = p->kept - p->kept_dlv;
+        }
     }
     if (striped)
         return rail_sched_pick_chunk(rail_policy, sp, ch->npaths, len, ch->turn++, rail_local_rank,
@@ -344,6 +359,65 @@ static inline int rail_keeps(const rail_channel_t *ch, const rail_path_t *p)
     return ch->keep && !(p->caps & NET_CAP_RELIABLE);
 }
 
+/* A kept frame went out on path k: counted in the path's backlog, and its
+ * send time remembered where delivery reports measure the path. */
+static void rail_kept_on(rail_channel_t *ch, rail_frame_t *f, int k)
+{
+    rail_path_t *p = &ch->paths[k];
+    f->path = k;
+    f->reported = 0;
+    p->kept += f->hdr.len;
+    if (p->reports) {
+        unsigned i = p->sent_next++ % RAIL_SENT_RING;
+        p->sent_ring[i].seq = f->hdr.seq;
+        p->sent_ring[i].at = rm_now();
+    }
+}
+
+/* A kept frame leaves its path's backlog: acknowledged (delivered = 1), or
+ * to be sent again. */
+static void rail_kept_off(rail_channel_t *ch, rail_frame_t *f, int delivered)
+{
+    if (f->path < 0)
+        return;
+    rail_path_t *p = &ch->paths[f->path];
+    p->kept -= f->hdr.len;
+    if (f->reported)
+        p->kept_dlv -= f->hdr.len;
+    else if (delivered)
+        p->dlv_bytes += f->hdr.len;
+    f->reported = 0;
+    f->path = -1;
+}
+
+int rail_channel_reroute(rail_channel_t *ch, rail_path_t *p)
+{
+    int n = 0, idx = (int)(p - ch->paths);
+    for (rail_frame_t *f = ch->unacked.head; f; f = f->next) {
+        if (f->path == idx && !f->reported) {
+            if (f->hdr.seq > p->slow_hi)
+                p->slow_hi = f->hdr.seq;
+            rail_kept_off(ch, f, 0);
+            n++;
+        }
+    }
+    if (n) {
+        ch->resend = 1;
+        rail_channel_want_flush(ch);
+    }
+    return n;
+}
+
+int rail_channel_resend_all(rail_channel_t *ch)
+{
+    int n = 0;
+    for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++)
+        rail_kept_off(ch, f, 0);
+    if (n)
+        ch->resend = 1;
+    return n;
+}
+
 rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hlen,
                               const void *payload, size_t len, uint16_t flags, rail_sent_fn sent,
                               void *arg)
@@ -370,7 +444,7 @@ rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hl
                 if (!f)
                     return RM_OK;
                 f->hdr.ack = hdr.ack;
-                f->path = k;
+                rail_kept_on(ch, f, k);
                 rail_q_push(&ch->unacked, f);
                 return copy ? RM_OK : RM_INPROGRESS;
             }
@@ -407,6 +481,7 @@ static void rail_channel_reap(rail_channel_t *ch)
     rail_frame_t *f;
     /* sequence order: a message's last chunk reports after its others */
     while ((f = rail_q_pop(&ch->unacked))) {
+        rail_kept_off(ch, f, 0);
         if (f->sent)
             f->sent(f->arg, ch->failed);
         rail_frame_free(f);
@@ -454,7 +529,7 @@ static int rail_channel_resend(rail_channel_t *ch)
             left = 1;
             break;
         }
-        f->path = k;
+        rail_kept_on(ch, f, k);
         ch->paths[k].resent++;
         n++;
     }
@@ -479,7 +554,7 @@ int rail_channel_flush(rail_channel_t *ch, int acks)
         rail_q_pop(&ch->pending);
         n++;
         if (rail_keeps(ch, p)) {
-            f->path = k;
+            rail_kept_on(ch, f, k);
             rail_q_push(&ch->unacked, f);
             continue;
         }
@@ -543,6 +618,7 @@ static void rail_channel_ack(rail_channel_t *ch, uint64_t ack)
     ch->acked = ack;
     while (ch->unacked.head && ch->unacked.head->hdr.seq <= ack) {
         rail_frame_t *f = rail_q_pop(&ch->unacked);
+        rail_kept_off(ch, f, 1);
         if (f->sent)
             f->sent(f->arg, RM_OK);
         rail_frame_free(f);
@@ -594,6 +670,12 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
         return;
     if (hdr->flags & NET_F_PROBE)
         rail_path_emit_ctl(ch, p, NET_F_PROBE_ACK);
+    if ((hdr->flags & NET_F_PROBE_ACK) && p->rtt_probe_at) {
+        uint64_t t = rm_now() - p->rtt_probe_at;
+        if (!p->rtt_win[0] || t < p->rtt_win[0])
+            p->rtt_win[0] = t;
+        p->rtt_probe_at = 0;
+    }
     if ((hdr->flags & NET_F_PROBE_ACK) && p->state == RAIL_PATH_ARMED && !p->probed) {
         p->probed = 1;
         uint64_t now = rm_now();
@@ -615,6 +697,77 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
     }
     if (hdr->flags & NET_F_BYE)
         ch->closing = 1;
+}
+
+/* Delivery reports. A transport without NET_CAP_MEASURED cannot tell how
+ * fast a path delivers or how long it takes (ofi hands a send back once its
+ * provider took it, into queues that may hold seconds of a slow rail's
+ * traffic), so the rail layer measures such a path itself. Once per health
+ * tick, the receiver tells for each such path that brought frames since
+ * the highest sequence number it brought and how long ago; the sender marks
+ * its kept frames up to that number on that path delivered: they leave the
+ * path's backlog (the adaptive policy's queue figure), their bytes count
+ * in its rate, and the frame's send time gives a round trip
+ * (rail_path_measure). A path carries its frames in order, so its highest
+ * number stands for those before it; frames sent again only blur the
+ * estimate. Cumulative acks cannot serve: one slow path holds them back for
+ * every path. */
+void rail_channel_report_out(rail_channel_t *ch)
+{
+    uint64_t now = rm_now();
+    rail_report_t r[RAIL_MAX_PATHS];
+    int n = 0;
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (!p->reports || p->rx_hi == p->rx_hi_told)
+            continue;
+        uint64_t age = now > p->rx_hi_at ? (now - p->rx_hi_at) / 1000 : 0;
+        r[n].rail = (uint32_t)p->rail;
+        r[n].age_us = age > UINT32_MAX ? UINT32_MAX : (uint32_t)age;
+        r[n].hi = p->rx_hi;
+        n++;
+    }
+    int k = n ? rail_channel_pick_for(ch, 0, 0) : -1;
+    if (k < 0)
+        return;
+    static const unsigned char none[1];
+    net_frame_hdr_t hdr = {.seq = 0, .len = (uint32_t)(n * sizeof r[0]), .hlen = 0, .flags = NET_F_REPORT};
+    if (rail_path_emit(ch, &ch->paths[k], &hdr, none, r) != RM_OK)
+        return;
+    for (int i = 0; i < ch->npaths; i++)
+        ch->paths[i].rx_hi_told = ch->paths[i].rx_hi;
+}
+
+static void rail_channel_report_in(rail_channel_t *ch, const void *payload, size_t len)
+{
+    uint64_t now = rm_now();
+    for (int i = 0; i < ch->npaths; i++)
+        ch->paths[i].reports_in++; /* the peer reports: a path it does not name brought nothing */
+    for (size_t off = 0; payload && off + sizeof(rail_report_t) <= len; off += sizeof(rail_report_t)) {
+        rail_report_t r;
+        memcpy(&r, (const unsigned char *)payload + off, sizeof r);
+        rail_path_t *p = rail_path_of(ch, (int)r.rail);
+        if (!p || !p->reports)
+            continue;
+        int idx = (int)(p - ch->paths);
+        if (r.hi > p->dlv_hi)
+            p->dlv_hi = r.hi;
+        for (rail_frame_t *f = ch->unacked.head; f && f->hdr.seq <= r.hi; f = f->next) {
+            if (f->path == idx && !f->reported) {
+                f->reported = 1;
+                p->kept_dlv += f->hdr.len;
+                p->dlv_bytes += f->hdr.len;
+            }
+        }
+        for (int i = 0; i < RAIL_SENT_RING; i++) {
+            if (p->sent_ring[i].seq != r.hi || !p->sent_ring[i].at)
+                continue;
+            uint64_t t = now - p->sent_ring[i].at, held = (uint64_t)r.age_us * 1000;
+            if (t > held && (!p->rtt_win[0] || t - held < p->rtt_win[0]))
+                p->rtt_win[0] = t - held;
+            break;
+        }
+    }
 }
 
 /* Whether a path is receiving frame `seq` in place right now. */
@@ -689,6 +842,10 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
     if (rp) {
         rp->rx_frames++;
         rp->rx_bytes += hdr->len;
+        if (rp->reports && hdr->seq > rp->rx_hi) {
+            rp->rx_hi = hdr->seq;
+            rp->rx_hi_at = rm_now();
+        }
     }
     if ((hdr->flags & NET_F_UNORDERED) && payload)
         rail_channel_placed(ch, hdr, payload);
@@ -696,7 +853,9 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         rail_channel_ack(ch, hdr->ack);
     if (!hdr->seq) {
         /* unsequenced: pure ack, probe, goodbye */
-        if (hdr->flags & (NET_F_PROBE | NET_F_PROBE_ACK | NET_F_BYE)) {
+        if (hdr->flags & NET_F_REPORT)
+            rail_channel_report_in(ch, payload, hdr->len);
+        else if (hdr->flags & (NET_F_PROBE | NET_F_PROBE_ACK | NET_F_BYE)) {
             if (ch->lossy)
                 rail_health_heard(ch, rail);
             rail_channel_ctl(ch, rail, hdr);
@@ -780,6 +939,8 @@ void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const c
         return;
     }
     p->failures++;
+    p->slow_hi = 0; /* what it carried is lost or sent again: no wait for it */
+    p->rtt_probe_at = 0;
     if (!ch->keep) {
         rm_log_error("rail %d to rank %d failed (%s: %s) and fault tolerance is off "
                      "(RAILMPI_FT=0): operations with rank %d fail with MPI_ERR_OTHER",
@@ -790,7 +951,7 @@ void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const c
     int n = 0;
     for (rail_frame_t *f = ch->unacked.head; f; f = f->next) {
         if (f->path == idx) {
-            f->path = -1;
+            rail_kept_off(ch, f, 0);
             n++;
         }
     }

@@ -36,6 +36,9 @@ enum rail_path_state {
  * is sent again: a path timeout. */
 #define RAIL_ACK_STALL_TICKS 12
 
+/* Send times remembered per path, for round trips from delivery reports. */
+#define RAIL_SENT_RING 16
+
 typedef struct rail_path {
     const net_ops_t *ops;
     net_iface_t *ifc;
@@ -66,6 +69,30 @@ typedef struct rail_path {
      * rail_path_measure); the adaptive policy schedules by these */
     double bw;             /* bytes per second, smoothed */
     double rtt;            /* seconds */
+    /* Delivery reports, for a path whose transport measures no round trip
+     * (rail_path_report): the receiver tells which frames each path brought,
+     * the sender measures the path from that. */
+    int reports;           /* this path is measured by reports (set by rail_path_measure) */
+    uint64_t rx_hi;        /* receiver: highest sequence number that came by this path */
+    uint64_t rx_hi_at;     /* receiver: ns, when it came */
+    uint64_t rx_hi_told;   /* receiver: rx_hi in the last report */
+    size_t kept;           /* sender: bytes of kept frames that went out on this path */
+    size_t kept_dlv;       /* of those, reported delivered (not yet acknowledged) */
+    uint64_t dlv_bytes;    /* sender: bytes known delivered, reported or acknowledged */
+    uint64_t dlv_seen;     /* dlv_bytes at the last measure */
+    size_t inflight_seen;  /* kept - kept_dlv at the last measure */
+    uint64_t measured_at;  /* ns: the last measure */
+    uint64_t rtt_win[2];   /* ns: least round trip sampled this window and the last (0: none) */
+    int rtt_ticks;         /* measures in the current window */
+    uint64_t rtt_probe_at; /* ns: a probe went out for a round trip (no frame gave one) */
+    uint64_t dlv_hi;       /* sender: highest sequence number reported delivered */
+    unsigned reports_in, reports_seen; /* sender: the channel's reports taken in, all in all / at the last measure */
+    uint64_t slow_hi;      /* sender: frames up to here were taken off as too slow; no
+                            * new chunks until the peer reports them (rail_channel_reroute) */
+    struct {
+        uint64_t seq, at;
+    } sent_ring[RAIL_SENT_RING]; /* recent kept frames' send times, for round trips */
+    unsigned sent_next;
 } rail_path_t;
 
 /* Called once a frame's memory is no longer needed by the channel: RM_OK
@@ -84,6 +111,7 @@ typedef struct rail_frame {
     int delivered;         /* ooo: an unordered frame already handed up */
     int path;              /* unacked: the path it went out on, -1 = to be sent again */
     int pooled;            /* allocated at the pool's size (channel.c) */
+    int reported;          /* unacked: the peer reported it delivered (path->kept_dlv) */
     rail_sent_fn sent;
     void *arg;
     unsigned char copy[];  /* the payload's copy, when the frame keeps one */
@@ -262,6 +290,23 @@ void rail_channel_fail(rail_channel_t *ch, rm_status_t why);
 int rail_channel_usable(const rail_channel_t *ch);
 /* Promote a standby when no path carries traffic (failover policy). */
 void rail_channel_promote(rail_channel_t *ch);
+/* A path too slow for its backlog: its kept frames not reported delivered
+ * are sent again on the other paths, and it takes no new chunks until
+ * those it carries have arrived; returns how many. */
+int rail_channel_reroute(rail_channel_t *ch, rail_path_t *p);
+/* Every kept frame is to be sent again (acks stalled); returns how many. */
+int rail_channel_resend_all(rail_channel_t *ch);
+/* One entry of a delivery report (NET_F_REPORT's payload): the highest
+ * sequence number that came by a rail, and how long ago. */
+typedef struct rail_report {
+    uint32_t rail;
+    uint32_t age_us;
+    uint64_t hi;
+} rail_report_t;
+
+/* The health tick's delivery report to the peer (paths measured by reports
+ * that brought frames since the last one). */
+void rail_channel_report_out(rail_channel_t *ch);
 /* One line per path event at RAILMPI_VERBOSE >= 1. */
 void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -50,20 +50,70 @@ static int rail_channel_active(const rail_channel_t *ch)
     return 0;
 }
 
+/* bytes per second: the least rate a measured path is given */
+#define RAIL_RATE_MIN 1e4
+
+static void rail_path_rate(rail_path_t *p, double rate, int limited)
+{
+    if (rate > 0 && (!limited || rate > p->bw))
+        p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * rate : rate;
+}
+
 /* The path repository's figures, refreshed every tick from the transport.
  * Throughput is smoothed over samples taken while the path had more to send
  * than it could carry; a sample from a path given too little says only that
  * it can carry at least that much, so it counts only when it beats the
  * estimate (a rail the scheduler starved must be able to prove itself). */
-void rail_path_measure(rail_path_t *p)
+void rail_path_measure(rail_path_t *p, uint64_t now)
 {
-    net_measure_t m;
-    if (!p->ops->measure || p->ops->measure(p->np, &m) != 0)
+    net_measure_t m = {0};
+    int have = p->ops->measure && p->ops->measure(p->np, &m) == 0;
+    if (!p->reports) {
+        if (!have)
+            return;
+        if (m.rtt > 0)
+            p->rtt = m.rtt;
+        rail_path_rate(p, m.rate, m.rate_limited);
         return;
-    if (m.rtt > 0)
-        p->rtt = m.rtt;
-    if (m.rate > 0 && (!m.rate_limited || m.rate > p->bw))
-        p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * m.rate : m.rate;
+    }
+    /* Measured by delivery reports (rail/channel.c). Round trip: the least
+     * sampled in the last two windows of RAIL_RTT_WINDOW ticks (a queue
+     * only adds to a sample; a path that turned slow shows it within two
+     * windows). */
+    uint64_t lo = p->rtt_win[0];
+    if (p->rtt_win[1] && (!lo || p->rtt_win[1] < lo))
+        lo = p->rtt_win[1];
+    if (lo)
+        p->rtt = (double)lo * 1e-9;
+    if (++p->rtt_ticks >= RAIL_RTT_WINDOW) {
+        p->rtt_win[1] = p->rtt_win[0];
+        p->rtt_win[0] = 0;
+        p->rtt_ticks = 0;
+    }
+    /* Rate: the bytes delivered since the last tick, the path's own rate
+     * only when it had a backlog at both ends of the tick; until the first
+     * delivery, what the transport saw it take. */
+    size_t inflight = p->kept - p->kept_dlv;
+    uint64_t got = p->dlv_bytes - p->dlv_seen;
+    int busy = p->inflight_seen && inflight;
+    int heard = p->reports_in != p->reports_seen;
+    p->reports_seen = p->reports_in;
+    if (p->measured_at && now > p->measured_at && busy && (got || heard)) {
+        /* nothing delivered in a busy tick is a sample too (a path slower
+         * than a frame per tick), when the peer reported meanwhile (else it
+         * says nothing of the path); the figure stays positive */
+        double rate = (double)got * 1e9 / (double)(now - p->measured_at);
+        p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * rate : rate;
+        if (p->bw < RAIL_RATE_MIN)
+            p->bw = RAIL_RATE_MIN;
+    } else if (p->measured_at && now > p->measured_at && got) {
+        rail_path_rate(p, (double)got * 1e9 / (double)(now - p->measured_at), 1);
+    } else if (!p->bw) {
+        rail_path_rate(p, m.rate, 1);
+    }
+    p->measured_at = now;
+    p->dlv_seen = p->dlv_bytes;
+    p->inflight_seen = inflight;
 }
 
 /* The thresholds, from the path timeout T: an idle host rail gets a
@@ -175,7 +225,16 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
     case RAIL_PATH_SUSPECT:
     case RAIL_PATH_ARMED: {
         if (p->state != RAIL_PATH_ARMED)
-            rail_path_measure(p);
+            rail_path_measure(p, now);
+        /* measured by reports, with a round trip that no frame renewed for
+         * half a window while the channel carries traffic (the policy may
+         * avoid the path for its last figure, so no frame would): a
+         * probe's answer renews it */
+        if (p->reports && p->rtt > 0 && p->state == RAIL_PATH_UP && ch->npaths > 1 && ch->unacked.head &&
+            !p->rtt_win[0] && p->rtt_ticks >= RAIL_RTT_WINDOW / 2 &&
+            (!p->rtt_probe_at || now - p->rtt_probe_at > timeout) &&
+            rail_path_emit_ctl(ch, p, NET_F_PROBE) == RM_OK)
+            p->rtt_probe_at = now;
         /* the host's rail failed, judged by some rank of this host: every
          * path there that has not itself heard from its peer since fails */
         if (e && atomic_load(&e->state) == RAIL_HOST_DOWN && p->last_rx < atomic_load(&e->down_since)) {
@@ -289,6 +348,40 @@ static int rail_path_quiet(rail_channel_t *ch, rail_path_t *p, uint64_t now)
     return heard && now > heard + rail_probe_interval() + rail_health_interval();
 }
 
+/* A path measured by reports whose backlog would take more than half a
+ * path timeout to deliver at its rate, where another path would deliver it
+ * in less than half that time: slow, not dead (a long delay, a rail
+ * throttled to a trickle). Its undelivered frames are sent again on the
+ * others (the peer drops whichever copy comes second), so the job waits
+ * neither for the slow rail nor for its failure. */
+static void rail_channel_slow_paths(rail_channel_t *ch)
+{
+    double half = (double)RM_CFG(path_timeout_ms) * 1e-3 / 2;
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        size_t backlog = p->kept - p->kept_dlv;
+        if (!p->reports || p->state != RAIL_PATH_UP || p->bw <= 0 || !backlog)
+            continue;
+        double drain = p->rtt / 2 + (double)backlog / p->bw, best = 0;
+        if (drain <= half)
+            continue;
+        for (int j = 0; j < ch->npaths; j++) {
+            rail_path_t *q = &ch->paths[j];
+            if (j == i || q->state != RAIL_PATH_UP || q->bw <= 0)
+                continue;
+            double t = q->rtt / 2 + (double)(q->kept - q->kept_dlv + backlog) / q->bw;
+            if (best <= 0 || t < best)
+                best = t;
+        }
+        if (best <= 0 || best > drain / 2)
+            continue;
+        int n = rail_channel_reroute(ch, p);
+        if (n)
+            rail_event(ch, p, "slow (%.1f MB undelivered, %.2f s at %.2f MB/s); %d frames sent again "
+                              "on the other rails", (double)backlog / 1e6, drain, p->bw / 1e6, n);
+    }
+}
+
 static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
 {
     if (ch->failed || ch->closing || !rail_channel_active(ch))
@@ -305,8 +398,10 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
     if (ch->ack_owed && ch->recv_next == ch->recv_seen)
         rail_channel_flush(ch, 1);
     ch->recv_seen = ch->recv_next;
+    rail_channel_report_out(ch);
     if (!rail_ft)
         return;
+    rail_channel_slow_paths(ch);
     /* End to end: frames a path took but that never got acknowledged,
      * although the peer is alive (a connection replaced with data queued on
      * it, say), are sent again once acks stall for RAIL_ACK_STALL_TICKS; the
@@ -324,10 +419,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
     if (!ch->unacked.head || ch->acked != ch->acked_seen) {
         ch->ack_stall = 0; /* acks moved (or nothing waits for one) */
     } else if (!settling && ++ch->ack_stall >= RAIL_ACK_STALL_TICKS) {
-        int n = 0;
-        for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++)
-            f->path = -1;
-        ch->resend = 1;
+        int n = rail_channel_resend_all(ch);
         ch->ack_stall = 0;
         rail_event(ch, NULL, "acks stalled; %d frames resent", n);
         rail_channel_flush(ch, 0);

@@ -17,6 +17,8 @@ void rail_health_setup(int my_rank);
 /* How often the tick should run (a twelfth of the path timeout: the lag
  * with which a rank sees what another rank of its host heard). */
 #define RAIL_TICKS_PER_TIMEOUT 12
+/* Ticks per window of round-trip samples (paths measured by delivery reports). */
+#define RAIL_RTT_WINDOW 8
 
 uint64_t rail_health_interval(void);
 void rail_health_tick(uint64_t now);
@@ -33,7 +35,7 @@ static inline void rail_health_poll(uint64_t (*now)(void))
 }
 
 /* Refresh a path's measured throughput and round trip (done every tick). */
-void rail_path_measure(rail_path_t *p);
+void rail_path_measure(rail_path_t *p, uint64_t now);
 
 /* Move traffic off a rail (off = 1) or back onto it (off = 0) on every
  * channel; returns the number of paths changed. */

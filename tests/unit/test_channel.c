@@ -540,7 +540,7 @@ static rm_status_t fake_send_q(net_path_t *p, const net_frame_hdr_t *hdr, const 
     return fake_send(p, hdr, upper, iov, iovcnt);
 }
 static const net_ops_t fake_meas_ops = {
-    .name = "fake", .send = fake_send_q, .path_close = fake_close, .rx_bytes = fake_rx,
+    .name = "fake", .caps = NET_CAP_MEASURED, .send = fake_send_q, .path_close = fake_close, .rx_bytes = fake_rx,
     .path_reset = fake_reset, .reconnect = fake_reconnect, .queued = fake_queued,
     .measure = fake_measure,
 };
@@ -595,6 +595,120 @@ static void test_measured_adaptive(void)
         FAIL("a saturated sample must move the estimate part way (%.0f)", ch.paths[0].bw);
     memset(meas, 0, sizeof meas);
     rail_channel_destroy(&ch);
+}
+
+/* Delivery reports, for a transport that measures nothing (caps 0): the
+ * receiver's tick reports the highest frame each path brought; the sender
+ * takes what was reported out of that path's backlog, counts it delivered
+ * (its rate) and samples a round trip. A path whose frames are not reported
+ * keeps its backlog, and the adaptive policy sends the next chunks to the
+ * path that delivers. */
+static void on_deliver_any(rail_channel_t *ch, const void *upper, const void *payload, size_t len)
+{
+    (void)ch, (void)upper, (void)payload, (void)len;
+}
+
+static void test_delivery_reports(void)
+{
+    rail_channel_t ch, rx;
+    rail_set_deliver(on_deliver_any);
+    adaptive_pair(&ch, &fake_ops);
+    rail_channel_init(&rx, 1);
+    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[1], 1);
+    if (!ch.paths[0].reports || !rx.paths[1].reports)
+        FAIL("reports: a lossy path without NET_CAP_MEASURED is measured by reports");
+    uint64_t t = 4000 * RM_SEC;
+    rail_health_tick(t);
+    int on[2];
+    stripe(&ch, 40, on); /* unmeasured: 20 / 20 */
+    if (on[0] != 20 || on[1] != 20 || ch.paths[0].kept != 20000 || ch.paths[1].kept != 20000)
+        FAIL("reports: backlog %zu / %zu after 20 / 20 chunks", ch.paths[0].kept, ch.paths[1].kept);
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    rail_health_tick(t + RM_SEC / 200); /* the paths' first measure: from here on */
+    /* only rail 0's frames arrive */
+    uint64_t hi0 = 0;
+    for (int i = 0; i < nwire[0]; i++) {
+        deliver_on(&rx, 0, &wire[0][i]);
+        if (wire[0][i].hdr.seq > hi0)
+            hi0 = wire[0][i].hdr.seq;
+    }
+    nwire[0] = nwire[1] = 0;
+    rail_channel_report_out(&rx);
+    int k = nwire[0] ? 0 : 1, reports = 0;
+    wire_frame_t rep = {0};
+    for (int i = 0; i < nwire[k]; i++)
+        if (wire[k][i].hdr.flags & NET_F_REPORT)
+            rep = wire[k][i], reports++;
+    rail_report_t r;
+    memcpy(&r, rep.payload, sizeof r);
+    if (reports != 1 || rep.hdr.seq || rep.hdr.len != sizeof r || r.rail != 0 || r.hi != hi0)
+        FAIL("reports: one report naming rail 0 up to %llu (got %d, len %u, rail %u, hi %llu)",
+             (unsigned long long)hi0, reports, rep.hdr.len, r.rail, (unsigned long long)r.hi);
+    nwire[0] = nwire[1] = 0;
+    rail_channel_report_out(&rx);
+    if (nwire[0] + nwire[1])
+        FAIL("reports: nothing new came, nothing to report");
+    /* the sender takes it in (and the ack it carries, up to the first gap):
+     * rail 0 delivered all, rail 1 still holds its 20 */
+    rail_channel_recv(&ch, k, &rep.hdr, rep.upper, rep.payload);
+    if (ch.paths[0].kept != ch.paths[0].kept_dlv || ch.paths[1].kept_dlv != 0 ||
+        ch.paths[1].kept != 20000 || ch.paths[0].dlv_bytes != 20000 ||
+        !ch.paths[0].rtt_win[0] || ch.paths[1].rtt_win[0])
+        FAIL("reports: rail 0 delivered %zu (%llu), rail 1 %zu; round trip sampled %llu / %llu",
+             ch.paths[0].kept_dlv, (unsigned long long)ch.paths[0].dlv_bytes, ch.paths[1].kept_dlv,
+             (unsigned long long)ch.paths[0].rtt_win[0], (unsigned long long)ch.paths[1].rtt_win[0]);
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    ch.paths[1].bw = 1e9; /* as if it had been fast: a busy tick without delivery lowers it */
+    rail_health_tick(t + RM_SEC / 100);
+    if (!(ch.paths[0].bw > 0) || !(ch.paths[0].rtt > 0) || !(ch.paths[1].bw < 1e9))
+        FAIL("reports: rail 0 has a rate (%.0f) and a round trip (%g), rail 1's fell (%.0f)",
+             ch.paths[0].bw, ch.paths[0].rtt, ch.paths[1].bw);
+    /* the same figures: only the backlog differs */
+    for (int i = 0; i < 2; i++)
+        ch.paths[i].bw = 1e6, ch.paths[i].rtt = 1e-3;
+    stripe(&ch, 20, on);
+    if (on[0] != 20)
+        FAIL("reports: the path still holding its chunks must get none of the next (%d / %d)", on[0], on[1]);
+    /* rail 0 delivers those too; rail 1 still nothing, at a trickle: its
+     * backlog would take seconds, rail 0 would carry it in milliseconds */
+    for (int i = 0; i < nwire[0]; i++)
+        deliver_on(&rx, 0, &wire[0][i]);
+    nwire[0] = nwire[1] = 0;
+    rail_channel_report_out(&rx);
+    k = nwire[0] ? 0 : 1;
+    rail_channel_recv(&ch, k, &wire[k][0].hdr, wire[k][0].upper, wire[k][0].payload);
+    ch.paths[1].bw = 1e4;
+    uint64_t seq1 = ch.send_seq - 20; /* rail 1's 20 chunks are among the first 40 */
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    nwire[0] = nwire[1] = 0;
+    rail_health_tick(t + RM_SEC / 50);
+    rail_flush_all(0);
+    int again = 0;
+    for (int i = 0; i < nwire[0]; i++)
+        again += wire[0][i].hdr.seq && wire[0][i].hdr.seq <= seq1;
+    if (ch.paths[1].kept || again != 20 || !(ch.paths[1].slow_hi > ch.paths[1].dlv_hi) || ch.paths[1].resent != 0 ||
+        ch.paths[0].resent != 20)
+        FAIL("reports: the slow rail's 20 chunks go again on rail 0 (%d; backlog left %zu, resent %llu)",
+             again, ch.paths[1].kept, (unsigned long long)ch.paths[0].resent);
+    ch.paths[1].bw = 1e9; /* however fast it looks now: no new chunks before those arrive */
+    stripe(&ch, 4, on);
+    if (on[1] != 0)
+        FAIL("reports: a rail whose chunks went elsewhere takes no new ones until they arrive (%d)", on[1]);
+    rail_report_t r1 = {.rail = 1, .hi = ch.paths[1].slow_hi};
+    net_frame_hdr_t rh = {.flags = NET_F_REPORT, .len = sizeof r1};
+    rail_channel_recv(&ch, 0, &rh, NULL, &r1);
+    stripe(&ch, 4, on);
+    if (on[1] == 0)
+        FAIL("reports: once they arrived, it takes chunks again");
+    /* acknowledged frames leave the backlog, reported or not */
+    net_frame_hdr_t ack = {.ack = ch.send_seq};
+    rail_channel_recv(&ch, 0, &ack, NULL, NULL);
+    if (ch.paths[0].kept || ch.paths[0].kept_dlv || ch.paths[1].kept)
+        FAIL("reports: after the ack, backlogs %zu / %zu", ch.paths[0].kept, ch.paths[1].kept);
+    rail_channel_destroy(&ch);
+    rail_channel_destroy(&rx);
+    rail_set_deliver(on_deliver);
 }
 
 /* Zero-copy receive and a second copy of the same chunk (resent after an
@@ -891,6 +1005,7 @@ int main(void)
     test_ft_off();
     test_failover_policy();
     test_measured_adaptive();
+    test_delivery_reports();
     test_zcopy_second_copy();
     test_ack_stall();
     test_dup_reack();
