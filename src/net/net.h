@@ -55,10 +55,6 @@ enum net_caps {
     /* no connection to establish: either side may bring a failed path back
      * (reconnect), not only the higher rank */
     NET_CAP_CONNLESS = 1u << 5,
-    /* `queued` counts a path's bytes until the peer has them (TCP's
-     * SIOCOUTQ: until the peer's ACK), at once: the adaptive policy takes
-     * it over the rail layer's own, a tick old (delivery reports) */
-    NET_CAP_QUEUE_TO_PEER = 1u << 6,
 };
 
 typedef struct net_iface net_iface_t; /* an opened device/interface, transport-private */

@@ -308,9 +308,8 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
         if (striped && rail_policy == RAIL_POLICY_ADAPTIVE && sp[i].usable) {
             if (p->ops->queued)
                 sp[i].queued = p->ops->queued(p->np);
-            /* measured by reports: what it took and has not delivered yet,
-             * unless the transport's own figure runs to the peer */
-            if (p->reports && !(p->caps & NET_CAP_QUEUE_TO_PEER) && p->kept - p->kept_dlv > sp[i].queued)
+            /* measured by reports: what it took and has not delivered yet */
+            if (p->reports && p->kept - p->kept_dlv > sp[i].queued)
                 sp[i].queued = p->kept - p->kept_dlv;
         }
     }

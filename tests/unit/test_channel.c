@@ -713,36 +713,6 @@ static void test_delivery_reports(void)
     rail_set_deliver(on_deliver);
 }
 
-/* A transport whose queue figure runs to the peer (NET_CAP_QUEUE_TO_PEER,
- * tcp's SIOCOUTQ): the adaptive policy takes it over the reports' backlog,
- * which is a tick old. Rail 1's transport says it has delivered all while
- * no report came yet: the next chunk goes there. Without the flag it would
- * wait behind the 20 unreported chunks, as rail 0's do. */
-static const net_ops_t fake_peerq_ops = {
-    .name = "fake", .caps = NET_CAP_QUEUE_TO_PEER, .send = fake_send_q, .path_close = fake_close,
-    .rx_bytes = fake_rx, .path_reset = fake_reset, .reconnect = fake_reconnect, .queued = fake_queued,
-};
-
-static void test_queue_to_peer(void)
-{
-    for (int flag = 1; flag >= 0; flag--) {
-        rail_channel_t ch;
-        adaptive_pair(&ch, flag ? &fake_peerq_ops : &fake_meas_ops, 1);
-        int on[2];
-        stripe(&ch, 40, on);
-        if (on[0] != 20 || on[1] != 20 || ch.paths[1].kept != 20000)
-            FAIL("queue to peer: 20 / 20 expected (%d / %d)", on[0], on[1]);
-        fake_q[1] = 0;
-        nwire[0] = nwire[1] = 0;
-        unsigned char hdr[8] = {1}, chunk[1000] = {0};
-        if (rail_channel_send(&ch, hdr, sizeof hdr, chunk, sizeof chunk, NET_F_UNORDERED, NULL, NULL) < 0)
-            FAIL("queue to peer: send");
-        if (nwire[1] != flag)
-            FAIL("queue to peer (flag %d): the chunk went on rail %d", flag, nwire[1] ? 1 : 0);
-        rail_channel_destroy(&ch);
-    }
-}
-
 /* Zero-copy receive and a second copy of the same chunk (resent after an
  * ack stall): while one path writes the chunk in place, the copy is neither
  * placed nor handed up; the placed one completes it. If the placing path
@@ -1038,7 +1008,6 @@ int main(void)
     test_failover_policy();
     test_measured_adaptive();
     test_delivery_reports();
-    test_queue_to_peer();
     test_zcopy_second_copy();
     test_ack_stall();
     test_dup_reack();
