@@ -55,6 +55,10 @@ enum net_caps {
     /* no connection to establish: either side may bring a failed path back
      * (reconnect), not only the higher rank */
     NET_CAP_CONNLESS = 1u << 5,
+    /* `measure` reports the network's own round trip and delivery rate (a
+     * kernel's view of the connection); without it, the rail layer measures
+     * a lossy path itself, by delivery reports (rail/channel.c) */
+    NET_CAP_MEASURED = 1u << 6,
 };
 
 typedef struct net_iface net_iface_t; /* an opened device/interface, transport-private */

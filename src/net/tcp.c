@@ -1080,7 +1080,7 @@ static size_t tcp_max_payload(net_iface_t *ifc)
 const net_ops_t net_tcp_ops = {
     .name = "tcp",
     /* not RELIABLE: a broken connection loses what was in flight */
-    .caps = NET_CAP_ZCOPY_RECV,
+    .caps = NET_CAP_ZCOPY_RECV | NET_CAP_MEASURED,
     .query = tcp_query,
     .open = tcp_open,
     .close = tcp_close,

@@ -214,8 +214,8 @@ rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_
     p->rail = rail;
     p->caps = ops->caps;
     p->state = RAIL_PATH_UP;
-    /* frames are kept until acknowledged: measured by delivery reports */
-    p->reports = rail_ft && !(p->caps & NET_CAP_RELIABLE);
+    /* frames kept until acknowledged, and no round trip from the transport */
+    p->reports = rail_ft && !(p->caps & (NET_CAP_RELIABLE | NET_CAP_MEASURED));
     if (rail_policy == RAIL_POLICY_FAILOVER && ch->npaths > 1 && !(p->caps & NET_CAP_RELIABLE)) {
         /* APM's alternate path: connected and probed, carrying nothing */
         p->state = RAIL_PATH_ARMED;
@@ -699,14 +699,12 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
         ch->closing = 1;
 }
 
-/* Delivery reports. What a transport sees of a path is not what it
- * delivers: ofi hands a send back once its provider took it, into queues
- * that may hold seconds of a slow rail's traffic, and TCP_INFO's delivery
- * rate reads a shaper's burst as the link's speed. With frames kept until
- * acknowledged (failover on), the rail layer measures every network path
- * itself from what the peer received. Once per health tick, the receiver
- * tells for each path that brought frames since the highest sequence
- * number it brought and how long ago; the sender marks
+/* Delivery reports. A transport without NET_CAP_MEASURED cannot tell how
+ * fast a path delivers or how long it takes (ofi hands a send back once its
+ * provider took it, into queues that may hold seconds of a slow rail's
+ * traffic), so the rail layer measures such a path itself. Once per health
+ * tick, the receiver tells for each such path that brought frames since
+ * the highest sequence number it brought and how long ago; the sender marks
  * its kept frames up to that number on that path delivered: they leave the
  * path's backlog (the adaptive policy's queue figure), their bytes count
  * in its rate, and the frame's send time gives a round trip

@@ -69,9 +69,10 @@ typedef struct rail_path {
      * rail_path_measure); the adaptive policy schedules by these */
     double bw;             /* bytes per second, smoothed */
     double rtt;            /* seconds */
-    /* Delivery reports (failover on; rail/channel.c): the receiver tells
-     * which frames each path brought, the sender measures the path from that. */
-    int reports;           /* this path is measured by reports */
+    /* Delivery reports, for a path whose transport measures no round trip
+     * (rail_path_report): the receiver tells which frames each path brought,
+     * the sender measures the path from that. */
+    int reports;           /* this path is measured by reports (set by rail_path_measure) */
     uint64_t rx_hi;        /* receiver: highest sequence number that came by this path */
     uint64_t rx_hi_at;     /* receiver: ns, when it came */
     uint64_t rx_hi_told;   /* receiver: rx_hi in the last report */

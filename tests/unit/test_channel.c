@@ -512,11 +512,10 @@ static void test_failover_policy(void)
     rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
 }
 
-/* A channel to rank 0 (we are rank 1) over two fresh fake paths, adaptive,
- * failover on or off. */
-static void adaptive_pair(rail_channel_t *ch, const net_ops_t *ops, int ft)
+/* A channel to rank 0 (we are rank 1) over two fresh fake paths, adaptive. */
+static void adaptive_pair(rail_channel_t *ch, const net_ops_t *ops)
 {
-    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, ft);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
     rail_channel_init(ch, 0);
     rail_health_setup(1);
     fake_paths[0] = (struct net_path){.rail = 0};
@@ -525,8 +524,7 @@ static void adaptive_pair(rail_channel_t *ch, const net_ops_t *ops, int ft)
     rail_channel_add_path(ch, ops, NULL, &fake_paths[1], 1);
 }
 
-/* The path repository with failover off (nothing kept, so no delivery
- * reports): the transport's measurements reach the paths, a
+/* The path repository: the transport's measurements reach the paths, a
  * sample from a starved path counts only when it beats the estimate, and
  * the adaptive policy stripes by the measured rates once every path has
  * one (static weights before). The fake queue never drains, so each path's
@@ -542,7 +540,7 @@ static rm_status_t fake_send_q(net_path_t *p, const net_frame_hdr_t *hdr, const 
     return fake_send(p, hdr, upper, iov, iovcnt);
 }
 static const net_ops_t fake_meas_ops = {
-    .name = "fake", .send = fake_send_q, .path_close = fake_close, .rx_bytes = fake_rx,
+    .name = "fake", .caps = NET_CAP_MEASURED, .send = fake_send_q, .path_close = fake_close, .rx_bytes = fake_rx,
     .path_reset = fake_reset, .reconnect = fake_reconnect, .queued = fake_queued,
     .measure = fake_measure,
 };
@@ -564,7 +562,7 @@ static void stripe(rail_channel_t *ch, int n, int *on)
 static void test_measured_adaptive(void)
 {
     rail_channel_t ch;
-    adaptive_pair(&ch, &fake_meas_ops, 0);
+    adaptive_pair(&ch, &fake_meas_ops);
     int on[2];
     stripe(&ch, 40, on); /* nothing measured: equal static weights */
     if (on[0] != 20 || on[1] != 20)
@@ -597,10 +595,10 @@ static void test_measured_adaptive(void)
         FAIL("a saturated sample must move the estimate part way (%.0f)", ch.paths[0].bw);
     memset(meas, 0, sizeof meas);
     rail_channel_destroy(&ch);
-    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
 }
 
-/* Delivery reports (failover on): the receiver's tick reports the highest frame each path brought; the sender
+/* Delivery reports, for a transport that measures nothing (caps 0): the
+ * receiver's tick reports the highest frame each path brought; the sender
  * takes what was reported out of that path's backlog, counts it delivered
  * (its rate) and samples a round trip. A path whose frames are not reported
  * keeps its backlog, and the adaptive policy sends the next chunks to the
@@ -614,12 +612,12 @@ static void test_delivery_reports(void)
 {
     rail_channel_t ch, rx;
     rail_set_deliver(on_deliver_any);
-    adaptive_pair(&ch, &fake_ops, 1);
+    adaptive_pair(&ch, &fake_ops);
     rail_channel_init(&rx, 1);
     rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[0], 0);
     rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[1], 1);
     if (!ch.paths[0].reports || !rx.paths[1].reports)
-        FAIL("reports: with failover on, a lossy path is measured by reports");
+        FAIL("reports: a lossy path without NET_CAP_MEASURED is measured by reports");
     uint64_t t = 4000 * RM_SEC;
     rail_health_tick(t);
     int on[2];
@@ -775,7 +773,7 @@ static int data_frames(void)
 static void test_ack_stall(void)
 {
     rail_channel_t ch;
-    adaptive_pair(&ch, &fake_ops, 1);
+    adaptive_pair(&ch, &fake_ops);
     nwire[0] = nwire[1] = 0;
     send_ints(&ch, 0, 4);
     uint64_t t = 5000 * RM_SEC, step = rail_health_interval();
@@ -816,7 +814,7 @@ static void test_ack_stall(void)
 static void test_dup_reack(void)
 {
     rail_channel_t a, b;
-    adaptive_pair(&a, &fake_ops, 1);
+    adaptive_pair(&a, &fake_ops);
     rail_channel_init(&b, 1);
     static struct net_path bp[2] = {{.rail = 0}, {.rail = 1}};
     rail_channel_add_path(&b, &fake_ops, NULL, &bp[0], 0);
