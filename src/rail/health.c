@@ -229,8 +229,11 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
         /* measured by reports, with a round trip that no frame renewed for
          * half a window while the channel carries traffic (the policy may
          * avoid the path for its last figure, so no frame would): a
-         * probe's answer renews it */
+         * probe's answer renews it. Only to a peer heard from lately: a
+         * frame to a peer that does not run (stopped, starved) counts as
+         * its host's heartbeat here while that host never sees it */
         if (p->reports && p->rtt > 0 && p->state == RAIL_PATH_UP && ch->npaths > 1 && ch->unacked.head &&
+            p->last_rx + rail_probe_interval() > now &&
             !p->rtt_win[0] && p->rtt_ticks >= RAIL_RTT_WINDOW / 2 &&
             (!p->rtt_probe_at || now - p->rtt_probe_at > timeout) &&
             rail_path_emit_ctl(ch, p, NET_F_PROBE) == RM_OK)
