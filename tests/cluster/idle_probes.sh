@@ -4,20 +4,17 @@
 # idle. Host 1's packets per second on each rail (its NIC's counters, ip -s
 # link) must stay below 20 and within 2x of the one-rank figure: health is
 # kept per host pair and rail, not per rank pair. No rail may fail while
-# idle. Then the host's monitor (the rank that probes for
-# its host) is stopped for 1.5 s: another rank must take over and no rail
-# may fail. Root only; torn down on exit.
-# A sanitized build (ASan, TSan) runs every rank several times slower, and
-# up to 16 of them share this machine's 2 cores with the test running beside
-# it: a host's heartbeats can then arrive later than the default path
-# timeout (300 ms) and a rail is judged failed that is not. There every run
-# uses a path timeout of 1 s (the heartbeat interval, and so the idle rate
-# measured, is the same 150 ms), and the monitor stays stopped 3 s instead
-# of 1.5 (its lease goes stale after a path timeout): the ranks that take
-# over answer the silence with probes, whose answers must come back within
-# the last quarter of the timeout, which 75 ms did not always give them.
-# Even so a sanitized takeover run now and then judges a rail failed (about
-# 1 CI run in 3 under load): tolerated there and reported, see below.
+# idle. Then the host's monitor (the rank that probes for its host) is
+# stopped for 3 s (its lease goes stale after a path timeout): another rank
+# must take over and no rail may fail. Root only; torn down on exit.
+# Up to 16 ranks share this machine's 2 cores, a sanitized build runs each
+# several times slower, and the test runs beside others: a host's heartbeats
+# can then arrive later than the default path timeout (300 ms) and a rail is
+# judged failed that is not. So every run uses a path timeout of 1 s (below);
+# the ranks that take over answer the silence with probes, whose answers
+# must come back within the last quarter of the timeout. Even so a sanitized
+# takeover run now and then judges a rail failed (about 1 CI run in 3 under
+# load): tolerated there and reported, see below.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -25,9 +22,16 @@ cluster_up i 2 2
 hosts="${name}h1,${name}h2"
 mx=("$build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
     -genv RAILMPI_TCP_RAILS "$rails" -genv RAILMPI_VERBOSE 1)
-slow=() stop=1.5 sanitized=0
+# Every build runs with a path timeout of 1 s (the heartbeat interval, and so
+# the idle rate measured, stays 150 ms): with 8 or 16 ranks and their
+# progress threads on 2 cores beside the CI's other work, the default 300 ms
+# was met now and then by scheduling alone (2026-11-27: a rail judged failed
+# while idle or in the takeover in 2 of the day's 4 CI runs; single runs on a
+# quiet machine passed). Detection within the default timeout is what the
+# fault tests check, with 2 ranks per host.
+slow=(-genv RAILMPI_PATH_TIMEOUT_MS 1000) stop=3 sanitized=0
 if grep -qE "^RAILMPI_(SANITIZE|TSAN):BOOL=ON" "$build/CMakeCache.txt" 2>/dev/null; then
-    slow=(-genv RAILMPI_PATH_TIMEOUT_MS 1000) stop=3 sanitized=1
+    sanitized=1
 fi
 "$build/bin/mpicc" -O1 "$here/idle.c" -o "$tmp/idle" || { echo "FAIL: cannot build idle"; exit 1; }
 tx() { # RAIL: host 1's packets sent on it
