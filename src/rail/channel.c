@@ -288,15 +288,16 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
     /* adaptive: by the measured figures once every usable path has them,
      * by the static weights until then */
     int measured = rail_policy == RAIL_POLICY_ADAPTIVE;
-    for (int i = 0; i < ch->npaths && measured; i++)
-        if (ch->paths[i].state == want && ch->paths[i].bw <= 0)
-            measured = 0;
     /* a path whose frames were taken off as too slow takes no new chunks
      * until the peer has them, while another path can */
     int slow = 0, fine = 0;
     for (int i = 0; i < ch->npaths; i++) {
         const rail_path_t *p = &ch->paths[i];
-        if (p->state == want)
+        if (p->state != want)
+            continue;
+        if (p->bw <= 0)
+            measured = 0;
+        if (striped)
             p->slow_hi > p->dlv_hi ? slow++ : fine++;
     }
     for (int i = 0; i < ch->npaths; i++) {
