@@ -31,7 +31,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROTO_RDMA_DEPTH 4 /* writes per path in the provider */
+/* Writes in the provider per path, all messages together: the frames of
+ * the path (heartbeats too) queue behind them in a provider that carries
+ * both in one stream (rxm over tcp), so what is queued must drain in well
+ * under a heartbeat interval (4 x 1 MiB: 17 ms at 2 Gbit/s). Without a
+ * cap across messages, 64 sends of 4 MiB in flight queued 256 MiB on a
+ * path, its heartbeats stood still for a second, and the peer judged it
+ * dead. */
+#define PROTO_RDMA_DEPTH 4
 #define PROTO_RDMA_CHUNK_MAX ((size_t)1 << 20)
 #define PROTO_RDMA_CHUNK_MIN ((size_t)64 << 10)
 
@@ -131,14 +138,17 @@ static void proto_rdma_write_done(void *arg, rm_status_t st, int over)
         /* the path went: write the chunk elsewhere */
         op->abandoned = 1;
         ws->per_path[op->path]--;
+        proto_chan(ws->world)->paths[op->path].rma_out--;
         if (ws->state[op->chunk] == CH_OUT) {
             ws->state[op->chunk] = CH_TODO;
             ws->redone++;
         }
         return;
     }
-    if (!op->abandoned)
+    if (!op->abandoned) {
         ws->per_path[op->path]--;
+        proto_chan(ws->world)->paths[op->path].rma_out--;
+    }
     ws->out--;
     if (st == RM_OK) {
         proto_chan(ws->world)->paths[op->path].rma_bytes += op->len;
@@ -180,7 +190,7 @@ static void proto_rdma_issue(proto_rdma_send_t *ws, rail_channel_t *ch)
         int pi = -1;
         for (int j = 0; j < ch->npaths && !p; j++) {
             int i = (ws->turn + j) % ch->npaths;
-            if (proto_rdma_usable(ws, ch, i) && ws->per_path[i] < PROTO_RDMA_DEPTH) {
+            if (proto_rdma_usable(ws, ch, i) && ch->paths[i].rma_out < PROTO_RDMA_DEPTH) {
                 p = &ch->paths[i];
                 pi = i;
             }
@@ -216,6 +226,7 @@ static void proto_rdma_issue(proto_rdma_send_t *ws, rail_channel_t *ch)
         ws->state[c] = CH_OUT;
         ws->out++;
         ws->per_path[pi]++;
+        p->rma_out++;
         ws->next = (c + 1) % ws->nchunks;
     }
 }

@@ -65,6 +65,7 @@ typedef struct rail_path {
     const void *zc_at;
     uint64_t zc_bytes;     /* payload bytes received straight into place */
     uint64_t rma_bytes;    /* bytes written into the peer's memory over this path (proto/rdma.c) */
+    int rma_out;           /* remote writes of any message in the provider on this path, abandoned ones not counted */
     /* path repository: what the transport measured (0 until it has; see
      * rail_path_measure); the adaptive policy schedules by these */
     double bw;             /* bytes per second, smoothed */

@@ -3,7 +3,8 @@
 # rails between two virtual hosts): rdma_reuse.c sends large messages both
 # ways from and into buffers freed, unmapped and allocated again between
 # sends, and checks every byte; the statistics must show both rails' bytes
-# written remotely (not sent as copies), both ways. tcp;ofi_rxm writes
+# written remotely (not sent as copies), both ways; then many large
+# messages in flight at once. tcp;ofi_rxm writes
 # remotely only with failover off (RAILMPI_FT=0; docs/transport-ofi.md), so
 # that run has it off. Then the same with failover on, and with remote
 # writes off (RAILMPI_OFI_RMA_MIN=0): the copy path, nothing written
@@ -14,7 +15,7 @@ build=$1
 . "$(dirname "$0")/lib.sh"
 command -v fi_info >/dev/null && fi_info -p "tcp;ofi_rxm" -c FI_RMA >/dev/null 2>&1 ||
     { echo "SKIP: no libfabric tcp;ofi_rxm provider with FI_RMA"; exit 77; }
-cluster_up r 2 2
+cluster_up r 2 2 2gbit 2gbit
 "$build/bin/mpicc" -O2 "$here/rdma_reuse.c" -o "$tmp/rdma_reuse" || { echo "FAIL: cannot build rdma_reuse"; exit 1; }
 mx=("$build/bin/mpiexec" -hosts "${name}h1,${name}h2" -launcher-exec "ip netns exec" -iface "${name}mbr"
     -genv RAILMPI_OFI_RAILS "$rails" -genv RAILMPI_NET ofi -genv RAILMPI_STATS 1 -ppn 1)
@@ -24,7 +25,9 @@ run() { # OUT -- mpiexec arguments
         grep -v "stats:" "$out" | tail -20; echo "FAIL: $*"; exit 1
     fi
 }
-run "$tmp/rdma" -- -genv RAILMPI_FT 0 "$tmp/rdma_reuse" 48
+# then 48 messages of 4 MiB in flight at once, twice: the writes of all
+# of them must leave room for each rail's heartbeats
+run "$tmp/rdma" -- -genv RAILMPI_FT 0 "$tmp/rdma_reuse" 48 48
 grep "^OK" "$tmp/rdma"
 # each rank wrote into the other over both rails
 for peer in 0 1; do

@@ -157,6 +157,45 @@ int main(int argc, char **argv)
         /* the receiver's buffer too is gone before the next round's */
         MPI_Barrier(MPI_COMM_WORLD);
     }
+    /* Many large messages in flight at once (argv[2] of 4 MiB each, rank 0
+     * to rank 1): the writes of all of them share each rail with its
+     * heartbeats, which must not be starved (a path judged dead). */
+    int window = argc > 2 ? atoi(argv[2]) : 0;
+    if (window > 0) {
+        const size_t n = 4u << 20;
+        unsigned char *w = malloc(n * (size_t)window);
+        MPI_Request *rq = malloc(sizeof *rq * (size_t)window);
+        if (!w || !rq)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        for (int pass = 0; pass < 2; pass++) {
+            for (int k = 0; k < window; k++) {
+                unsigned char *p = w + (size_t)k * n;
+                if (rank == 0) {
+                    for (size_t i = 0; i < n; i++)
+                        p[i] = pattern((uint64_t)(1000 + pass * window + k), i);
+                    MPI_Isend(p, (int)n, MPI_BYTE, 1, 7000 + k, MPI_COMM_WORLD, &rq[k]);
+                } else {
+                    memset(p, 0x5a, n);
+                    MPI_Irecv(p, (int)n, MPI_BYTE, 0, 7000 + k, MPI_COMM_WORLD, &rq[k]);
+                }
+            }
+            MPI_Waitall(window, rq, MPI_STATUSES_IGNORE);
+            if (rank == 1) {
+                for (int k = 0; k < window; k++) {
+                    size_t bad = 0;
+                    for (size_t i = 0; i < n; i++)
+                        bad += w[(size_t)k * n + i] != pattern((uint64_t)(1000 + pass * window + k), i);
+                    if (bad) {
+                        fprintf(stderr, "ERROR window pass %d message %d: %zu bytes wrong\n", pass, k, bad);
+                        errors++;
+                    }
+                }
+                bytes += (long long)n * window;
+            }
+        }
+        free(rq);
+        free(w);
+    }
     long long all = 0;
     int allerr = 0;
     MPI_Reduce(&bytes, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
