@@ -193,6 +193,9 @@ typedef struct net_ops {
     void (*mr_dereg)(net_mr_t *mr);
     rm_status_t (*rma_write)(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
                              uint64_t key, net_rma_fn fn, void *arg);
+    /* Optional: frames the path sent by writing them into the peer's
+     * memory (the ofi transport's RDMA fast path), for the statistics. */
+    uint64_t (*fast_frames)(net_path_t *p);
 } net_ops_t;
 
 /* The explicit list of transports compiled in. */

@@ -81,6 +81,18 @@ static int ofi_load(void)
 /* remote writes one rail may have in the provider's hands */
 #define OFI_RMA_OPS 64
 
+/* The RDMA fast path (docs/transport-ofi.md, "Small messages: the RDMA fast
+ * path"): a peer that sent a path OFI_FAST_AFTER messages gets a ring of
+ * OFI_FAST_SLOTS slots in this side's memory, registered for remote writes,
+ * and writes its small frames there; this side polls the ring instead of
+ * taking them from posted receives. At most OFI_FAST_RINGS rings per rail. */
+#define OFI_FAST_SLOTS 64
+#define OFI_FAST_SLOT 2048
+#define OFI_FAST_AFTER 16
+#define OFI_FAST_RINGS 64
+#define OFI_FAST_KEPT 64 /* retired rings kept over TCP-stream providers (8 MiB) */
+#define OFI_MAGIC_CTL 0x43464f31u /* "1OFC": a transport control message */
+
 /* What each message carries before the frame header. */
 typedef struct ofi_wire {
     uint32_t magic;
@@ -88,6 +100,37 @@ typedef struct ofi_wire {
     uint64_t job;     /* hash of the job secret: other jobs' messages are dropped */
     uint64_t gen;     /* the sender's path generation: bumped whenever it resets the path */
 } ofi_wire_t;
+
+/* A control message of the transport itself, after its ofi_wire_t. */
+enum { OFI_CTL_RING = 1, OFI_CTL_CREDIT = 2 };
+typedef struct ofi_ctl {
+    uint32_t type;
+    uint32_t id;      /* the ring's number on its rail */
+    uint64_t addr;    /* RING: where the ring is, as the peer addresses it */
+    uint64_t key;     /* RING: its key */
+    uint64_t val;     /* CREDIT: frames taken from the ring so far */
+} ofi_ctl_t;
+
+/* A slot of a ring: the message's length and tag, the message (wire,
+ * frame header, upper header, payload), the tag again after it, 4-byte
+ * aligned. The tag is the slot's use number: a slot is complete when both
+ * tags show the expected one; with placement in order the second tag
+ * arrives last. */
+#define OFI_FAST_HEAD 8
+#define OFI_FAST_ROOM (OFI_FAST_SLOT - OFI_FAST_HEAD - 4)
+
+/* A ring in this side's memory that one peer writes into. */
+typedef struct ofi_ring {
+    struct ofi_ring *next;
+    struct net_path *path;
+    unsigned char *mem;
+    struct fid_mr *mr;
+    uint32_t id;
+    uint64_t my_gen, peer_gen; /* the generations both sides had when it was made */
+    uint64_t head;             /* frames taken */
+    uint64_t reported;         /* head as last told to the peer */
+    int dead;                  /* retired: freed at the next progress pass */
+} ofi_ring_t;
 
 #define OFI_HDRS (sizeof(ofi_wire_t) + sizeof(net_frame_hdr_t) + NET_UPPER_MAX)
 #define OFI_BUF_SIZE (OFI_HDRS + OFI_PAYLOAD_MAX)
@@ -139,6 +182,14 @@ struct net_path {
     uint64_t rx_bytes;
     uint64_t tx_done;      /* bytes whose sends completed, for measure */
     uint64_t m_bytes, m_at; /* tx_done and the time at the last measure */
+    /* RDMA fast path: our ring for the peer's frames, and the peer's for ours */
+    ofi_ring_t *ring;
+    uint64_t rx_msgs;      /* messages received by posted receive since the last reset */
+    int fast;              /* the peer's ring is known: small frames are written there */
+    uint32_t fast_id;
+    uint64_t fast_addr, fast_key, fast_gen; /* its place, key, the peer's generation then */
+    uint64_t fast_sent, fast_credit; /* frames written into it; frames the peer took */
+    uint64_t fast_frames;  /* frames sent by the fast path (statistics) */
 };
 
 struct net_iface {
@@ -164,12 +215,21 @@ struct net_iface {
     struct net_path **peers; /* by world rank */
     int announce;            /* some path waits to report up */
     uint64_t job;
+    int fast;                /* the RDMA fast path is on for this rail */
+    ofi_ring_t *rings;       /* live rings, polled by progress */
+    ofi_ring_t *dead_rings;  /* retired, freed at the next progress pass */
+    int nrings;
+    uint32_t next_ring;
+    uint32_t ring_changes;   /* rings retired so far */
+    int stream_rma;          /* the provider carries writes in TCP streams */
+    int nkept;               /* retired rings kept for that */
 };
 
 /* ---- rail discovery ---------------------------------------------------- */
 
 static struct fi_info *ofi_rails[OFI_MAX_RAILS];
 static int ofi_rail_rma[OFI_MAX_RAILS];
+static int ofi_rail_ordered[OFI_MAX_RAILS]; /* has remote writes and places their bytes in order: the fast path */
 static int ofi_nrails = -1;
 
 /* Providers that reach no other host, or only as a fallback of last resort. */
@@ -230,12 +290,43 @@ static struct fi_info *ofi_hints(const char *prov, int rma)
     return h;
 }
 
+/* Whether a write's bytes are placed in order, first to last, so that a
+ * ring slot's closing tag arriving means the slot arrived (the RDMA fast
+ * path). libfabric states no such order (FI_ORDER_DATA, which no provider
+ * offers); it holds for InfiniBand and RoCE NICs, which place each packet
+ * of a write in turn, for the providers that carry writes in a TCP stream
+ * and for shared memory, not for iWARP, whose direct data placement puts
+ * the segments of a write wherever they arrive. For verbs the protocol is
+ * asked of the core provider, which rxm hides. */
+static int ofi_places_in_order(const struct fi_info *fi)
+{
+    uint32_t proto = fi->ep_attr->protocol;
+    if (proto == FI_PROTO_IWARP || proto == FI_PROTO_IWARP_RDM)
+        return 0;
+    if (!strstr(fi->fabric_attr->prov_name, "verbs"))
+        return 1;
+    struct fi_info *h = fi_dupinfo(NULL), *list = NULL;
+    if (!h)
+        return 0;
+    h->ep_attr->type = FI_EP_MSG;
+    h->fabric_attr->prov_name = strdup("verbs");
+    int ordered = 0;
+    if (!fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, h, &list)) {
+        for (struct fi_info *c = list; c; c = c->next)
+            if (c->domain_attr->name && fi->domain_attr->name && !strcmp(c->domain_attr->name, fi->domain_attr->name))
+                ordered = c->ep_attr->protocol != FI_PROTO_IWARP;
+        fi_freeinfo(list);
+    }
+    fi_freeinfo(h);
+    return ordered;
+}
+
 /* The rails again, asked with remote writes, which not every provider has:
  * a rail whose domain offers them takes that description instead (asked
  * for at first, they would have hidden the providers without). */
 static void ofi_discover_rma(void)
 {
-    if (!ofi_nrails || !RM_CFG(ofi_rma_min))
+    if (!ofi_nrails || (!RM_CFG(ofi_rma_min) && !RM_CFG(ofi_fast)))
         return;
     /* A provider that carries remote writes in TCP streams (tcp, sockets)
      * checks a write's key when its header arrives and then places the
@@ -243,13 +334,16 @@ static void ofi_discover_rma(void)
      * again on another rail, would place its rest whenever the connection
      * resumes, seconds later, into a receive buffer long handed back; and
      * closing the endpoint to cut such connections crashes rxm in libfabric
-     * 1.17. So with failover on, those providers take the copy path, whose
-     * frames the rail layer numbers and drops when late. */
+     * 1.17. So with failover on, those providers' rendezvous takes the copy
+     * path, whose frames the rail layer numbers and drops when late. The
+     * RDMA fast path writes only into rings of railmpi's own, which are
+     * never handed back while the rail is open, so it stays. */
     const char *prov = ofi_rails[0]->fabric_attr->prov_name;
-    if (RM_CFG(ft) && (strstr(prov, "tcp") || strstr(prov, "sockets"))) {
+    int rndv = RM_CFG(ofi_rma_min) != 0;
+    if (rndv && RM_CFG(ft) && (strstr(prov, "tcp") || strstr(prov, "sockets"))) {
         rm_log_debug("ofi: provider %s carries remote writes in TCP streams: the copy path while failover is on "
                      "(RAILMPI_FT=0 for remote writes)", prov);
-        return;
+        rndv = 0;
     }
     struct fi_info *hints = ofi_hints(ofi_rails[0]->fabric_attr->prov_name, 1), *list = NULL;
     if (!hints)
@@ -269,7 +363,8 @@ static void ofi_discover_rma(void)
             if (dup) {
                 fi_freeinfo(ofi_rails[i]);
                 ofi_rails[i] = dup;
-                ofi_rail_rma[i] = 1;
+                ofi_rail_rma[i] = rndv;
+                ofi_rail_ordered[i] = RM_CFG(ofi_fast) && ofi_places_in_order(dup);
             }
             break;
         }
@@ -318,9 +413,9 @@ static int ofi_discover(void)
     qsort(ofi_rails, (size_t)ofi_nrails, sizeof ofi_rails[0], ofi_rail_cmp);
     ofi_discover_rma();
     for (int i = 0; i < ofi_nrails; i++)
-        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s%s", i, ofi_rails[i]->fabric_attr->prov_name,
+        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s%s%s", i, ofi_rails[i]->fabric_attr->prov_name,
                      ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name,
-                     ofi_rail_rma[i] ? ", remote writes" : "");
+                     ofi_rail_rma[i] ? ", remote writes" : "", ofi_rail_ordered[i] ? ", RDMA fast path" : "");
     return ofi_nrails;
 }
 
@@ -356,6 +451,8 @@ static rm_status_t ofi_post_recv(net_iface_t *ifc, ofi_buf_t *b)
 }
 
 static void ofi_close(net_iface_t *ifc);
+static void ofi_ring_retire(net_path_t *p);
+static void ofi_rings_free(net_iface_t *ifc, int all);
 
 #define OFI_TRY(call, what)                                                                   \
     do {                                                                                      \
@@ -380,6 +477,8 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     ifc->rail = dev;
     ifc->info = ofi_rails[dev];
     ifc->rma = ofi_rail_rma[dev];
+    ifc->fast = ofi_rail_ordered[dev];
+    ifc->stream_rma = strstr(ifc->info->fabric_attr->prov_name, "tcp") || strstr(ifc->info->fabric_attr->prov_name, "sockets");
     ifc->next_key = 1;
     for (int i = OFI_RMA_OPS - 1; i >= 0; i--) {
         ifc->rma_ops[i].next = ifc->rma_free;
@@ -407,7 +506,8 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
         return RM_ERR_NOMEM;
     }
     if (ifc->info->domain_attr->mr_mode & FI_MR_LOCAL) {
-        OFI_TRY(fi_mr_reg(ifc->domain, ifc->pool, nb * OFI_BUF_SIZE, FI_SEND | FI_RECV, 0, 0, 0, &ifc->mr, NULL),
+        OFI_TRY(fi_mr_reg(ifc->domain, ifc->pool, nb * OFI_BUF_SIZE, FI_SEND | FI_RECV | (ifc->fast ? FI_WRITE : 0),
+                          0, 0, 0, &ifc->mr, NULL),
                 "fi_mr_reg");
         ifc->mr_desc = fi_mr_desc(ifc->mr);
     }
@@ -433,6 +533,10 @@ static void ofi_close(net_iface_t *ifc)
         return;
     if (ifc->ep)
         fi_close(&ifc->ep->fid);
+    for (int r = 0; r < ifc->env.world_size; r++)
+        if (ifc->peers[r])
+            ofi_ring_retire(ifc->peers[r]);
+    ofi_rings_free(ifc, 1);
     if (ifc->mr)
         fi_close(&ifc->mr->fid);
     if (ifc->cq)
@@ -518,6 +622,164 @@ static void ofi_path_error(net_path_t *p, rm_status_t why)
     p->ifc->env.up.error(p->owner, p->ifc->rail, why);
 }
 
+/* The send buffer taken from the free list: the path's accounting. */
+static void ofi_tx_taken(net_iface_t *ifc, net_path_t *p, ofi_buf_t *b, size_t len)
+{
+    ifc->tx_free = b->next;
+    ifc->tx_busy++;
+    b->path = p;
+    b->epoch = p->epoch;
+    b->len = len;
+    p->inflight++;
+    p->queued += len;
+}
+
+/* A control message of the transport (a ring's address, credit) on the
+ * path, by send: RM_ERR_NO_RESOURCE when no buffer is free (the caller
+ * tries again later). */
+static rm_status_t ofi_ctl_send(net_path_t *p, const ofi_ctl_t *c)
+{
+    net_iface_t *ifc = p->ifc;
+    if (p->broken)
+        return RM_ERR_CONN_RESET;
+    ofi_buf_t *b = ifc->tx_free;
+    if (!b || p->inflight >= OFI_PATH_TX_MAX)
+        return RM_ERR_NO_RESOURCE;
+    ofi_wire_t w = {.magic = OFI_MAGIC_CTL, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
+    memcpy(b->data, &w, sizeof w);
+    memcpy(b->data + sizeof w, c, sizeof *c);
+    size_t len = sizeof w + sizeof *c;
+    ssize_t rc = fi_send(ifc->ep, b->data, len, ifc->mr_desc, p->fa, &b->ctx);
+    if (rc == -FI_EAGAIN)
+        return RM_ERR_NO_RESOURCE;
+    if (rc)
+        return RM_ERR_CONN_RESET;
+    ofi_tx_taken(ifc, p, b, len);
+    return RM_OK;
+}
+
+/* Our ring for the peer's small frames, made once the peer sent enough on
+ * the path, and its address sent to the peer. Both sides' generations are
+ * noted: a reset on either side retires it. */
+static void ofi_ring_make(net_path_t *p)
+{
+    net_iface_t *ifc = p->ifc;
+    if (ifc->nrings >= OFI_FAST_RINGS || ifc->nkept >= OFI_FAST_KEPT || p->broken)
+        return;
+    ofi_ring_t *r = calloc(1, sizeof *r);
+    size_t len = (size_t)OFI_FAST_SLOTS * OFI_FAST_SLOT;
+    if (!r || !(r->mem = aligned_alloc(4096, len))) {
+        free(r);
+        return;
+    }
+    memset(r->mem, 0, len);
+    uint64_t mode = ifc->info->domain_attr->mr_mode;
+    int rc = fi_mr_reg(ifc->domain, r->mem, len, FI_REMOTE_WRITE, 0, mode & FI_MR_PROV_KEY ? 0 : ifc->next_key++, 0,
+                       &r->mr, NULL);
+    if (rc) {
+        rm_log_info("ofi: rail %d: cannot register a fast-path ring: %s", ifc->rail, fi_strerror(-rc));
+        free(r->mem);
+        free(r);
+        return;
+    }
+    r->path = p;
+    r->id = ++ifc->next_ring;
+    r->my_gen = p->epoch;
+    r->peer_gen = p->peer_gen;
+    ofi_ctl_t c = {.type = OFI_CTL_RING, .id = r->id, .key = fi_mr_key(r->mr), .val = r->peer_gen,
+                   .addr = mode & FI_MR_VIRT_ADDR ? (uint64_t)(uintptr_t)r->mem : 0};
+    if (ofi_ctl_send(p, &c) != RM_OK) {
+        fi_close(&r->mr->fid); /* no buffer now: the next message tries again */
+        free(r->mem);
+        free(r);
+        return;
+    }
+    r->next = ifc->rings;
+    ifc->rings = r;
+    ifc->nrings++;
+    p->ring = r;
+    rm_log_debug("ofi: rail %d: ring %u for rank %d's small frames", ifc->rail, r->id, p->peer);
+}
+
+/* The ring is taken off the poll list and its registration closed (a
+ * provider that checks each packet against it places nothing more); the
+ * memory goes at the next progress pass, not under a poll that may be
+ * walking it. Over a provider that carries writes in TCP streams both stay
+ * until the rail closes: a write begun before the reset may still be
+ * placed there whenever its connection resumes, and one that arrives after
+ * a registration closed would make the provider drop the connection. */
+static void ofi_ring_retire(net_path_t *p)
+{
+    ofi_ring_t *r = p->ring;
+    p->rx_msgs = 0;
+    if (!r)
+        return;
+    p->ring = NULL;
+    rm_log_debug("ofi: rail %d: ring %u of rank %d retired after %llu frames", p->ifc->rail, r->id, p->peer,
+                 (unsigned long long)r->head);
+    for (ofi_ring_t **q = &p->ifc->rings; *q; q = &(*q)->next)
+        if (*q == r) {
+            *q = r->next;
+            break;
+        }
+    p->ifc->nrings--;
+    if (p->ifc->stream_rma) {
+        p->ifc->nkept++; /* registration and memory kept: see ofi_rings_free */
+    } else {
+        fi_close(&r->mr->fid);
+        r->mr = NULL;
+    }
+    r->dead = 1;
+    p->ifc->ring_changes++;
+    r->next = p->ifc->dead_rings;
+    p->ifc->dead_rings = r;
+}
+
+/* A small frame written into the peer's ring: RM_ERR_NO_RESOURCE when it
+ * does not fit, no slot is free or the provider is full (the caller sends
+ * it instead). */
+static rm_status_t ofi_fast_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper, const struct iovec *iov,
+                                 int iovcnt)
+{
+    net_iface_t *ifc = p->ifc;
+    size_t len = sizeof(ofi_wire_t) + sizeof *hdr + hdr->hlen + hdr->len;
+    ofi_buf_t *b = ifc->tx_free;
+    if (len > OFI_FAST_ROOM || p->fast_sent - p->fast_credit >= OFI_FAST_SLOTS || !b)
+        return RM_ERR_NO_RESOURCE;
+    uint64_t n = p->fast_sent;
+    uint32_t tag = (uint32_t)(n % 0xffffffffu) + 1, ln = (uint32_t)len;
+    unsigned char *d = b->data;
+    ofi_wire_t w = {.magic = OFI_MAGIC, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
+    memcpy(d, &ln, 4);
+    memcpy(d + 4, &tag, 4);
+    size_t off = OFI_FAST_HEAD;
+    memcpy(d + off, &w, sizeof w);
+    off += sizeof w;
+    memcpy(d + off, hdr, sizeof *hdr);
+    off += sizeof *hdr;
+    memcpy(d + off, upper, hdr->hlen);
+    off += hdr->hlen;
+    for (int i = 0; i < iovcnt; i++) {
+        memcpy(d + off, iov[i].iov_base, iov[i].iov_len);
+        off += iov[i].iov_len;
+    }
+    off = (off + 3) & ~(size_t)3;
+    memcpy(d + off, &tag, 4);
+    off += 4;
+    uint64_t at = p->fast_addr + (n % OFI_FAST_SLOTS) * OFI_FAST_SLOT;
+    ssize_t rc = fi_write(ifc->ep, d, off, ifc->mr_desc, p->fa, at, p->fast_key, &b->ctx);
+    if (rc == -FI_EAGAIN)
+        return RM_ERR_NO_RESOURCE;
+    if (rc) {
+        rm_log_info("ofi: rail %d: fast-path write to rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
+        return RM_ERR_CONN_RESET;
+    }
+    ofi_tx_taken(ifc, p, b, off);
+    p->fast_sent++;
+    p->fast_frames++;
+    return RM_OK;
+}
+
 static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper, const struct iovec *iov,
                             int iovcnt)
 {
@@ -530,6 +792,11 @@ static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     }
     if (hdr->len > OFI_PAYLOAD_MAX || hdr->hlen > NET_UPPER_MAX)
         return RM_ERR_INVALID;
+    if (p->fast) {
+        rm_status_t st = ofi_fast_send(p, hdr, upper, iov, iovcnt);
+        if (st != RM_ERR_NO_RESOURCE)
+            return st;
+    }
     ofi_buf_t *b = ifc->tx_free;
     ofi_wire_t w = {.magic = OFI_MAGIC, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
     unsigned char *d = b->data;
@@ -551,13 +818,7 @@ static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
         rm_log_info("ofi: rail %d: send to rank %d: %s", ifc->rail, p->peer, fi_strerror((int)-rc));
         return RM_ERR_CONN_RESET;
     }
-    ifc->tx_free = b->next;
-    ifc->tx_busy++;
-    b->path = p;
-    b->epoch = p->epoch;
-    b->len = off;
-    p->inflight++;
-    p->queued += off;
+    ofi_tx_taken(ifc, p, b, off);
     return RM_OK;
 }
 
@@ -578,32 +839,142 @@ static void ofi_tx_done(net_iface_t *ifc, ofi_buf_t *b, int failed)
     ifc->tx_busy--;
 }
 
-static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
+/* A control message of the peer's transport. A ring's address is taken
+ * only if it was made for this side's current generation and no newer one
+ * of the peer's was seen since: a ring of before a reset on either side
+ * is retired there. */
+static void ofi_ctl_recv(net_path_t *p, const ofi_wire_t *w, const ofi_ctl_t *c)
 {
-    const ofi_wire_t *w = (const ofi_wire_t *)b->data;
-    const net_frame_hdr_t *hdr = (const net_frame_hdr_t *)(b->data + sizeof *w);
+    if (c->type == OFI_CTL_RING) {
+        if (w->gen < p->peer_gen || c->val != p->epoch || p->broken || !p->ifc->fast)
+            return;
+        p->fast = 1;
+        p->fast_id = c->id;
+        p->fast_addr = c->addr;
+        p->fast_key = c->key;
+        p->fast_gen = w->gen;
+        p->fast_sent = p->fast_credit = 0;
+    } else if (c->type == OFI_CTL_CREDIT) {
+        if (p->fast && c->id == p->fast_id && c->val > p->fast_credit && c->val <= p->fast_sent)
+            p->fast_credit = c->val;
+    }
+}
+
+/* A message of the peer's, from a posted receive (ring NULL) or from our
+ * ring of the path. */
+static void ofi_deliver(net_iface_t *ifc, const unsigned char *data, size_t len, ofi_ring_t *ring)
+{
+    const ofi_wire_t *w = (const ofi_wire_t *)data;
+    const net_frame_hdr_t *hdr = (const net_frame_hdr_t *)(data + sizeof *w);
     size_t need = sizeof *w + sizeof *hdr;
-    if (len < need || w->magic != OFI_MAGIC || w->job != ifc->job || w->src >= (uint32_t)ifc->env.world_size ||
-        hdr->hlen > NET_UPPER_MAX || len != need + hdr->hlen + hdr->len) {
-        rm_log_info("ofi: rail %d: dropped a message that is not this job's (%zu bytes)", ifc->rail, len);
-    } else {
+    if (len >= sizeof *w && w->magic == OFI_MAGIC_CTL && !ring && w->job == ifc->job &&
+        w->src < (uint32_t)ifc->env.world_size && len == sizeof *w + sizeof(ofi_ctl_t)) {
         net_path_t *p = ifc->peers[w->src];
         if (p) {
-            if (w->gen > p->peer_gen)
-                p->peer_gen = w->gen;
-            /* The peer reset the path after we did and reaches us again:
-             * what a new connection is to an accepting TCP side. Up first,
-             * so that a probe this message carries is answered. */
-            if (p->broken && !p->closed && !p->announce_up && w->gen > p->reset_gen) {
-                p->broken = 0;
-                ifc->env.up.up(p->owner, ifc->rail);
-            }
+            ofi_ctl_t c;
+            memcpy(&c, data + sizeof *w, sizeof c);
             p->rx_bytes += len;
-            const unsigned char *upper = b->data + need;
-            ifc->env.up.recv(p->owner, ifc->rail, hdr, upper, hdr->len ? upper + hdr->hlen : NULL);
+            ofi_ctl_recv(p, w, &c);
+        }
+        return;
+    }
+    if (len < need || w->magic != OFI_MAGIC || w->job != ifc->job || w->src >= (uint32_t)ifc->env.world_size ||
+        (ring && w->src != (uint32_t)ring->path->peer) || hdr->hlen > NET_UPPER_MAX ||
+        len != need + hdr->hlen + hdr->len) {
+        rm_log_info("ofi: rail %d: dropped a message that is not this job's (%zu bytes)", ifc->rail, len);
+        return;
+    }
+    net_path_t *p = ifc->peers[w->src];
+    if (!p)
+        return;
+    if (w->gen > p->peer_gen) {
+        p->peer_gen = w->gen;
+        /* the peer reset the path: its place in our ring is gone, and the
+         * ring it gave us may be too */
+        if (p->ring && p->ring->peer_gen != w->gen)
+            ofi_ring_retire(p);
+        if (p->fast && p->fast_gen != w->gen)
+            p->fast = 0;
+    }
+    /* The peer reset the path after we did and reaches us again: what a new
+     * connection is to an accepting TCP side. Up first, so that a probe
+     * this message carries is answered. */
+    if (p->broken && !p->closed && !p->announce_up && w->gen > p->reset_gen) {
+        p->broken = 0;
+        ifc->env.up.up(p->owner, ifc->rail);
+    }
+    p->rx_bytes += len;
+    const unsigned char *upper = data + need;
+    ifc->env.up.recv(p->owner, ifc->rail, hdr, upper, hdr->len ? upper + hdr->hlen : NULL);
+    if (!ring && ifc->fast && !p->ring && !p->broken && ++p->rx_msgs >= OFI_FAST_AFTER)
+        ofi_ring_make(p);
+}
+
+static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
+{
+    ofi_deliver(ifc, b->data, len, NULL);
+    ofi_post_recv(ifc, b);
+}
+
+/* The frames the peers wrote into our rings, in order; each slot zeroed
+ * once taken (a slot's closing tag is then never met in what an earlier,
+ * longer frame left there), and the peer told what was taken every half
+ * ring. A ring retired meanwhile (a delivery can reset its path) ends the
+ * pass: the list changed under it. */
+static int ofi_fast_poll(net_iface_t *ifc)
+{
+    int n = 0;
+    for (ofi_ring_t *r = ifc->rings; r; r = r->next) {
+        uint32_t changes = ifc->ring_changes;
+        for (;;) {
+            unsigned char *slot = r->mem + (r->head % OFI_FAST_SLOTS) * OFI_FAST_SLOT;
+            uint32_t tag = (uint32_t)(r->head % 0xffffffffu) + 1, len;
+            if (__atomic_load_n((uint32_t *)(void *)(slot + 4), __ATOMIC_ACQUIRE) != tag)
+                break;
+            memcpy(&len, slot, 4);
+            size_t end = OFI_FAST_HEAD + (((size_t)len + 3) & ~(size_t)3);
+            if (len > OFI_FAST_ROOM) {
+                rm_log_info("ofi: rail %d: a fast-path slot from rank %d is malformed (%u bytes)", ifc->rail,
+                            r->path->peer, len);
+                ofi_path_error(r->path, RM_ERR_IO);
+                return n;
+            }
+            if (__atomic_load_n((uint32_t *)(void *)(slot + end), __ATOMIC_ACQUIRE) != tag)
+                break; /* still arriving */
+            r->head++;
+            n++;
+            ofi_deliver(ifc, slot + OFI_FAST_HEAD, len, r);
+            memset(slot, 0, end + 4);
+            if (ifc->ring_changes != changes)
+                return n;
+        }
+        if (r->head - r->reported >= OFI_FAST_SLOTS / 2) {
+            ofi_ctl_t c = {.type = OFI_CTL_CREDIT, .id = r->id, .val = r->head};
+            if (ofi_ctl_send(r->path, &c) == RM_OK)
+                r->reported = r->head;
         }
     }
-    ofi_post_recv(ifc, b);
+    return n;
+}
+
+/* Retired rings' memory (all: the rail closes). Over a provider that
+ * carries writes in TCP streams it is kept until then (ofi_ring_retire);
+ * at most OFI_FAST_KEPT rings, after which the rail makes no new ones. */
+static void ofi_rings_free(net_iface_t *ifc, int all)
+{
+    ofi_ring_t **q = &ifc->dead_rings;
+    while (*q) {
+        ofi_ring_t *r = *q;
+        if (!all && ifc->stream_rma) {
+            q = &r->next;
+            continue;
+        }
+        *q = r->next;
+        if (r->mr)
+            fi_close(&r->mr->fid);
+        free(r->mem);
+        free(r);
+    }
 }
 
 static int ofi_is_rma(const net_iface_t *ifc, const void *ctx)
@@ -632,6 +1003,8 @@ static void ofi_rma_done(net_iface_t *ifc, ofi_rma_op_t *op, int failed)
 static int ofi_progress(net_iface_t *ifc)
 {
     int n = 0;
+    if (ifc->dead_rings && !ifc->stream_rma)
+        ofi_rings_free(ifc, 0);
     if (ifc->announce) {
         ifc->announce = 0;
         for (int r = 0; r < ifc->env.world_size; r++) {
@@ -686,6 +1059,8 @@ static int ofi_progress(net_iface_t *ifc)
         if (got < 16)
             break;
     }
+    if (ifc->rings)
+        n += ofi_fast_poll(ifc);
     return n;
 }
 
@@ -702,6 +1077,8 @@ static void ofi_path_forget(net_path_t *p)
             op->fn(op->arg, RM_ERR_CONN_RESET, 0);
         }
     }
+    ofi_ring_retire(p);
+    p->fast = 0;
     p->broken = 1;
     p->epoch++;
     p->inflight = 0;
@@ -894,6 +1271,11 @@ static rm_status_t ofi_rma_write(net_path_t *p, const void *src, net_mr_t *local
     return RM_OK;
 }
 
+static uint64_t ofi_fast_frames(net_path_t *p)
+{
+    return p->fast_frames;
+}
+
 static const char *ofi_rail_name(net_iface_t *ifc)
 {
     return ifc->domain_name;
@@ -921,4 +1303,5 @@ const net_ops_t net_ofi_ops = {
     .mr_remote = ofi_mr_remote,
     .mr_dereg = ofi_mr_dereg,
     .rma_write = ofi_rma_write,
+    .fast_frames = ofi_fast_frames,
 };
