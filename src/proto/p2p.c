@@ -58,8 +58,8 @@ static inline size_t proto_recv_capacity(const request_t *r)
 static void proto_place(request_t *r, size_t off, const void *data, size_t len)
 {
     size_t cap = proto_recv_capacity(r);
-    if (off >= cap)
-        return;
+    if (off >= cap || !len)
+        return; /* an empty message's data may be NULL */
     if (len > cap - off)
         len = cap - off;
     if (dtype_is_contig(r->dt, r->count)) {
