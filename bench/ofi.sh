@@ -8,9 +8,13 @@
 #                 messages by remote writes into the receive buffer (which
 #                 tcp;ofi_rxm does only with failover off: RAILMPI_FT=0)
 #   ofi copy      the same with RAILMPI_OFI_RMA_MIN=0: the copy path only
+#   ofi fast off  latency with RAILMPI_OFI_FAST=0: small frames as messages,
+#                 not written into the peer's ring (the RDMA fast path)
 #   Open MPI ofi  --mca pml cm --mca mtl ofi, FI_PROVIDER=tcp; libfabric's tcp
 #                 provider takes one interface (FI_TCP_IFACE=rail0), so one rail
-# and prints the figures and the ratios ofi/tcp and ofi/(Open MPI ofi).
+#   MPICH         Debian's MPICH (UCX over tcp on both rails: its package has
+#                 no libfabric device), the same links
+# and prints the figures and the ratios ofi/tcp, ofi/(Open MPI ofi), ofi/MPICH.
 # Failover times over ofi: RAILMPI_TEST_NET=ofi bench/fault.sh.
 # Root only; the cluster is torn down on exit.
 #   bench/ofi.sh [--build DIR] [--markdown]
@@ -36,6 +40,7 @@ trap 'bash "$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
 for p in bw pingpong; do
     "$build/bin/mpicc" -O2 "$here/$p.c" -o "$tmp/$p.railmpi" || exit 1
     mpicc.openmpi -O2 "$here/$p.c" -o "$tmp/$p.openmpi" 2>/dev/null
+    mpicc.mpich -O2 "$here/$p.c" -o "$tmp/$p.mpich" 2>/dev/null
 done
 . "$here/peers.sh"
 peers_init
@@ -63,18 +68,22 @@ bm=$(for i in 1 2 3; do ompi_run "$tmp/bw.openmpi" 4194304 | bw_of; done | med3)
 lt=$(for i in 1 2 3; do rm_run tcp "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
 lo=$(for i in 1 2 3; do rm_run ofi "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
 lm=$(for i in 1 2 3; do ompi_run "$tmp/pingpong.openmpi" 8 | lat_of; done | med3)
+lf=$(for i in 1 2 3; do rm_run ofi -genv RAILMPI_OFI_FAST 0 "$tmp/pingpong.railmpi" 8 | lat_of; done | med3)
+bh=$(for i in 1 2 3; do peer_run mpich 120 "$tmp/bw.mpich" 4194304 2>/dev/null | bw_of; done | med3)
+lh=$(for i in 1 2 3; do peer_run mpich 120 "$tmp/pingpong.mpich" 8 2>/dev/null | lat_of; done | med3)
 load1=$(cut -d' ' -f1 /proc/loadavg)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || a == "" || b == "-" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 if [ $md = 1 ]; then
-    echo "| | railmpi tcp | railmpi ofi | ofi copy path | Open MPI ofi (1 rail) | ofi / tcp | railmpi ofi / Open MPI ofi |"
-    echo "|---|---:|---:|---:|---:|---:|---:|"
-    echo "| bandwidth 4 MiB (MB/s) | ${bt:--} | ${bo:--} | ${bc:--} | ${bm:--} | $(ratio "$bo" "$bt") | $(ratio "$bo" "$bm") |"
-    echo "| latency 8 B (us, one way) | ${lt:--} | ${lo:--} | - | ${lm:--} | $(ratio "$lo" "$lt") | $(ratio "$lo" "$lm") |"
+    echo "| | railmpi tcp | railmpi ofi | ofi copy path | ofi, fast path off | Open MPI ofi (1 rail) | MPICH (UCX) | ofi / tcp | ofi / Open MPI ofi | ofi / MPICH |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| bandwidth 4 MiB (MB/s) | ${bt:--} | ${bo:--} | ${bc:--} | - | ${bm:--} | ${bh:--} | $(ratio "$bo" "$bt") | $(ratio "$bo" "$bm") | $(ratio "$bo" "$bh") |"
+    echo "| latency 8 B (us, one way) | ${lt:--} | ${lo:--} | - | ${lf:--} | ${lm:--} | ${lh:--} | $(ratio "$lo" "$lt") | $(ratio "$lo" "$lm") | $(ratio "$lo" "$lh") |"
     echo
     echo "load average $load0 before, $load1 after"
 else
-    printf "%-26s %12s %12s %12s %14s %9s %14s\n" "" "railmpi-tcp" "railmpi-ofi" "ofi-copy" "OpenMPI-ofi" "ofi/tcp" "ofi/OpenMPI"
-    printf "%-26s %12s %12s %12s %14s %9s %14s\n" "bandwidth 4 MiB (MB/s)" "${bt:--}" "${bo:--}" "${bc:--}" "${bm:--}" "$(ratio "$bo" "$bt")" "$(ratio "$bo" "$bm")"
-    printf "%-26s %12s %12s %12s %14s %9s %14s\n" "latency 8 B (us)" "${lt:--}" "${lo:--}" "-" "${lm:--}" "$(ratio "$lo" "$lt")" "$(ratio "$lo" "$lm")"
+    f="%-26s %11s %11s %10s %10s %12s %10s %8s %11s %9s\n"
+    printf "$f" "" "railmpi-tcp" "railmpi-ofi" "ofi-copy" "ofi-nofast" "OpenMPI-ofi" "MPICH" "ofi/tcp" "ofi/OpenMPI" "ofi/MPICH"
+    printf "$f" "bandwidth 4 MiB (MB/s)" "${bt:--}" "${bo:--}" "${bc:--}" "-" "${bm:--}" "${bh:--}" "$(ratio "$bo" "$bt")" "$(ratio "$bo" "$bm")" "$(ratio "$bo" "$bh")"
+    printf "$f" "latency 8 B (us)" "${lt:--}" "${lo:--}" "-" "${lf:--}" "${lm:--}" "${lh:--}" "$(ratio "$lo" "$lt")" "$(ratio "$lo" "$lm")" "$(ratio "$lo" "$lh")"
     echo "load average $load0 before, $load1 after"
 fi

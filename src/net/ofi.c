@@ -108,7 +108,7 @@ typedef struct ofi_ctl {
     uint32_t id;      /* the ring's number on its rail */
     uint64_t addr;    /* RING: where the ring is, as the peer addresses it */
     uint64_t key;     /* RING: its key */
-    uint64_t val;     /* CREDIT: frames taken from the ring so far */
+    uint64_t val;     /* RING: the generation of the peer's it is for; CREDIT: frames taken so far */
 } ofi_ctl_t;
 
 /* A slot of a ring: the message's length and tag, the message (wire,
@@ -126,7 +126,7 @@ typedef struct ofi_ring {
     unsigned char *mem;
     struct fid_mr *mr;
     uint32_t id;
-    uint64_t my_gen, peer_gen; /* the generations both sides had when it was made */
+    uint64_t peer_gen;         /* the peer's generation it was made for: a newer one retires it */
     uint64_t head;             /* frames taken */
     uint64_t reported;         /* head as last told to the peer */
     int dead;                  /* retired: freed at the next progress pass */
@@ -659,8 +659,9 @@ static rm_status_t ofi_ctl_send(net_path_t *p, const ofi_ctl_t *c)
 }
 
 /* Our ring for the peer's small frames, made once the peer sent enough on
- * the path, and its address sent to the peer. Both sides' generations are
- * noted: a reset on either side retires it. */
+ * the path, and its address sent to the peer with the peer's generation it
+ * is for: a reset on either side retires it (ofi_path_forget here, a
+ * message of a newer generation from the peer, ofi_deliver). */
 static void ofi_ring_make(net_path_t *p)
 {
     net_iface_t *ifc = p->ifc;
@@ -684,7 +685,6 @@ static void ofi_ring_make(net_path_t *p)
     }
     r->path = p;
     r->id = ++ifc->next_ring;
-    r->my_gen = p->epoch;
     r->peer_gen = p->peer_gen;
     ofi_ctl_t c = {.type = OFI_CTL_RING, .id = r->id, .key = fi_mr_key(r->mr), .val = r->peer_gen,
                    .addr = mode & FI_MR_VIRT_ADDR ? (uint64_t)(uintptr_t)r->mem : 0};
