@@ -286,7 +286,10 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
     /* a SUSPECT path is still better than waiting when nothing is UP */
     int want = rail_channel_usable(ch) ? RAIL_PATH_UP : RAIL_PATH_SUSPECT;
     /* adaptive: by the measured figures once every usable path has them,
-     * by the static weights until then */
+     * by the static weights until then; a figure counts once the path was
+     * measured busy (proven): one taken while it was given too little is a
+     * floor, and a path the figures starve would never get the traffic to
+     * show more (ofi's second rail got no chunk at all that way) */
     int measured = rail_policy == RAIL_POLICY_ADAPTIVE;
     /* a path whose frames were taken off as too slow takes no new chunks
      * until the peer has them, while another path can */
@@ -295,7 +298,7 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
         const rail_path_t *p = &ch->paths[i];
         if (p->state != want)
             continue;
-        if (p->bw <= 0)
+        if (p->bw <= 0 || !p->proven)
             measured = 0;
         if (striped)
             p->slow_hi > p->dlv_hi ? slow++ : fine++;
@@ -626,6 +629,12 @@ static void rail_channel_ack(rail_channel_t *ch, uint64_t ack)
     }
     if (!ch->unacked.head)
         ch->resend = 0;
+    /* a path held back as slow waits no more once everything it held is
+     * acknowledged, whichever path brought it: its own report may never
+     * come (frames that never left the rail layer's queue for it) */
+    for (int i = 0; i < ch->npaths; i++)
+        if (ch->paths[i].slow_hi && ack >= ch->paths[i].slow_hi)
+            ch->paths[i].slow_hi = 0;
 }
 
 /* Keep a frame that arrived ahead of sequence. An unordered frame is handed

@@ -70,6 +70,7 @@ typedef struct rail_path {
      * rail_path_measure); the adaptive policy schedules by these */
     double bw;             /* bytes per second, smoothed */
     double rtt;            /* seconds */
+    int proven;            /* bw was measured while the path was busy, not only as a floor */
     /* Delivery reports, for a path whose transport measures no round trip
      * (rail_path_report): the receiver tells which frames each path brought,
      * the sender measures the path from that. */

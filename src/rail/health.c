@@ -57,6 +57,8 @@ static void rail_path_rate(rail_path_t *p, double rate, int limited)
 {
     if (rate > 0 && (!limited || rate > p->bw))
         p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * rate : rate;
+    if (rate > 0 && !limited)
+        p->proven = 1;
 }
 
 /* The path repository's figures, refreshed every tick from the transport.
@@ -106,6 +108,7 @@ void rail_path_measure(rail_path_t *p, uint64_t now)
         p->bw = p->bw > 0 ? 0.7 * p->bw + 0.3 * rate : rate;
         if (p->bw < RAIL_RATE_MIN)
             p->bw = RAIL_RATE_MIN;
+        p->proven = 1;
     } else if (p->measured_at && now > p->measured_at && got) {
         rail_path_rate(p, (double)got * 1e9 / (double)(now - p->measured_at), 1);
     } else if (!p->bw) {

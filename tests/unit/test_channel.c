@@ -567,6 +567,22 @@ static void test_measured_adaptive(void)
     stripe(&ch, 40, on); /* nothing measured: equal static weights */
     if (on[0] != 20 || on[1] != 20)
         FAIL("unmeasured adaptive: %d / %d chunks, expected 20 / 20", on[0], on[1]);
+    /* a path whose only figure was taken while it carried next to nothing
+     * (a few heartbeats: app-limited) is not starved by it: static weights
+     * until it was measured busy */
+    meas[0] = (net_measure_t){.rate = 4e8, .rtt = 100e-6};
+    meas[1] = (net_measure_t){.rate = 2e3, .rate_limited = 1};
+    rail_health_tick(3000 * RM_SEC - RM_SEC / 100);
+    if (ch.paths[1].bw != 2e3 || ch.paths[1].proven || !ch.paths[0].proven)
+        FAIL("an app-limited first sample: bw %.0f, proven %d / %d", ch.paths[1].bw, ch.paths[0].proven,
+             ch.paths[1].proven);
+    stripe(&ch, 40, on);
+    if (on[1] < 15)
+        FAIL("a path measured only while idle is starved: %d / %d chunks", on[0], on[1]);
+    ch.paths[1].bw = 0; /* the rest starts from a path not measured yet */
+    net_frame_hdr_t ack = {.ack = ch.send_seq};
+    rail_channel_recv(&ch, 0, &ack, NULL, NULL);
+    fake_paths[0].rx++, fake_paths[1].rx++;
     meas[0] = (net_measure_t){.rate = 4e8, .rtt = 100e-6};
     meas[1] = (net_measure_t){.rate = 1e8, .rtt = 100e-6};
     uint64_t t = 3000 * RM_SEC;
