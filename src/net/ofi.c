@@ -129,7 +129,6 @@ typedef struct ofi_ring {
     uint64_t peer_gen;         /* the peer's generation it was made for: a newer one retires it */
     uint64_t head;             /* frames taken */
     uint64_t reported;         /* head as last told to the peer */
-    int dead;                  /* retired: freed at the next progress pass */
 } ofi_ring_t;
 
 #define OFI_HDRS (sizeof(ofi_wire_t) + sizeof(net_frame_hdr_t) + NET_UPPER_MAX)
@@ -452,7 +451,7 @@ static rm_status_t ofi_post_recv(net_iface_t *ifc, ofi_buf_t *b)
 
 static void ofi_close(net_iface_t *ifc);
 static void ofi_ring_retire(net_path_t *p);
-static void ofi_rings_free(net_iface_t *ifc, int all);
+static void ofi_rings_free(net_iface_t *ifc);
 
 #define OFI_TRY(call, what)                                                                   \
     do {                                                                                      \
@@ -536,7 +535,7 @@ static void ofi_close(net_iface_t *ifc)
     for (int r = 0; r < ifc->env.world_size; r++)
         if (ifc->peers[r])
             ofi_ring_retire(ifc->peers[r]);
-    ofi_rings_free(ifc, 1);
+    ofi_rings_free(ifc);
     if (ifc->mr)
         fi_close(&ifc->mr->fid);
     if (ifc->cq)
@@ -729,40 +728,54 @@ static void ofi_ring_retire(net_path_t *p)
         fi_close(&r->mr->fid);
         r->mr = NULL;
     }
-    r->dead = 1;
     p->ifc->ring_changes++;
     r->next = p->ifc->dead_rings;
     p->ifc->dead_rings = r;
 }
 
-/* A small frame written into the peer's ring: RM_ERR_NO_RESOURCE when it
- * does not fit, no slot is free or the provider is full (the caller sends
- * it instead). */
-static rm_status_t ofi_fast_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper, const struct iovec *iov,
-                                 int iovcnt)
+/* A message as it goes on the wire, at d: the transport's header, the
+ * frame header, the upper header, the payload. Its length. */
+static size_t ofi_pack(const net_path_t *p, unsigned char *d, const net_frame_hdr_t *hdr, const void *upper,
+                       const struct iovec *iov, int iovcnt)
 {
-    net_iface_t *ifc = p->ifc;
-    size_t len = sizeof(ofi_wire_t) + sizeof *hdr + hdr->hlen + hdr->len;
-    ofi_buf_t *b = ifc->tx_free;
-    if (len > OFI_FAST_ROOM || p->fast_sent - p->fast_credit >= OFI_FAST_SLOTS || !b)
-        return RM_ERR_NO_RESOURCE;
-    uint64_t n = p->fast_sent;
-    uint32_t tag = (uint32_t)(n % 0xffffffffu) + 1, ln = (uint32_t)len;
-    unsigned char *d = b->data;
+    const net_iface_t *ifc = p->ifc;
     ofi_wire_t w = {.magic = OFI_MAGIC, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
-    memcpy(d, &ln, 4);
-    memcpy(d + 4, &tag, 4);
-    size_t off = OFI_FAST_HEAD;
-    memcpy(d + off, &w, sizeof w);
-    off += sizeof w;
-    memcpy(d + off, hdr, sizeof *hdr);
-    off += sizeof *hdr;
+    memcpy(d, &w, sizeof w);
+    memcpy(d + sizeof w, hdr, sizeof *hdr);
+    size_t off = sizeof w + sizeof *hdr;
     memcpy(d + off, upper, hdr->hlen);
     off += hdr->hlen;
     for (int i = 0; i < iovcnt; i++) {
         memcpy(d + off, iov[i].iov_base, iov[i].iov_len);
         off += iov[i].iov_len;
     }
+    return off;
+}
+
+/* The tag of a ring slot's n-th use (counted from 0): never 0, which a
+ * zeroed slot holds. */
+static inline uint32_t ofi_fast_tag(uint64_t n)
+{
+    return (uint32_t)(n % 0xffffffffu) + 1;
+}
+
+/* A small frame written into the peer's ring: RM_ERR_NO_RESOURCE when it
+ * does not fit, no slot is free or the provider is full (the caller sends
+ * it instead; it checked that a send buffer is free). */
+static rm_status_t ofi_fast_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper, const struct iovec *iov,
+                                 int iovcnt)
+{
+    net_iface_t *ifc = p->ifc;
+    size_t len = sizeof(ofi_wire_t) + sizeof *hdr + hdr->hlen + hdr->len;
+    if (len > OFI_FAST_ROOM || p->fast_sent - p->fast_credit >= OFI_FAST_SLOTS)
+        return RM_ERR_NO_RESOURCE;
+    ofi_buf_t *b = ifc->tx_free;
+    uint64_t n = p->fast_sent;
+    uint32_t tag = ofi_fast_tag(n), ln = (uint32_t)len;
+    unsigned char *d = b->data;
+    memcpy(d, &ln, 4);
+    memcpy(d + 4, &tag, 4);
+    size_t off = OFI_FAST_HEAD + ofi_pack(p, d + OFI_FAST_HEAD, hdr, upper, iov, iovcnt);
     off = (off + 3) & ~(size_t)3;
     memcpy(d + off, &tag, 4);
     off += 4;
@@ -798,18 +811,8 @@ static rm_status_t ofi_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
             return st;
     }
     ofi_buf_t *b = ifc->tx_free;
-    ofi_wire_t w = {.magic = OFI_MAGIC, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
-    unsigned char *d = b->data;
-    memcpy(d, &w, sizeof w);
-    memcpy(d + sizeof w, hdr, sizeof *hdr);
-    size_t off = sizeof w + sizeof *hdr;
-    memcpy(d + off, upper, hdr->hlen);
-    off += hdr->hlen;
-    for (int i = 0; i < iovcnt; i++) {
-        memcpy(d + off, iov[i].iov_base, iov[i].iov_len);
-        off += iov[i].iov_len;
-    }
-    ssize_t rc = fi_send(ifc->ep, d, off, ifc->mr_desc, p->fa, &b->ctx);
+    size_t off = ofi_pack(p, b->data, hdr, upper, iov, iovcnt);
+    ssize_t rc = fi_send(ifc->ep, b->data, off, ifc->mr_desc, p->fa, &b->ctx);
     if (rc == -FI_EAGAIN) {
         p->was_full = 1;
         return RM_ERR_NO_RESOURCE;
@@ -928,7 +931,7 @@ static int ofi_fast_poll(net_iface_t *ifc)
         uint32_t changes = ifc->ring_changes;
         for (;;) {
             unsigned char *slot = r->mem + (r->head % OFI_FAST_SLOTS) * OFI_FAST_SLOT;
-            uint32_t tag = (uint32_t)(r->head % 0xffffffffu) + 1, len;
+            uint32_t tag = ofi_fast_tag(r->head), len;
             if (__atomic_load_n((uint32_t *)(void *)(slot + 4), __ATOMIC_ACQUIRE) != tag)
                 break;
             memcpy(&len, slot, 4);
@@ -957,19 +960,15 @@ static int ofi_fast_poll(net_iface_t *ifc)
     return n;
 }
 
-/* Retired rings' memory (all: the rail closes). Over a provider that
- * carries writes in TCP streams it is kept until then (ofi_ring_retire);
- * at most OFI_FAST_KEPT rings, after which the rail makes no new ones. */
-static void ofi_rings_free(net_iface_t *ifc, int all)
+/* Retired rings' memory: at each progress pass, except over a provider
+ * that carries writes in TCP streams, where it is kept until the rail
+ * closes (ofi_ring_retire; at most OFI_FAST_KEPT rings, after which the
+ * rail makes no new ones). */
+static void ofi_rings_free(net_iface_t *ifc)
 {
-    ofi_ring_t **q = &ifc->dead_rings;
-    while (*q) {
-        ofi_ring_t *r = *q;
-        if (!all && ifc->stream_rma) {
-            q = &r->next;
-            continue;
-        }
-        *q = r->next;
+    while (ifc->dead_rings) {
+        ofi_ring_t *r = ifc->dead_rings;
+        ifc->dead_rings = r->next;
         if (r->mr)
             fi_close(&r->mr->fid);
         free(r->mem);
@@ -1004,7 +1003,7 @@ static int ofi_progress(net_iface_t *ifc)
 {
     int n = 0;
     if (ifc->dead_rings && !ifc->stream_rma)
-        ofi_rings_free(ifc, 0);
+        ofi_rings_free(ifc);
     if (ifc->announce) {
         ifc->announce = 0;
         for (int r = 0; r < ifc->env.world_size; r++) {

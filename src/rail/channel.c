@@ -298,7 +298,7 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
         const rail_path_t *p = &ch->paths[i];
         if (p->state != want)
             continue;
-        if (p->bw <= 0 || !p->proven)
+        if (!p->proven) /* proven implies a positive rate */
             measured = 0;
         if (striped)
             p->slow_hi > p->dlv_hi ? slow++ : fine++;

@@ -72,9 +72,9 @@ typedef struct rail_path {
     double rtt;            /* seconds */
     int proven;            /* bw was measured while the path was busy, not only as a floor */
     /* Delivery reports, for a path whose transport measures no round trip
-     * (rail_path_report): the receiver tells which frames each path brought,
-     * the sender measures the path from that. */
-    int reports;           /* this path is measured by reports (set by rail_path_measure) */
+     * (no NET_CAP_MEASURED; rail/channel.c): the receiver tells which frames
+     * each path brought, the sender measures the path from that. */
+    int reports;           /* this path is measured by reports (set when it is added) */
     uint64_t rx_hi;        /* receiver: highest sequence number that came by this path */
     uint64_t rx_hi_at;     /* receiver: ns, when it came */
     uint64_t rx_hi_told;   /* receiver: rx_hi in the last report */

@@ -19,3 +19,25 @@ cluster_up() {
     rails=$(bash "$here/vcluster.sh" rails "$name")
     mgmt=$(bash "$here/vcluster.sh" net "$name" m)
 }
+
+# The runs of the MPI suite (tests/mpi) across two hosts, "PROGRAM RANKS" a
+# line: 2 or 4 ranks where a program's first line allows them (ALL=all: each
+# allowed, else the last). Left out, because they check a one-host layout:
+# misc_env, mpit, topo_hosts, rma_shared, rma_nofree; and flood, whose memory
+# bound is the tcp and shm transports' (tests/cluster/mpi_suite_ofi.sh).
+suite_runs() { # [ALL]
+    local c t n counts pick
+    for c in "$here"/../mpi/*.c; do
+        t=$(basename "$c" .c)
+        case $t in misc_env|mpit|topo_hosts|rma_shared|rma_nofree|flood) continue ;; esac
+        counts=$(head -1 "$c" | sed -n 's|.*ranks:\([ 0-9]*\).*|\1|p')
+        [ -n "$counts" ] || counts="1 2 3 4"
+        pick=
+        for n in $counts; do
+            case $n in 2|4) ;; *) continue ;; esac
+            if [ "${1:-}" = all ]; then echo "$t $n"; else pick=$n; fi
+        done
+        [ -n "$pick" ] && echo "$t $pick"
+    done
+    return 0
+}

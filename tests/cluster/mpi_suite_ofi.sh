@@ -37,27 +37,15 @@ if [ "${net%% *}" = ofi ]; then
     timeout -k 5 60 "${mx[@]}" -genv RAILMPI_VERBOSE 2 -n 2 "$build/tests/mpi/mpi_p2p_basic" > "$tmp/out" 2>&1
     grep -q "ofi: rail 0: provider ${prov:-tcp}" "$tmp/out" || fail "no ofi rail of provider ${prov:-tcp}: $(grep -m3 ofi "$tmp/out" | tr '\n' ' ')"
 fi
-src=$(cd "$here/../mpi" && pwd)
 runs=0 t0=$(date +%s)
-for c in "$src"/*.c; do
-    t=$(basename "$c" .c)
-    case $t in misc_env|mpit|topo_hosts|rma_shared|rma_nofree|flood) continue ;; esac
-    counts=$(head -1 "$c" | sed -n 's|.*ranks:\([ 0-9]*\).*|\1|p')
-    [ -n "$counts" ] || counts="1 2 3 4"
-    pick=()
-    for n in $counts; do
-        case $n in 2|4) ;; *) continue ;; esac
-        if [ "${RAILMPI_TEST_COUNTS:-}" = all ]; then pick+=("$n"); else pick=("$n"); fi
-    done
-    for n in "${pick[@]}"; do
-        runs=$((runs + 1))
-        if ! timeout -k 5 110 "${mx[@]}" -n "$n" "$build/tests/mpi/mpi_$t" > "$tmp/out" 2>&1; then
-            fail "$t with $n ranks over $net across 2 hosts: $(grep -m3 -E "FAIL|ERR|Abort|signal" "$tmp/out" | tr '\n' ' ')"
-        elif [ -n "${RM_TEST_VERBOSE:-}" ]; then
-            echo "ok $t $n"
-        fi
-    done
-done
+while read -r t n; do
+    runs=$((runs + 1))
+    if ! timeout -k 5 110 "${mx[@]}" -n "$n" "$build/tests/mpi/mpi_$t" > "$tmp/out" 2>&1 < /dev/null; then
+        fail "$t with $n ranks over $net across 2 hosts: $(grep -m3 -E "FAIL|ERR|Abort|signal" "$tmp/out" | tr '\n' ' ')"
+    elif [ -n "${RM_TEST_VERBOSE:-}" ]; then
+        echo "ok $t $n"
+    fi
+done < <(suite_runs "${RAILMPI_TEST_COUNTS:-}")
 echo "$runs runs in $(( $(date +%s) - t0 )) s"
 [ $runs -ge 24 ] || fail "only $runs programs ran"
 [ $fails = 0 ] && echo "OK: the MPI suite across 2 hosts over $net"

@@ -17,7 +17,7 @@
 # it on any machine: the script's own check).
 set -u
 build=$1
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh" # suite_runs; no virtual cluster here
 prov=${RAILMPI_TEST_VERBS_PROVIDER:-verbs;ofi_rxm}
 fail() { echo "FAIL: $*"; exit 1; }
 command -v fi_info >/dev/null || { echo "SKIP: fi_info (libfabric-bin) missing"; exit 77; }
@@ -66,18 +66,11 @@ if [ $fast = 1 ]; then
     done
     echo "OK: small messages over $prov, by the RDMA fast path"
 fi
-# 4. the MPI suite (what mpi_suite_ofi.sh leaves out, for the same reasons, left out here)
+# 4. the MPI suite (lib.sh's suite_runs: what mpi_suite_ofi.sh leaves out, left out here)
 runs=0
-for c in "$here"/../mpi/*.c; do
-    t=$(basename "$c" .c)
-    case $t in misc_env|mpit|topo_hosts|rma_shared|rma_nofree|flood) continue ;; esac
-    counts=$(head -1 "$c" | sed -n 's|.*ranks:\([ 0-9]*\).*|\1|p')
-    [ -n "$counts" ] || counts="1 2 3 4"
-    for n in $counts; do
-        case $n in 2|4) ;; *) continue ;; esac
-        runs=$((runs + 1))
-        timeout -k 5 110 "${mx[@]}" -n "$n" "$build/tests/mpi/mpi_$t" > "$tmp/out" 2>&1 ||
-            fail "$t with $n ranks over $prov: $(grep -m3 -E "FAIL|ERR|Abort|signal" "$tmp/out" | tr '\n' ' ')"
-    done
-done
+while read -r t n; do
+    runs=$((runs + 1))
+    timeout -k 5 110 "${mx[@]}" -n "$n" "$build/tests/mpi/mpi_$t" > "$tmp/out" 2>&1 < /dev/null ||
+        fail "$t with $n ranks over $prov: $(grep -m3 -E "FAIL|ERR|Abort|signal" "$tmp/out" | tr '\n' ' ')"
+done < <(suite_runs all)
 echo "OK: the MPI suite over $prov, $runs runs across two hosts of this machine"
