@@ -356,16 +356,16 @@ static int p2p_probe(const char *fn_name_, int source, int tag, MPI_Comm comm, i
     CHECK_SRC_RANK(c, source);
     CHECK_RECV_TAG(c, tag);
     CHECK_ARG(c, blocking || flag, "flag is NULL");
-    for (int spins = 0;;) {
-        proto_progress();
+    for (int idle = 0;;) {
+        int n = proto_progress();
         MPI_CHECK_STATUS(c, proto_iprobe(source, tag, c, c->ctx, &found, status,
                                          message ? &m : NULL));
         if (found || !blocking)
             break;
-        if (++spins >= (int)1000) {
-            spins = 0;
+        if (n)
+            idle = 0;
+        else if (proto_idle_due(&idle))
             rm_lock_yield();
-        }
     }
     if (flag)
         *flag = found;

@@ -178,10 +178,8 @@ static int req_any(const char *fn_name_, int count, MPI_Request reqs[], int *ind
             *index = MPI_UNDEFINED;
             goto out;
         }
-        if (++idle >= (int)RM_CFG(spin_count)) {
-            idle = 0;
+        if (proto_idle_due(&idle))
             rm_lock_yield();
-        }
     }
 out:
     REQ_ARRAY_FREE(rs);
@@ -324,12 +322,10 @@ static int req_some(const char *fn_name_, int incount, MPI_Request reqs[], int *
                 err = mpi_err_raise(ec, rc, fn_name_, "one or more requests completed with an error");
             goto out;
         }
-        if (proto_progress()) {
+        if (proto_progress())
             idle = 0;
-        } else if (++idle >= (int)RM_CFG(spin_count)) {
-            idle = 0;
+        else if (proto_idle_due(&idle))
             rm_lock_yield();
-        }
     }
 out:
     REQ_ARRAY_FREE(rs);

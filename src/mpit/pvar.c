@@ -33,12 +33,12 @@ static struct MPIR_T_enum_s mpit_host_state_enum = {"rail_host_state", 4, mpit_h
                                                     mpit_host_state_values};
 
 /* ---- the variables ---- */
-typedef enum { MPIT_PER_RAIL, MPIT_PER_PEER_RAIL, MPIT_PER_PEER, MPIT_PER_HOST_RAIL } mpit_shape_t;
+typedef enum { MPIT_PER_RAIL, MPIT_PER_PEER_RAIL, MPIT_PER_PEER, MPIT_PER_HOST_RAIL, MPIT_PER_PROCESS } mpit_shape_t;
 typedef enum {
     MPIT_F_TX_BYTES, MPIT_F_TX_FRAMES, MPIT_F_RX_BYTES, MPIT_F_RX_FRAMES, MPIT_F_RESENT,
     MPIT_F_FAILURES, MPIT_F_RECOVERIES, MPIT_F_SUSPECTS, MPIT_F_DOWN, MPIT_F_STATE,
     MPIT_F_PARTITIONED, MPIT_F_HOST_STATE, MPIT_F_HOST_PROBES, MPIT_F_HOST_FAILURES,
-    MPIT_F_SHORT_WINDOWS,
+    MPIT_F_SHORT_WINDOWS, MPIT_F_YIELDS,
 } mpit_field_t;
 
 typedef struct mpit_pvar {
@@ -85,6 +85,9 @@ static const mpit_pvar_t mpit_pvars[] = {
     {"proto_rndv_short_windows", "Large messages sent to each peer over network rails with less than their "
      "whole rendezvous window because the peer's credit was short (the rest waited for the receive)", C,
      MPIT_PER_PEER, MPIT_F_SHORT_WINDOWS},
+    {"proto_wait_yields", "Times this process gave its core away (sched_yield) while it waited in MPI with "
+     "nothing to do (RAILMPI_SPIN_COUNT, RAILMPI_SPIN_OVERSUBSCRIBED, RAILMPI_SPIN_CORE_MATES)", C,
+     MPIT_PER_PROCESS, MPIT_F_YIELDS},
 };
 #undef C
 #undef T
@@ -126,7 +129,8 @@ int mpit_pvar_info(int index, mpit_pvar_info_t *out)
                               .enumtype = !state                        ? MPI_T_ENUM_NULL
                                           : v->field == MPIT_F_HOST_STATE ? &mpit_host_state_enum
                                                                           : &mpit_path_state_enum,
-                              .category = v->field == MPIT_F_SHORT_WINDOWS ? MPIT_CAT_PROTO : MPIT_CAT_RAIL};
+                              .category = v->field == MPIT_F_SHORT_WINDOWS || v->field == MPIT_F_YIELDS ? MPIT_CAT_PROTO
+                                                                                             : MPIT_CAT_RAIL};
     return MPI_SUCCESS;
 }
 
@@ -167,6 +171,7 @@ static int mpit_elements(const mpit_pvar_t *v)
     case MPIT_PER_PEER_RAIL: return mpit_world() * mpit_rails();
     case MPIT_PER_PEER: return mpit_world();
     case MPIT_PER_HOST_RAIL: return mpit_hosts() * mpit_rails();
+    case MPIT_PER_PROCESS: return 1;
     }
     return 1;
 }
@@ -227,6 +232,10 @@ static void mpit_pvar_sample(const mpit_pvar_t *v, int n, uint64_t *u, double *d
         return;
     if (v->shape == MPIT_PER_HOST_RAIL) {
         mpit_host_sample(v, n, u);
+        return;
+    }
+    if (v->shape == MPIT_PER_PROCESS) {
+        u[0] = rm_lock_yields;
         return;
     }
     int rails = mpit_rails(), world = proto_proc.world_size;

@@ -516,16 +516,22 @@ int proto_rail_migrate(int rail, int off)
     return n;
 }
 
+int proto_idle_due(int *idle)
+{
+    if (++*idle < proto_eng.spin_count)
+        return 0;
+    *idle = 0;
+    return 1;
+}
+
 rm_status_t proto_wait(request_t *r)
 {
     int idle = 0;
     while (!r->done) {
-        if (proto_progress()) {
+        if (proto_progress())
             idle = 0;
-        } else if (++idle >= proto_eng.spin_count) {
-            idle = 0;
+        else if (proto_idle_due(&idle))
             rm_lock_yield();
-        }
     }
     return RM_OK;
 }
@@ -566,12 +572,10 @@ rm_status_t proto_drain(void)
 {
     int idle = 0;
     while (proto_pending_frames()) {
-        if (proto_progress()) {
+        if (proto_progress())
             idle = 0;
-        } else if (++idle >= proto_eng.spin_count) {
-            idle = 0;
+        else if (proto_idle_due(&idle))
             rm_lock_yield();
-        }
     }
     return RM_OK;
 }

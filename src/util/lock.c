@@ -3,6 +3,7 @@
 #include <sched.h>
 
 int rm_lock_enabled;
+uint64_t rm_lock_yields;
 pthread_mutex_t rm_big_lock;
 
 void rm_lock_setup(int enabled)
@@ -17,6 +18,7 @@ void rm_lock_setup(int enabled)
 
 void rm_lock_yield(void)
 {
+    rm_lock_yields++;
     if (rm_lock_enabled) {
         /* a recursive lock may be held more than once: this only works
          * because blocking waits are entered from the outermost call */

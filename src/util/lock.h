@@ -6,6 +6,7 @@
 #define RM_UTIL_LOCK_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 extern int rm_lock_enabled;
 extern pthread_mutex_t rm_big_lock;
@@ -25,7 +26,8 @@ static inline void rm_unlock(void)
 }
 
 /* Give the core away while waiting; lets other threads (and, on an
- * oversubscribed host, other ranks) run. */
+ * oversubscribed host, other ranks) run. Counted in rm_lock_yields (MPI_T). */
 void rm_lock_yield(void);
+extern uint64_t rm_lock_yields;
 
 #endif

@@ -4,7 +4,7 @@
 # masks), else after RAILMPI_SPIN_COUNT polls. Ranks pinned to a core each
 # (mpiexec's default binding, or taskset per rank) see one CPU apiece and
 # must not count as oversubscribed for it; two ranks that share one core
-# must. The verbose start-up line says which.
+# must. The verbose start-up line says which, and MPI_T counts the yields.
 set -u
 build=$1
 bin=$build/bin
@@ -35,5 +35,14 @@ policy "$tmp/bound" -- -n 2 "$prog" > "$tmp/b"
 policy "$tmp/over" -- -n 2 -bind-to none taskset -c 0 "$prog" > "$tmp/o"
 [ "$(grep -c "yields after 1 idle polls" "$tmp/o")" = 2 ] ||
     fail "2 ranks on one core do not yield at once: $(cat "$tmp/o")"
-[ $fails = 0 ] && echo "OK: waiting ranks yield at once only when the host's ranks outnumber its cores"
+# every way of waiting follows the policy (MPI_Recv, MPI_Waitany, MPI_Probe;
+# tests/mpi/spin_yields.c counts yields with MPI_T): on one shared CPU each
+# round trip yields and none spins while the peer needs the core; on a CPU
+# each, waits poll
+for m in "shared:taskset -c 0" "apart:$tmp/pin"; do
+    timeout -k 5 60 "$bin/mpiexec" -n 2 -bind-to none ${m#*:} "$build/tests/mpi/mpi_spin_yields" "${m%%:*}" \
+        > "$tmp/y" 2>&1 || fail "ways of waiting, ${m%%:*}: $(grep -m3 -E 'FAIL|rror' "$tmp/y" | tr '\n' ' ')"
+    sed "s/^/${m%%:*}: /" "$tmp/y" | grep -v OK
+done
+[ $fails = 0 ] && echo "OK: waiting ranks yield at once only when the host's ranks outnumber its cores, in every way of waiting"
 exit $((fails > 0))
