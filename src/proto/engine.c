@@ -526,12 +526,16 @@ int proto_idle_due(int *idle)
 
 rm_status_t proto_wait(request_t *r)
 {
+    /* proto_idle_due written out: this loop's pass is what a small
+     * message's latency waits on */
     int idle = 0;
     while (!r->done) {
-        if (proto_progress())
+        if (proto_progress()) {
             idle = 0;
-        else if (proto_idle_due(&idle))
+        } else if (++idle >= proto_eng.spin_count) {
+            idle = 0;
             rm_lock_yield();
+        }
     }
     return RM_OK;
 }
