@@ -100,6 +100,7 @@ typedef struct tcp_conn {
     int in_payload;
     int rx_lean;            /* read only up to the next upper header (after a large payload) */
     int rx_small;           /* small frames parsed since lean reading began */
+    tcp_rate_t rate;        /* the kernel's counters at the last rate sample */
     struct tcp_conn *next;
 } tcp_conn_t;
 
@@ -1045,7 +1046,7 @@ static int tcp_measure(net_path_t *p, net_measure_t *m)
 {
     if (!p->conn || p->conn->state != TC_UP)
         return -1;
-    return tcp_info_measure(p->conn->fd, m);
+    return tcp_info_measure(p->conn->fd, &p->conn->rate, m);
 }
 
 static uint64_t tcp_rx_bytes(net_path_t *p)

@@ -6,7 +6,18 @@
 
 #include "net/net.h"
 
-/* 0 and *m filled, or -1 (errno set) when the socket cannot say. */
-int tcp_info_measure(int fd, net_measure_t *m);
+/* The kernel's last delivery-rate readings of one connection. */
+#define TCP_RATE_KEEP 3
+typedef struct tcp_rate {
+    double seen[TCP_RATE_KEEP - 1]; /* network-limited readings before the latest; 0: none */
+} tcp_rate_t;
+
+/* 0 and *m filled, or -1 (errno set) when the socket cannot say. The rate
+ * is the kernel's latest delivery-rate reading, or less when one of the
+ * TCP_RATE_KEEP - 1 network-limited readings before it was (tcp_info.c). */
+int tcp_info_measure(int fd, tcp_rate_t *r, net_measure_t *m);
+/* The rate to report for one reading (`limited`: taken while the sender
+ * had too little to send), which it also records. */
+double tcp_rate_filter(tcp_rate_t *r, double rate, int limited);
 
 #endif
