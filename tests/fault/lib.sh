@@ -198,7 +198,16 @@ stress_wait() { wait "$stress_pid"; stress_rc=$?; stress_t1=$(now); stress_pid=;
 stress_log() {
     echo "--- stress output (tail) and rail events:"
     grep -vE "^progress " "$tmp/stress.out" | tail -15
-    grep -E " rail event | rail: " "$tmp/stress.out" | head -20
+    [ -f "$tmp/stress.out" ] || return 0
+    # the first events (start-up) and the last ones (the fault and after)
+    local ev; ev=$(grep -cE " rail event | rail: " "$tmp/stress.out")
+    if [ "$ev" -le 50 ]; then
+        grep -E " rail event | rail: " "$tmp/stress.out"
+    else
+        grep -E " rail event | rail: " "$tmp/stress.out" | head -10
+        echo "... ($((ev - 40)) more events)"
+        grep -E " rail event | rail: " "$tmp/stress.out" | tail -30
+    fi
     echo "--- faults:"; cat "$tmp/faults"
 }
 
