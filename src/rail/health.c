@@ -364,18 +364,14 @@ static int rail_path_quiet(rail_channel_t *ch, rail_path_t *p, uint64_t now)
  * in less than half that time: slow, not dead (a long delay, a rail
  * throttled to a trickle). Its undelivered frames are sent again on the
  * others (the peer drops whichever copy comes second), so the job waits
- * neither for the slow rail nor for its failure. A suspect path counts
- * too: it takes no new frames while another is up, and one that keeps
- * answering now and then is never failed, so nothing else would move the
- * frames it holds. */
+ * neither for the slow rail nor for its failure. */
 static void rail_channel_slow_paths(rail_channel_t *ch)
 {
     double half = (double)RM_CFG(path_timeout_ms) * 1e-3 / 2;
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
         size_t backlog = p->kept - p->kept_dlv;
-        if (!p->reports || (p->state != RAIL_PATH_UP && p->state != RAIL_PATH_SUSPECT) || p->bw <= 0 ||
-            !backlog)
+        if (!p->reports || p->state != RAIL_PATH_UP || p->bw <= 0 || !backlog)
             continue;
         double drain = p->rtt / 2 + (double)backlog / p->bw, best = 0;
         if (drain <= half)
