@@ -129,6 +129,12 @@ typedef struct net_measure {
     double rtt;       /* seconds, smoothed round trip; 0: unknown */
 } net_measure_t;
 
+/* What the peer's host acknowledged on one path (net_ops_t.net_acks). */
+typedef struct net_acks {
+    uint64_t acked;   /* bytes acknowledged */
+    unsigned timeouts; /* retransmission timeouts since the last acknowledgement (0: none pending) */
+} net_acks_t;
+
 typedef struct net_ops {
     const char *name;
     unsigned caps;
@@ -167,6 +173,12 @@ typedef struct net_ops {
     uint64_t (*rx_bytes)(net_path_t *p);
     void (*path_reset)(net_path_t *p);
     rm_status_t (*reconnect)(net_path_t *p);
+    /* optional: what the peer's host acknowledged of ours on the path so
+     * far, whether or not a process there read it (TCP: the kernel's
+     * counters); -1 when unknown. Tells a peer whose processes stall
+     * (stopped, starved of a core), while its host answers at once, from a
+     * rail that carries nothing any more, or only after timeouts. */
+    int (*net_acks)(net_path_t *p, net_acks_t *out);
     /* optional: a printable name of the path's network (for event lines) */
     const char *(*rail_name)(net_iface_t *ifc);
     /* optional: what the transport measured of the path lately (throughput,

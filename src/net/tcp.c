@@ -1049,6 +1049,13 @@ static int tcp_measure(net_path_t *p, net_measure_t *m)
     return tcp_info_measure(p->conn->fd, &p->conn->rate, m);
 }
 
+static int tcp_net_acks(net_path_t *p, net_acks_t *out)
+{
+    if (!p->conn || p->conn->state != TC_UP)
+        return -1;
+    return tcp_info_acks(p->conn->fd, out);
+}
+
 static uint64_t tcp_rx_bytes(net_path_t *p)
 {
     return p->rx_bytes;
@@ -1097,5 +1104,6 @@ const net_ops_t net_tcp_ops = {
     .reconnect = tcp_reconnect,
     .rail_name = tcp_rail_name,
     .measure = tcp_measure,
+    .net_acks = tcp_net_acks,
     .connect_foreign = tcp_connect_foreign,
 };

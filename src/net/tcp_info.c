@@ -47,3 +47,21 @@ int tcp_info_measure(int fd, tcp_rate_t *r, net_measure_t *m)
     m->rate = tcp_rate_filter(r, m->rate, m->rate_limited);
     return 0;
 }
+
+int tcp_info_acks(int fd, net_acks_t *out)
+{
+    struct tcp_info ti;
+    socklen_t len = sizeof ti;
+    memset(&ti, 0, sizeof ti);
+    /* tcpi_bytes_acked: Linux 4.1+; counters, so exact where the kernel's
+     * times of the last receipt tick in jiffies */
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+        len < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof ti.tcpi_bytes_acked)
+        return -1;
+    out->acked = ti.tcpi_bytes_acked;
+    /* timeouts, not retransmissions: a tail-loss probe resends the last
+     * segment after two round trips when the peer's acknowledgement is
+     * merely delayed (its process stopped), and counts in tcpi_total_retrans */
+    out->timeouts = ti.tcpi_retransmits;
+    return 0;
+}

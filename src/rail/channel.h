@@ -87,6 +87,9 @@ typedef struct rail_path {
     uint64_t rtt_win[2];   /* ns: least round trip sampled this window and the last (0: none) */
     int rtt_ticks;         /* measures in the current window */
     uint64_t rtt_probe_at; /* ns: a probe went out for a round trip (no frame gave one) */
+    uint64_t net_probe_at; /* ns: a probe went out to ask the silent peer's network (rail_path_net_answers) */
+    net_acks_t net_acks;   /* the transport's net_acks when it did */
+    int net_kept;          /* silent past the timeout, kept because the peer's network answers */
     uint64_t dlv_hi;       /* sender: highest sequence number reported delivered */
     unsigned reports_in, reports_seen; /* sender: the channel's reports taken in, all in all / at the last measure */
     uint64_t slow_hi;      /* sender: frames up to here were taken off as too slow; no

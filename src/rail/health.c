@@ -224,6 +224,64 @@ static void rail_path_observe(rail_channel_t *ch, rail_path_t *p, uint64_t now)
     }
 }
 
+/* A probe that also asks the peer's network: what its host acknowledged so
+ * far is noted with the probe's time. */
+static int rail_path_ask_net(rail_channel_t *ch, rail_path_t *p, uint64_t now)
+{
+    net_acks_t a;
+    if (p->ops->net_acks(p->np, &a) < 0 || rail_path_emit_ctl(ch, p, NET_F_PROBE) != RM_OK)
+        return 0;
+    p->net_probe_at = now;
+    p->net_acks = a;
+    return 1;
+}
+
+/* A path silent past the path timeout whose transport can tell what the
+ * peer's host takes in (net_acks: for TCP, the kernel acknowledges data
+ * whether its processes run or not). Its silence is judged on a probe of
+ * ours sent during it: if the peer's host acknowledged more since, with no
+ * retransmission timeout pending, the rail works and the peer's processes
+ * stall (stopped, or starved of a core: every rank of a loaded host can be
+ * off its core for longer than a timeout), so the path is kept, SUSPECT (no
+ * new data), and asked again. A rail that drops packets (flapping, lossy)
+ * and so has TCP waiting for a timeout is judged by its silence as before.
+ * 1: keep waiting; 0: judge the path by its silence, as a path without
+ * such a transport is. A dead rail is judged as early as without the test:
+ * the probe went out when the path turned suspect, a quarter timeout
+ * before. */
+static int rail_path_net_answers(rail_channel_t *ch, rail_path_t *p, uint64_t now, uint64_t heard,
+                                 uint64_t silent)
+{
+    if (!p->ops->net_acks || p->state == RAIL_PATH_ARMED)
+        return 0;
+    if (!p->net_probe_at || p->net_probe_at <= heard) {
+        /* no probe during this silence (this rank's ticks came late): ask now */
+        p->net_kept = 0;
+        return rail_path_ask_net(ch, p, now);
+    }
+    /* the answer's time: two ticks; once kept, the peer is asked once per
+     * heartbeat interval (every rank's paths there are) */
+    uint64_t grace = p->net_kept ? rail_probe_interval() : 2 * rail_health_interval();
+    if (now - p->net_probe_at < grace)
+        return 1;
+    net_acks_t a;
+    if (p->ops->net_acks(p->np, &a) < 0 || a.acked <= p->net_acks.acked || a.timeouts) {
+        p->net_kept = 0;
+        return 0;
+    }
+    if (!p->net_kept) {
+        p->net_kept = 1;
+        rail_event(ch, p, "silent for %llu ms, but the peer's host acknowledges what it is sent (its "
+                          "processes stall): kept, not failed", (unsigned long long)(silent / RM_MS));
+    }
+    if (p->state == RAIL_PATH_UP) {
+        p->state = RAIL_PATH_SUSPECT;
+        p->suspects++;
+    }
+    rail_path_ask_net(ch, p, now);
+    return 1;
+}
+
 static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int monitor)
 {
     uint64_t timeout = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS;
@@ -260,10 +318,12 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
         if (hh > heard)
             heard = hh;
         uint64_t silent = now > heard ? now - heard : 0;
+        if (silent > timeout && rail_path_net_answers(ch, p, now, heard, silent))
+            goto beat;
         if (silent > timeout) {
-            char why[64];
-            snprintf(why, sizeof why, "nothing received for %llu ms",
-                     (unsigned long long)(silent / RM_MS));
+            char why[96];
+            snprintf(why, sizeof why, "nothing received for %llu ms%s", (unsigned long long)(silent / RM_MS),
+                     p->ops->net_acks && p->net_probe_at > heard ? "; its host acknowledged no probe at once" : "");
             if (e)
                 rail_host_judge_down(e, ch->peer, p->rail, now, silent);
             rail_path_down(ch, p, RM_ERR_TIMED_OUT, why);
@@ -271,6 +331,7 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
         }
         if (p->state == RAIL_PATH_SUSPECT && silent <= rail_suspect_after()) {
             p->state = RAIL_PATH_UP;
+            p->net_kept = 0;
             rail_event(ch, p, "up (answered while suspect)");
         } else if (p->state == RAIL_PATH_UP && silent > rail_suspect_after()) {
             p->state = RAIL_PATH_SUSPECT;
@@ -280,7 +341,11 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
             if (e)
                 rail_host_suspect(e, ch->peer, p->rail, silent);
             rail_channel_promote(ch);
+            /* the network is asked now, so that its answer is in by the timeout */
+            if (p->ops->net_acks)
+                rail_path_ask_net(ch, p, now);
         }
+    beat:
         if (p->state == RAIL_PATH_ARMED && !p->probed)
             rail_path_emit_ctl(ch, p, NET_F_PROBE); /* a new connection proves itself */
         else
@@ -350,6 +415,8 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
  * local rank) past a heartbeat interval and a tick. */
 static int rail_path_quiet(rail_channel_t *ch, rail_path_t *p, uint64_t now)
 {
+    if (p->net_kept)
+        return 0; /* kept while the peer's processes stall: no failure of it will resend what it took */
     if (p->state == RAIL_PATH_SUSPECT)
         return 1;
     rail_host_entry_t *e = rail_host_entry(ch->peer, p->rail);

@@ -30,6 +30,9 @@ struct net_path {
     int rail;
     uint64_t rx;     /* bytes "received": the liveness counter */
     int resets, reconnects;
+    int acking;      /* the peer's "kernel" acknowledges what is sent (net_acks) */
+    int resending;   /* ... but a retransmission timeout is pending */
+    uint64_t acked;
 };
 static struct net_path fake_paths[2] = {{.rail = 0}, {.rail = 1}};
 
@@ -39,6 +42,8 @@ static rm_status_t fake_send(net_path_t *p, const net_frame_hdr_t *hdr, const vo
     if (room <= 0)
         return RM_ERR_NO_RESOURCE;
     room--;
+    if (p->acking)
+        p->acked += 1;
     wire_frame_t *f = &wire[p->rail][nwire[p->rail]++];
     f->hdr = *hdr;
     memcpy(f->upper, upper, hdr->hlen);
@@ -449,6 +454,74 @@ static void test_health(void)
 
 /* With fault tolerance off, a path failure fails the channel at once:
  * referenced frames come back with the error, nothing hangs. */
+static int fake_acks(net_path_t *p, net_acks_t *out)
+{
+    out->acked = p->acked;
+    out->timeouts = p->resending ? 1 : 0;
+    return 0;
+}
+
+/* A path silent past the timeout whose peer's host still acknowledges what
+ * is sent (its processes stall) is kept, SUSPECT; once the acknowledgements
+ * stop too, it fails, and a rail that acknowledges nothing fails at the
+ * same tick as on a transport that cannot tell. */
+static int net_down_tick(const net_ops_t *ops, int acking, int stop_at, int resending)
+{
+    rail_channel_t ch;
+    rail_channel_init(&ch, 0);
+    rail_health_setup(1);
+    rail_host_teardown();
+    rail_host_reset();
+    fake_paths[0] = (struct net_path){.rail = 0, .acking = acking, .resending = resending};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(&ch, ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&ch, ops, NULL, &fake_paths[1], 1);
+    uint64_t t = 5000 * RM_SEC, step = rail_health_interval();
+    send_ints(&ch, 0, 1);
+    ack_to(&ch, 1);
+    fake_paths[0].rx = fake_paths[1].rx = 1;
+    rail_health_tick(t);
+    int down = -1;
+    for (int i = 1; i <= 6 * RAIL_TICKS_PER_TIMEOUT && down < 0; i++) {
+        if (i == stop_at)
+            fake_paths[0].acking = 0;
+        fake_paths[1].rx += 10;
+        rail_health_tick(t + (uint64_t)i * step + 1);
+        if (ch.paths[0].state == RAIL_PATH_DOWN)
+            down = i;
+        else if (i > RAIL_TICKS_PER_TIMEOUT && acking && !resending && (stop_at < 0 || i < stop_at) &&
+                 ch.paths[0].state != RAIL_PATH_SUSPECT)
+            FAIL("a path whose host acknowledges must stay SUSPECT (state %d at tick %d)", ch.paths[0].state, i);
+    }
+    rail_channel_destroy(&ch);
+    rail_host_teardown();
+    rail_host_reset();
+    return down;
+}
+
+static void test_net_answers(void)
+{
+    net_ops_t acked_ops = fake_ops;
+    acked_ops.net_acks = fake_acks;
+    int plain = net_down_tick(&fake_ops, 0, -1, 0);
+    if (plain < 0)
+        FAIL("a silent path without net_acks must fail");
+    int dead = net_down_tick(&acked_ops, 0, -1, 0);
+    if (dead != plain)
+        FAIL("a rail that acknowledges nothing must fail at tick %d, as without net_acks (got %d)", plain, dead);
+    int lossy = net_down_tick(&acked_ops, 1, -1, 1);
+    if (lossy != plain)
+        FAIL("a rail with a retransmission timeout pending must fail at tick %d (got %d)", plain, lossy);
+    if (net_down_tick(&acked_ops, 1, -1, 0) >= 0)
+        FAIL("a path whose host acknowledges must not fail");
+    int stop = 3 * RAIL_TICKS_PER_TIMEOUT;
+    int later = net_down_tick(&acked_ops, 1, stop, 0);
+    uint64_t bound = (rail_probe_interval() + 2 * rail_health_interval()) / rail_health_interval() + 1;
+    if (later < stop || (uint64_t)(later - stop) > bound)
+        FAIL("once the acknowledgements stop the kept path must fail within %llu ticks (stopped at %d, failed at %d)",
+             (unsigned long long)bound, stop, later);
+}
+
 static void test_ft_off(void)
 {
     rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 0);
@@ -1022,6 +1095,7 @@ int main(void)
     test_sequencing();
     test_idle_acks();
     test_health();
+    test_net_answers();
     test_ft_off();
     test_failover_policy();
     test_measured_adaptive();
