@@ -220,8 +220,7 @@ static rm_status_t shm_wait(comm_t *c, const uint64_t *word, uint64_t k, int r)
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < k) {
         if (proto_progress()) {
             idle = 0;
-        } else if (++idle >= proto_eng.spin_count) {
-            idle = 0;
+        } else if (proto_idle_due(&idle)) {
             rm_status_t f = proto_peer_failure(c->group->world[r]);
             if (f < 0)
                 return f;

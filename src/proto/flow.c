@@ -102,8 +102,7 @@ void proto_credit_await(int world, size_t bytes)
             return;
         if (proto_progress()) {
             idle = 0;
-        } else if (++idle >= proto_eng.spin_count) {
-            idle = 0;
+        } else if (proto_idle_due(&idle)) {
             if (rm_now() > deadline) {
                 p->wait_failed = p->granted + 1;
                 return;
