@@ -41,23 +41,11 @@ tmp=$(mktemp -d)
 trap 'bash "$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
 mpicc.mpich -O2 "$here/pingpong.c" -o "$tmp/pp.mpich" 2>/dev/null || echo "bench: no MPICH build" >&2
 mpicc.openmpi -O2 "$here/pingpong.c" -o "$tmp/pp.openmpi" 2>/dev/null || echo "bench: no Open MPI build" >&2
-# an ssh look-alike for the peers' launchers: run the command inside the namespace
-cat > "$tmp/ns-ssh" <<'SH'
-#!/bin/sh
-while [ $# -gt 0 ]; do case "$1" in -*) shift;; *) break;; esac; done
-host=$1; shift
-exec ip netns exec $host sh -c "$*"
-SH
-cat > "$tmp/pin" <<'SH'
-#!/bin/sh
-r=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-0}}
-exec taskset -c $((r % $(nproc --all))) "$@"
-SH
-chmod +x "$tmp/ns-ssh" "$tmp/pin"
 bash "$vc" up $name 2 1 >/dev/null || exit 1
-rail=$(bash "$vc" rails $name)
+rails=$(bash "$vc" rails $name)
 mgmt=$(bash "$vc" net $name m)
-hosts=${name}h1,${name}h2
+. "$here/peers.sh"
+peers_init
 warm=$((iters / 10))
 run() { # impl round -> "size usec" lines in $tmp/IMPL.ROUND
     local o=$tmp/$1.$2
@@ -65,26 +53,17 @@ run() { # impl round -> "size usec" lines in $tmp/IMPL.ROUND
         tcp | railmpi)
             local level=mpi
             [ $1 = tcp ] && level=transport
-            timeout 300 "$build/bin/mpiexec" -hosts $hosts -launcher-exec "ip netns exec" -iface ${name}mbr \
-                -genv RAILMPI_TCP_RAILS "$rail" "$tmp/pin" "$build/bin/railbench" -L $level -t lat \
-                -m 1:$max -i $iters -x $warm ;;
-        mpich)
-            [ -x "$tmp/pp.mpich" ] || return
-            timeout 300 mpiexec.mpich -hosts $hosts -n 2 -launcher ssh -launcher-exec "$tmp/ns-ssh" \
-                -iface ${name}mbr -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES rail0 \
-                "$tmp/pin" "$tmp/pp.mpich" $max ;;
-        openmpi)
-            [ -x "$tmp/pp.openmpi" ] || return
-            timeout 300 mpirun.openmpi --allow-run-as-root -np 2 --host $hosts --mca routed direct \
-                --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include $mgmt --mca btl tcp,self \
-                --mca btl_tcp_if_include "$rail" --bind-to none "$tmp/pin" "$tmp/pp.openmpi" $max ;;
+            peer_run railmpi 300 --pin "$build/bin/railbench" -L $level -t lat -m 1:$max -i $iters -x $warm ;;
+        mpich | openmpi)
+            [ -x "$tmp/pp.$1" ] || return
+            peer_run $1 300 --pin "$tmp/pp.$1" $max ;;
     esac 2>"$o.err" | awk '/^[0-9]+ [0-9.]+$/ && $1 > 0' >"$o"
     [ -s "$o" ] || echo "bench: $1 produced no figures in round $2: $(head -c 300 "$o.err")" >&2
 }
 for r in $(seq "$rounds"); do
     for impl in tcp railmpi mpich openmpi; do run $impl $r; done
 done
-python3 - "$tmp" "$rounds" "$md" "$rail" <<'PY'
+python3 - "$tmp" "$rounds" "$md" "$rails" <<'PY'
 import sys, collections
 tmp, rounds, md, rail = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
 impls = ("tcp", "railmpi", "mpich", "openmpi")

@@ -37,40 +37,17 @@ trap 'bash "$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
 "$build/bin/mpicc" -O2 "$here/msgrate.c" -o "$tmp/m.railmpi" || exit 1
 mpicc.mpich -O2 "$here/msgrate.c" -o "$tmp/m.mpich" 2>/dev/null || echo "bench: no MPICH build" >&2
 mpicc.openmpi -O2 "$here/msgrate.c" -o "$tmp/m.openmpi" 2>/dev/null || echo "bench: no Open MPI build" >&2
-# an ssh look-alike for the peers' launchers: run the command inside the namespace
-cat > "$tmp/ns-ssh" <<'SH'
-#!/bin/sh
-while [ $# -gt 0 ]; do case "$1" in -*) shift;; *) break;; esac; done
-host=$1; shift
-exec ip netns exec $host sh -c "$*"
-SH
-cat > "$tmp/pin" <<'SH'
-#!/bin/sh
-r=${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-0}}
-exec taskset -c $((r % $(nproc --all))) "$@"
-SH
-chmod +x "$tmp/ns-ssh" "$tmp/pin"
 bash "$vc" up $name 2 1 >/dev/null || exit 1
-rail=$(bash "$vc" rails $name)
+rails=$(bash "$vc" rails $name)
 mgmt=$(bash "$vc" net $name m)
-hosts=${name}h1,${name}h2
+. "$here/peers.sh"
+peers_init
 args="0 4096 64 $iters" # no latency part; rates 1 B - 4 KiB, window 64
 run() { # impl round -> "rate SIZE MSGS/S" lines in $tmp/IMPL.ROUND
     local o=$tmp/$1.$2
     [ -x "$tmp/m.$1" ] || return
-    case $1 in
-        railmpi)
-            timeout 300 "$build/bin/mpiexec" -n 2 -hosts $hosts -launcher-exec "ip netns exec" -iface ${name}mbr \
-                -bind-to none -genv RAILMPI_TCP_RAILS "$rail" "$tmp/pin" "$tmp/m.railmpi" $args ;;
-        mpich)
-            timeout 300 mpiexec.mpich -hosts $hosts -n 2 -launcher ssh -launcher-exec "$tmp/ns-ssh" \
-                -iface ${name}mbr -bind-to none -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES rail0 \
-                "$tmp/pin" "$tmp/m.mpich" $args ;;
-        openmpi)
-            timeout 300 mpirun.openmpi --allow-run-as-root -np 2 --host $hosts --mca routed direct \
-                --mca plm_rsh_agent "$tmp/ns-ssh" --mca oob_tcp_if_include $mgmt --mca btl tcp,self \
-                --mca btl_tcp_if_include "$rail" --bind-to none "$tmp/pin" "$tmp/m.openmpi" $args ;;
-    esac 2>"$o.err" | awk '$1 == "rate" && NF == 3' >"$o"
+    peer_run $1 300 --pin "$tmp/m.$1" $args \
+        2>"$o.err" | awk '$1 == "rate" && NF == 3' >"$o"
     [ -s "$o" ] || echo "bench: $1 produced no figures in round $2: $(head -c 300 "$o.err")" >&2
 }
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -78,7 +55,7 @@ for r in $(seq "$rounds"); do
     for impl in railmpi mpich openmpi; do run $impl $r; done
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$tmp" "$rounds" "$md" "$rail" "$iters" "$load0" "$load1" <<'PY'
+python3 - "$tmp" "$rounds" "$md" "$rails" "$iters" "$load0" "$load1" <<'PY'
 import sys, glob, collections, statistics
 tmp, rounds, md, rail, iters, load0, load1 = sys.argv[1:8]
 md = md == "1"
