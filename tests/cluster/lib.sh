@@ -4,6 +4,17 @@
 # $here, $tmp, $rails (the rails' subnets, comma-separated, for
 # RAILMPI_TCP_RAILS) and $mgmt (the management subnet); fail() counts
 # failures in $fails. Clusters of concurrent tests get distinct subnets.
+#
+# A rank the kernel holds: on some machines a kernel thread can keep a
+# process waiting in the kernel for tens of seconds (seen here: DAMON's
+# access sampling, kdamond, walking a sanitized rank's reverse maps while the
+# rank's mmap() waits, uninterruptible, for the same lock). The job stops
+# while it lasts, and no timing bound of a test survives it; railmpi rides
+# it out (the peers see a partition that ends when the rank runs again).
+# cluster_up starts a watcher that notes in $tmp/kstall every process of the
+# cluster's hosts held in uninterruptible sleep for 2 s or more; a test that
+# fails after such a stall exits 75 instead of 1, and tests/cluster/rerun.sh
+# (through which ctest runs these tests) runs it once more.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -14,10 +25,62 @@ cluster_up() {
     name=${name:0:4}
     shift
     tmp=$(mktemp -d)
-    trap 'bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; rm -rf "$tmp"' EXIT INT TERM
+    trap 'cluster_exit $?; bash "$here/vcluster.sh" down "$name" >/dev/null 2>&1; rm -rf "$tmp"; exit $cluster_rc' EXIT
+    trap 'exit 130' INT TERM
     bash "$here/vcluster.sh" up "$name" "$@" || { echo "FAIL: cannot build the virtual cluster"; exit 1; }
     rails=$(bash "$here/vcluster.sh" rails "$name")
     mgmt=$(bash "$here/vcluster.sh" net "$name" m)
+    kstall_watch &
+    kstall_pid=$!
+}
+
+# Twice a second, every thread of every process in the cluster's hosts:
+# one in uninterruptible sleep (state D) for 2 s is noted in $tmp/kstall
+# with where the kernel holds it, and again with the whole time once it runs.
+kstall_watch() {
+    local -A since noted
+    local h p t st now ms key nap=
+    trap '[ -z "$nap" ] || kill $nap 2>/dev/null; exit 0' TERM
+    while kill -0 $$ 2>/dev/null; do
+        now=${EPOCHREALTIME/./}
+        now=$((now / 1000))
+        for h in $(ip netns list 2>/dev/null | awk -v n="$name" 'index($1, n "h") == 1 { print $1 }'); do
+            for p in $(ip netns pids "$h" 2>/dev/null); do
+                for t in /proc/$p/task/*; do
+                    st=$(cat "$t/stat" 2>/dev/null) || continue
+                    st=${st##*) }
+                    key=${t#/proc/}
+                    if [ "${st%% *}" = D ]; then
+                        since[$key]=${since[$key]:-$now}
+                        ms=$((now - since[$key]))
+                        if [ $ms -ge 2000 ] && [ -z "${noted[$key]:-}" ]; then
+                            noted[$key]=1
+                            echo "kernel stall: $h pid $p thread ${t##*/} ($(cat "$t/comm" 2>/dev/null)) held uninterruptible for $ms ms so far, in $(cat "$t/wchan" 2>/dev/null) (syscall $(cut -d' ' -f1 "$t/syscall" 2>/dev/null))" >> "$tmp/kstall"
+                        fi
+                    elif [ -n "${since[$key]:-}" ]; then
+                        [ -z "${noted[$key]:-}" ] ||
+                            echo "kernel stall: $h pid $p thread ${t##*/} ran again after $((now - since[$key])) ms" >> "$tmp/kstall"
+                        unset "since[$key]" "noted[$key]"
+                    fi
+                done
+            done
+        done
+        sleep 0.5 &
+        nap=$!
+        wait $nap
+    done
+}
+
+# The EXIT trap's verdict (STATUS: the script's): the watcher stops; a
+# failure after a kernel stall becomes 75, the stall shown. Sets $cluster_rc.
+cluster_exit() { # STATUS
+    cluster_rc=$1
+    [ -z "${kstall_pid:-}" ] || { kill "$kstall_pid" 2>/dev/null; wait "$kstall_pid" 2>/dev/null; }
+    if [ "$cluster_rc" != 0 ] && [ "$cluster_rc" != 77 ] && [ -s "$tmp/kstall" ]; then
+        echo "--- the kernel held ranks of this run (the failure above may be its doing):"
+        cat "$tmp/kstall"
+        cluster_rc=75
+    fi
 }
 
 # The runs of the MPI suite (tests/mpi) across two hosts, "PROGRAM RANKS" a

@@ -54,9 +54,9 @@ fault_cluster() { # PREFIX [RATE]
     # on any exit: stop the fault timer and the job first, then the cluster goes;
     # Ctrl-C or TERM ends the script (through the EXIT trap) instead of resuming it
     # (RAILMPI_TEST_KEEP=DIR: the run's files are copied there first, for a closer look)
-    trap 'fault_stop; [ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null
+    trap 'cluster_exit $?; fault_stop; [ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null
           [ -z "${RAILMPI_TEST_KEEP:-}" ] || { mkdir -p "$RAILMPI_TEST_KEEP" && cp -r "$tmp"/. "$RAILMPI_TEST_KEEP"; }
-          vc down "$name" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+          vc down "$name" >/dev/null 2>&1; rm -rf "$tmp"; exit $cluster_rc' EXIT
     trap 'exit 130' INT TERM
     hosts="${name}h1,${name}h2"
     mx=("$fault_build/bin/mpiexec" -hosts "$hosts" -launcher-exec "ip netns exec" -iface "${name}mbr"
