@@ -105,6 +105,11 @@ typedef struct net_upcalls {
      * - bytes already read past the header before the question (a short head
      *   of the payload) are copied there by the transport. */
     void *(*place)(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper);
+    /* Optional (may be NULL). busy = 1: the transport holds frames that its
+     * next progress pass sends (it gathers a burst of small ones), so a pass
+     * should come soon even while the application computes; busy = 0: it
+     * holds none any more. */
+    void (*busy)(int busy);
 } net_upcalls_t;
 
 /* What a transport may know about the job when it opens. */

@@ -20,6 +20,7 @@
  * the rail layer decides what happens next. */
 #include "net/net.h"
 #include "net/tcp_info.h"
+#include "util/clock.h"
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rails.h"
@@ -100,6 +101,7 @@ typedef struct tcp_conn {
     int in_payload;
     int rx_lean;            /* read only up to the next upper header (after a large payload) */
     int rx_small;           /* small frames parsed since lean reading began */
+    int watched, watch_out; /* in the epoll set; with EPOLLOUT */
     tcp_rate_t rate;        /* the kernel's counters at the last rate sample */
     struct tcp_conn *next;
 } tcp_conn_t;
@@ -118,6 +120,11 @@ struct net_path {
     int frank;              /* a process of another job: its rank there, else -1 */
     char fsecret[56];       /* and its job's secret */
     uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
+    /* bursts of small frames (tcp_send): when the last direct send returned,
+     * and whether txq holds frames kept back on purpose (on tcp_held) */
+    uint64_t sent_at;
+    int held;
+    struct net_path *held_next;
 };
 
 struct net_iface {
@@ -155,6 +162,25 @@ static net_iface_t *tcp_ifaces[TCP_MAX_RAILS];
 static struct tcp_conn *tcp_hot;
 static int tcp_hot_streak;
 static unsigned tcp_hot_pass;
+
+/* Bursts of small frames. Each send() of a small frame costs about as much
+ * as the network stacks of both hosts spend on one segment, so a rank that
+ * sends small messages back to back (a window of MPI_Isend, a halo's
+ * neighbours on one host) is held to one message per such cost. A small
+ * frame that follows the previous send() on its connection by less than
+ * RAILMPI_TCP_BURST_NS is not sent at once: it waits in the connection's
+ * queue, behind which the next ones of the burst gather, and the next
+ * progress pass sends them all with one send(). Such a pass comes at the next
+ * MPI call that waits or tests, or else from the progress thread, which the
+ * transport asks for (up.busy) while it holds frames. The first frame of a
+ * burst always leaves at once, so a lone message (a ping-pong, an answer) is
+ * never held. Frames up to TCP_HOLD_FRAME bytes (4 KiB messages) are held;
+ * held frames leave at once when they reach TCP_HOLD_BYTES or a larger frame
+ * follows them. */
+#define TCP_HOLD_BYTES 65536
+#define TCP_HOLD_FRAME (4096 + 64)
+static net_path_t *tcp_held;
+static uint64_t tcp_burst_ns; /* RAILMPI_TCP_BURST_NS; 0: every frame at once */
 
 /* ---- rail discovery ---------------------------------------------------- */
 
@@ -211,6 +237,7 @@ static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
     }
     ifc->npeers = env->world_size;
     ifc->ev_kind = TCP_EV_LISTEN;
+    tcp_burst_ns = RM_CFG(tcp_burst_ns) > 0 ? (uint64_t)RM_CFG(tcp_burst_ns) : 0;
     ifc->env = *env;
     ifc->rail = dev;
     snprintf(ifc->ifname, sizeof ifc->ifname, "%s", devs[dev].ifname);
@@ -351,9 +378,14 @@ static tcp_conn_t *tcp_conn_new(net_iface_t *ifc, int fd, int initiator)
 
 static void tcp_conn_watch(tcp_conn_t *c, int want_out)
 {
+    want_out = want_out != 0;
+    if (c->watched && c->watch_out == want_out)
+        return; /* as it is: no syscall */
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), .data.ptr = c};
-    if (epoll_ctl(tcp_epfd, EPOLL_CTL_MOD, c->fd, &ev) < 0)
-        epoll_ctl(tcp_epfd, EPOLL_CTL_ADD, c->fd, &ev);
+    if (epoll_ctl(tcp_epfd, EPOLL_CTL_MOD, c->fd, &ev) < 0 && epoll_ctl(tcp_epfd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
+        return;
+    c->watched = 1;
+    c->watch_out = want_out;
 }
 
 /* Close a connection; it is unlinked and freed at the end of progress. */
@@ -608,6 +640,50 @@ static void tcp_flush(net_path_t *p)
     tcp_conn_watch(c, p->txq_len > 0);
 }
 
+/* The path's queue holds a burst's frames: on the list the next progress
+ * pass sends; the layer above hears that progress is wanted when the list
+ * stops being empty. */
+static void tcp_hold(net_path_t *p)
+{
+    if (p->held)
+        return;
+    p->held = 1;
+    if (!tcp_held && p->ifc->env.up.busy)
+        p->ifc->env.up.busy(1);
+    p->held_next = tcp_held;
+    tcp_held = p;
+}
+
+static void tcp_unhold(net_path_t *p)
+{
+    for (net_path_t **pp = &tcp_held; *pp; pp = &(*pp)->held_next) {
+        if (*pp == p) {
+            *pp = p->held_next;
+            p->held = 0;
+            if (!tcp_held && p->ifc->env.up.busy)
+                p->ifc->env.up.busy(0);
+            return;
+        }
+    }
+}
+
+/* Send every held burst (from progress): what the socket does not take now
+ * waits for room like any queue (EPOLLOUT). */
+static int tcp_send_held(void)
+{
+    int n = 0;
+    while (tcp_held) {
+        net_path_t *p = tcp_held;
+        tcp_held = p->held_next;
+        p->held = 0;
+        tcp_flush(p);
+        if (!tcp_held && p->ifc->env.up.busy)
+            p->ifc->env.up.busy(0);
+        n++;
+    }
+    return n;
+}
+
 static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
                             const struct iovec *iov, int iovcnt)
 {
@@ -615,6 +691,11 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     for (int i = 0; i < iovcnt; i++)
         total += iov[i].iov_len;
     size_t queued = p->txq_len - p->txq_off;
+    int is_small = total <= TCP_HOLD_FRAME;
+    if (queued && p->held && (!is_small || queued + total > TCP_HOLD_BYTES)) {
+        tcp_flush(p); /* a burst's frames leave before a large one, or once they fill a segment's worth */
+        queued = p->txq_len - p->txq_off;
+    }
     if (queued && queued + total > (size_t)RM_CFG(tcp_queue_max))
         return RM_ERR_NO_RESOURCE;
     if (!p->conn) {
@@ -646,7 +727,13 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
         nv = 1;
     }
     size_t done = 0;
+    int hold = 0;
     if (!queued && p->conn && p->conn->state == TC_UP) {
+        /* in a burst: held, the rest of the burst gathers behind it */
+        if (is_small && tcp_burst_ns && rm_now() - p->sent_at < tcp_burst_ns) {
+            hold = 1;
+            goto keep;
+        }
         ssize_t n;
         struct msghdr mh = {.msg_iov = v, .msg_iovlen = (size_t)nv};
         do /* a closed peer is an error, not SIGPIPE */
@@ -658,9 +745,12 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
             return RM_ERR_CONN_RESET;
         }
         done = n > 0 ? (size_t)n : 0;
+        if (tcp_burst_ns && is_small)
+            p->sent_at = rm_now();
         if (done == total)
             return RM_OK;
     }
+keep:
     /* keep the rest: the caller's memory is free once we return */
     if (tcp_txq_reserve(p, total - done) < 0)
         return RM_ERR_NO_RESOURCE;
@@ -675,7 +765,9 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
         p->txq_len += l - skip;
         skip = 0;
     }
-    if (p->conn && p->conn->state == TC_UP)
+    if (hold)
+        tcp_hold(p); /* the next progress pass sends it: no wait for room */
+    else if (!p->held && p->conn && p->conn->state == TC_UP)
         tcp_conn_watch(p->conn, 1);
     return RM_OK;
 }
@@ -942,10 +1034,11 @@ static int tcp_progress(net_iface_t *ifc)
     /* one epoll set serves every rail: poll it once per pass, from the first */
     if (ifc != tcp_ifaces[0])
         return 0;
+    int sent = tcp_held ? tcp_send_held() : 0;
     tcp_conn_t *h = tcp_hot;
     if (h && tcp_hot_streak >= TCP_HOT_STREAK && ++tcp_hot_pass % TCP_EPOLL_EVERY && !h->in_payload &&
         h->path->txq_off == h->path->txq_len)
-        return tcp_read(h);
+        return sent + tcp_read(h);
     struct epoll_event evs[64];
     int n = epoll_wait(tcp_epfd, evs, 64, 0);
     int events = 0;
@@ -962,7 +1055,7 @@ static int tcp_progress(net_iface_t *ifc)
         events += tcp_on_event(&evs[i]);
     for (int i = 0; i < tcp_nifaces; i++)
         tcp_reap(tcp_ifaces[i]);
-    return events;
+    return sent + events;
 }
 
 /* Orderly close at the end of a job: send what is queued, then FIN, and
@@ -997,6 +1090,8 @@ static void tcp_path_close(net_path_t *p)
 {
     if (!p)
         return;
+    if (p->held)
+        tcp_unhold(p);
     tcp_conn_t *c = p->conn;
     if (c) {
         tcp_conn_shutdown(c, p);
@@ -1034,7 +1129,8 @@ static void tcp_close(net_iface_t *ifc)
 
 static size_t tcp_queued(net_path_t *p)
 {
-    size_t q = p->txq_len - p->txq_off;
+    /* a held burst is no backlog: it leaves at the next progress pass */
+    size_t q = p->held ? 0 : p->txq_len - p->txq_off;
     int unsent = 0;
     /* plus what the kernel still holds for this connection */
     if (p->conn && p->conn->state == TC_UP && ioctl(p->conn->fd, SIOCOUTQ, &unsent) == 0 && unsent > 0)

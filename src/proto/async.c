@@ -17,7 +17,9 @@
  * keeps its lock-free fast path. RAILMPI_ASYNC_PROGRESS=on starts it with
  * MPI anyway, off never.
  *
- * While such operations are pending (proto_async_work) it does not wait
+ * While such operations are pending (proto_async_work), or a transport
+ * holds frames for its next pass (proto_async_net_busy: a burst of small
+ * frames gathering for one send), it does not wait
  * for the next health tick: it makes a progress pass every 10 us, backing
  * off to 1 ms while the passes find nothing to do, so a collective's
  * schedule advances through its rounds while the application computes
@@ -53,6 +55,7 @@ static int proto_async_wake = -1; /* eventfd: work has appeared, or stop */
 static _Atomic int proto_async_stopping;
 static int proto_async_tried; /* started, or found not wanted: not again */
 _Atomic int proto_async_work;
+static _Atomic int proto_async_net; /* a transport holds frames for its next progress pass */
 
 /* Operator commands: read by the thread, carried out by progress. */
 static int proto_ctl_fd = -1;
@@ -138,7 +141,8 @@ static void *proto_async_main(void *arg)
     prctl(PR_SET_TIMERSLACK, 1000UL);
     for (;;) {
         uint64_t t = rm_now(), wait = t >= next ? 0 : next - t;
-        if (atomic_load_explicit(&proto_async_work, memory_order_relaxed)) {
+        if (atomic_load_explicit(&proto_async_work, memory_order_relaxed) ||
+            atomic_load_explicit(&proto_async_net, memory_order_relaxed)) {
             uint64_t w = (uint64_t)PROTO_ASYNC_POLL_MIN << (idle < 7 ? idle : 7);
             w = w < PROTO_ASYNC_POLL_MAX ? w : PROTO_ASYNC_POLL_MAX;
             wait = w < wait ? w : wait;
@@ -163,7 +167,8 @@ static void *proto_async_main(void *arg)
             atomic_store_explicit(&rail_health_due, 1, memory_order_relaxed);
             next = rm_now() + (uint64_t)period_ms * RM_MS;
         } else if (!atomic_load_explicit(&proto_commands_due, memory_order_relaxed) &&
-                   !atomic_load_explicit(&proto_async_work, memory_order_relaxed)) {
+                   !atomic_load_explicit(&proto_async_work, memory_order_relaxed) &&
+                   !atomic_load_explicit(&proto_async_net, memory_order_relaxed)) {
             continue;
         }
         if (pthread_mutex_trylock(&rm_big_lock) != 0) {
@@ -219,6 +224,20 @@ void proto_async_kick(void)
     int had = rm_lock_enabled;
     if (proto_async_launch() == RM_OK && !had)
         pthread_mutex_lock(&rm_big_lock);
+}
+
+/* A transport's net_upcalls_t.busy (called under the engine's lock): while
+ * it holds frames, the thread polls as for pending work, so they leave
+ * within tens of microseconds even if the application computes outside MPI;
+ * it is woken when they appear. */
+void proto_async_net_busy(int busy)
+{
+    if (atomic_exchange_explicit(&proto_async_net, busy, memory_order_relaxed) == busy || !busy ||
+        !proto_async_running)
+        return;
+    uint64_t one = 1;
+    if (write(proto_async_wake, &one, sizeof one) != sizeof one && errno != EAGAIN)
+        rm_log_error("cannot wake the progress thread: %s", strerror(errno));
 }
 
 rm_status_t proto_async_start(void)

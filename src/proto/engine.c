@@ -342,7 +342,8 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         .up = {.recv = rail_channel_recv,
                .error = rail_channel_error,
                .up = rail_channel_up,
-               .place = RM_CFG(zcopy_recv) ? rail_channel_place : NULL},
+               .place = RM_CFG(zcopy_recv) ? rail_channel_place : NULL,
+               .busy = proto_async_net_busy},
     };
     size_t eager = (size_t)RM_CFG(eager_threshold);
     size_t chunk = (size_t)RM_CFG(shm_pipeline_chunk);

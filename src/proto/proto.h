@@ -129,6 +129,9 @@ void proto_async_commands(void);
  * global lock held if it is enabled. */
 extern _Atomic int proto_async_work;
 void proto_async_kick(void);
+/* net_upcalls_t.busy: a transport holds frames for its next progress pass
+ * (1) or no longer (0); the thread then polls as for waiting operations. */
+void proto_async_net_busy(int busy);
 /* Move traffic off a network rail (off = 1) or back onto it; the number of
  * paths changed. */
 int proto_rail_migrate(int rail, int off);
