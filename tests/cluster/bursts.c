@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     if (rank == 1)
         printf("burst wait %.3f\n", longest);
     int allbad;
-    MPI_Reduce(&bad, &allbad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(&bad, &allbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && !allbad)
         printf("OK bursts %d\n", rounds * WIN);
     fflush(stdout);
