@@ -672,14 +672,10 @@ static void tcp_unhold(net_path_t *p)
 static int tcp_send_held(void)
 {
     int n = 0;
-    while (tcp_held) {
+    for (; tcp_held; n++) {
         net_path_t *p = tcp_held;
-        tcp_held = p->held_next;
-        p->held = 0;
+        tcp_unhold(p);
         tcp_flush(p);
-        if (!tcp_held && p->ifc->env.up.busy)
-            p->ifc->env.up.busy(0);
-        n++;
     }
     return n;
 }

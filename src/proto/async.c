@@ -57,6 +57,13 @@ static int proto_async_tried; /* started, or found not wanted: not again */
 _Atomic int proto_async_work;
 static _Atomic int proto_async_net; /* a transport holds frames for its next progress pass */
 
+/* Whether passes are wanted soon: operations wait, or a transport holds frames. */
+static int proto_async_pending(void)
+{
+    return atomic_load_explicit(&proto_async_work, memory_order_relaxed) ||
+           atomic_load_explicit(&proto_async_net, memory_order_relaxed);
+}
+
 /* Operator commands: read by the thread, carried out by progress. */
 static int proto_ctl_fd = -1;
 static char proto_ctl_buf[256];
@@ -141,8 +148,7 @@ static void *proto_async_main(void *arg)
     prctl(PR_SET_TIMERSLACK, 1000UL);
     for (;;) {
         uint64_t t = rm_now(), wait = t >= next ? 0 : next - t;
-        if (atomic_load_explicit(&proto_async_work, memory_order_relaxed) ||
-            atomic_load_explicit(&proto_async_net, memory_order_relaxed)) {
+        if (proto_async_pending()) {
             uint64_t w = (uint64_t)PROTO_ASYNC_POLL_MIN << (idle < 7 ? idle : 7);
             w = w < PROTO_ASYNC_POLL_MAX ? w : PROTO_ASYNC_POLL_MAX;
             wait = w < wait ? w : wait;
@@ -166,9 +172,7 @@ static void *proto_async_main(void *arg)
         if (rm_now() >= next) {
             atomic_store_explicit(&rail_health_due, 1, memory_order_relaxed);
             next = rm_now() + (uint64_t)period_ms * RM_MS;
-        } else if (!atomic_load_explicit(&proto_commands_due, memory_order_relaxed) &&
-                   !atomic_load_explicit(&proto_async_work, memory_order_relaxed) &&
-                   !atomic_load_explicit(&proto_async_net, memory_order_relaxed)) {
+        } else if (!atomic_load_explicit(&proto_commands_due, memory_order_relaxed) && !proto_async_pending()) {
             continue;
         }
         if (pthread_mutex_trylock(&rm_big_lock) != 0) {
@@ -229,15 +233,11 @@ void proto_async_kick(void)
 /* A transport's net_upcalls_t.busy (called under the engine's lock): while
  * it holds frames, the thread polls as for pending work, so they leave
  * within tens of microseconds even if the application computes outside MPI;
- * it is woken when they appear. */
+ * it is woken when they appear, as for work (proto_poll_add). */
 void proto_async_net_busy(int busy)
 {
-    if (atomic_exchange_explicit(&proto_async_net, busy, memory_order_relaxed) == busy || !busy ||
-        !proto_async_running)
-        return;
-    uint64_t one = 1;
-    if (write(proto_async_wake, &one, sizeof one) != sizeof one && errno != EAGAIN)
-        rm_log_error("cannot wake the progress thread: %s", strerror(errno));
+    if (!atomic_exchange_explicit(&proto_async_net, busy, memory_order_relaxed) && busy)
+        proto_async_kick();
 }
 
 rm_status_t proto_async_start(void)

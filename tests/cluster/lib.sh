@@ -39,12 +39,13 @@ cluster_up() {
 # with where the kernel holds it, and again with the whole time once it runs.
 kstall_watch() {
     local -A since noted
-    local h p t st now ms key nap=
+    local h p t st now ms key nap= hosts
     trap '[ -z "$nap" ] || kill $nap 2>/dev/null; exit 0' TERM
+    hosts=$(bash "$here/vcluster.sh" hosts "$name")
     while kill -0 $$ 2>/dev/null; do
         now=${EPOCHREALTIME/./}
         now=$((now / 1000))
-        for h in $(ip netns list 2>/dev/null | awk -v n="$name" 'index($1, n "h") == 1 { print $1 }'); do
+        for h in $hosts; do
             for p in $(ip netns pids "$h" 2>/dev/null); do
                 for t in /proc/$p/task/*; do
                     st=$(cat "$t/stat" 2>/dev/null) || continue
