@@ -98,10 +98,11 @@ typedef struct net_upcalls {
      * - the memory must stay writable until that `recv`, or until the
      *   transport reports an error on the path or the path is closed: from
      *   then on the transport never writes there again (the frame is lost
-     *   and will be resent). So the rail layer resends a frame only after the
-     *   path that carried it has failed or been closed, and the layer above
-     *   keeps the memory until the frame was handed up (a receive completes
-     *   only when every chunk of it has been);
+     *   and will be resent), or until the layer above withdraws the place
+     *   (net_ops_t.unplace). So the layer above keeps the memory until the
+     *   frame was handed up (a receive completes only when every chunk of
+     *   it has been), and a copy of the frame that another path brings
+     *   first is handed up only once the place was withdrawn;
      * - bytes already read past the header before the question (a short head
      *   of the payload) are copied there by the transport. */
     void *(*place)(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper);
@@ -184,6 +185,13 @@ typedef struct net_ops {
      * (stopped, starved of a core), while its host answers at once, from a
      * rail that carries nothing any more, or only after timeouts. */
     int (*net_acks)(net_path_t *p, net_acks_t *out);
+    /* optional (NET_CAP_ZCOPY_RECV): the layer above withdraws the place it
+     * named for the frame now being received on this path at `at` (a copy
+     * of it came first by another path, while this one stalls): from the
+     * return on, the transport writes nothing more there; it reads the rest
+     * of that payload, drops it and hands nothing up for the frame. No-op
+     * when the path is not receiving into `at`. */
+    void (*unplace)(net_path_t *p, const void *at);
     /* optional: a printable name of the path's network (for event lines) */
     const char *(*rail_name)(net_iface_t *ifc);
     /* optional: what the transport measured of the path lately (throughput,

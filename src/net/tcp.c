@@ -99,6 +99,7 @@ typedef struct tcp_conn {
     unsigned char *stage;   /* owned staging buffer for large payloads */
     size_t stage_cap, dst_got;
     int in_payload;
+    int dropping;           /* its place was withdrawn (tcp_unplace): read into rx, hand nothing up */
     int rx_lean;            /* read only up to the next upper header (after a large payload) */
     int rx_small;           /* small frames parsed since lean reading began */
     int watched, watch_out; /* in the epoll set; with EPOLLOUT */
@@ -887,7 +888,12 @@ static int tcp_read(tcp_conn_t *c)
         ssize_t n;
         if (c->in_payload) {
             size_t want = c->hdr.len - c->dst_got;
-            n = recv(c->fd, c->dst + c->dst_got, want, 0);
+            unsigned char *to = c->dst + c->dst_got;
+            if (c->dropping) { /* the receive buffer is empty while a payload is read by itself */
+                to = c->rx;
+                want = want < c->rx_cap ? want : c->rx_cap;
+            }
+            n = recv(c->fd, to, want, 0);
             if (n > 0) {
                 c->path->rx_bytes += (uint64_t)n;
                 c->dst_got += (size_t)n;
@@ -895,7 +901,10 @@ static int tcp_read(tcp_conn_t *c)
                     c->in_payload = 0;
                     c->rx_lean = 1; /* large frames tend to follow each other */
                     c->rx_small = 0;
-                    tcp_deliver(c, &c->hdr, c->upper, c->dst);
+                    if (c->dropping)
+                        c->dropping = 0;
+                    else
+                        tcp_deliver(c, &c->hdr, c->upper, c->dst);
                     events++;
                 }
                 if ((size_t)n < want)
@@ -1153,6 +1162,16 @@ static uint64_t tcp_rx_bytes(net_path_t *p)
     return p->rx_bytes;
 }
 
+/* A withdrawn place (net_ops_t.unplace): every connection of the path that
+ * reads a payload there reads the rest into its (empty) receive buffer and
+ * drops it; a connection being replaced may still be one of them. */
+static void tcp_unplace(net_path_t *p, const void *at)
+{
+    for (tcp_conn_t *c = p->ifc->conns; c; c = c->next)
+        if (c->path == p && c->in_payload && c->dst == at)
+            c->dropping = 1;
+}
+
 static void tcp_path_reset(net_path_t *p)
 {
     if (p->conn)
@@ -1194,6 +1213,7 @@ const net_ops_t net_tcp_ops = {
     .rx_bytes = tcp_rx_bytes,
     .path_reset = tcp_path_reset,
     .reconnect = tcp_reconnect,
+    .unplace = tcp_unplace,
     .rail_name = tcp_rail_name,
     .measure = tcp_measure,
     .net_acks = tcp_net_acks,

@@ -597,12 +597,12 @@ static void proto_print_stats(void)
             uint64_t down = p->downtime + (p->down_since ? now - p->down_since : 0);
             rm_log(RM_LOG_INFO,
                    "stats: peer %d rail %d (%s): sent %llu frames %llu bytes; received %llu frames; "
-                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes; written remotely %llu bytes; "
+                   "duplicates dropped %llu, out-of-order %llu; zero-copy received %llu bytes (%llu places withdrawn); written remotely %llu bytes; "
                    "fast path %llu frames; resent %llu frames, failures %llu, down %.3f s; measured %.1f MB/s, rtt %.0f us",
                    r, p->rail, p->ops->name, (unsigned long long)p->frames,
                    (unsigned long long)p->bytes, (unsigned long long)(ch->recv_next - 1),
                    (unsigned long long)ch->dups_dropped, (unsigned long long)ch->ooo_queued,
-                   (unsigned long long)p->zc_bytes, (unsigned long long)p->rma_bytes,
+                   (unsigned long long)p->zc_bytes, (unsigned long long)p->unplaced, (unsigned long long)p->rma_bytes,
                    (unsigned long long)(p->ops->fast_frames && p->np ? p->ops->fast_frames(p->np) : 0),
                    (unsigned long long)p->resent,
                    (unsigned long long)p->failures, (double)down / 1e9, p->bw / 1e6, p->rtt * 1e6);

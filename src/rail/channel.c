@@ -291,8 +291,8 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
      * floor, and a path the figures starve would never get the traffic to
      * show more (ofi's second rail got no chunk at all that way) */
     int measured = rail_policy == RAIL_POLICY_ADAPTIVE;
-    /* a path whose frames were taken off as too slow takes no new chunks
-     * until the peer has them, while another path can */
+    /* a path whose frames were taken off as too slow or stalled takes no
+     * new frames until the peer has them, while another path can */
     int slow = 0, fine = 0;
     for (int i = 0; i < ch->npaths; i++) {
         const rail_path_t *p = &ch->paths[i];
@@ -300,12 +300,11 @@ static int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len)
             continue;
         if (!p->proven) /* proven implies a positive rate */
             measured = 0;
-        if (striped)
-            p->slow_hi > p->dlv_hi ? slow++ : fine++;
+        p->slow_hi > p->dlv_hi ? slow++ : fine++;
     }
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
-        sp[i].usable = p->state == want && !(striped && slow && fine && p->slow_hi > p->dlv_hi);
+        sp[i].usable = p->state == want && !(slow && fine && p->slow_hi > p->dlv_hi);
         sp[i].bw = measured ? p->bw : rail_weight[p->rail < RAIL_MAX_PATHS ? p->rail : 0];
         sp[i].lat = measured ? p->rtt / 2 : 0;
         sp[i].queued = 0;
@@ -415,8 +414,17 @@ int rail_channel_reroute(rail_channel_t *ch, rail_path_t *p)
 int rail_channel_resend_all(rail_channel_t *ch)
 {
     int n = 0;
-    for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++)
+    /* The oldest frame holds the cumulative ack back, so the path it went
+     * out on is the one that stalls (a connection whose retransmissions back
+     * off on a flapping link, while its probes still get through): like a
+     * slow path, it takes no chunks, resent ones included, until the peer
+     * has those it carried, while another path can. */
+    int k = ch->unacked.head ? ch->unacked.head->path : -1;
+    for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++) {
+        if (k >= 0 && f->path == k && f->hdr.seq > ch->paths[k].slow_hi)
+            ch->paths[k].slow_hi = f->hdr.seq;
         rail_kept_off(ch, f, 0);
+    }
     if (n)
         ch->resend = 1;
     return n;
@@ -789,15 +797,38 @@ static int rail_placing(const rail_channel_t *ch, uint64_t seq)
     return 0;
 }
 
+/* A copy of frame `seq` arrived whole while a path still receives it in
+ * place: that path stalls (the sender sent the frame again because its acks
+ * stalled, or took it off a slow path), perhaps for seconds (a connection
+ * whose retransmissions back off on a flapping link). The place is withdrawn
+ * (net_ops_t.unplace: the stalled path writes nothing more there and drops
+ * the rest of its copy), so the one that came can be handed up; 0 when a
+ * transport cannot withdraw it: the copy is dropped and the first path
+ * completes the frame (or fails, and the sender sends it again). */
+static int rail_unplace(rail_channel_t *ch, uint64_t seq)
+{
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (!p->zc_at || p->zc_seq != seq)
+            continue;
+        if (!p->ops->unplace)
+            return 0;
+        p->ops->unplace(p->np, p->zc_at);
+        p->zc_at = NULL;
+        p->unplaced++;
+    }
+    return 1;
+}
+
 /* Zero-copy receive. Only a frame that will be handed up the moment it
  * arrives may land in the layer above's memory: an unordered chunk not seen
  * before. An ordered frame may have to wait in the out-of-order queue, and a
  * duplicate is dropped, so both are staged. A path that is not UP gets no
  * placement: what it carries may also come again on another path. A second
  * copy of a chunk that one path is still writing in place (the sender sent it
- * again when acks stalled) is staged, and dropped on arrival (see
- * rail_channel_recv): handing it up would complete the receive while the
- * first path still writes into the buffer. */
+ * again when acks stalled) is staged; on arrival the first path's place is
+ * withdrawn before it is handed up (rail_unplace): else the receive could
+ * complete while the first path still writes into the buffer. */
 void *rail_channel_place(void *owner, int rail, const net_frame_hdr_t *hdr, const void *upper)
 {
     rail_channel_t *ch = owner;
@@ -892,10 +923,10 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         }
         return;
     }
-    if ((hdr->flags & NET_F_UNORDERED) && rail_placing(ch, hdr->seq)) {
-        /* a copy of a chunk another path is receiving in place: that one
-         * completes it; if that path fails instead, the sender sends the
-         * chunk again (it is not acknowledged) */
+    if ((hdr->flags & NET_F_UNORDERED) && rail_placing(ch, hdr->seq) && !rail_unplace(ch, hdr->seq)) {
+        /* a copy of a chunk another path is receiving in place, which its
+         * transport cannot take back: that one completes it; if that path
+         * fails instead, the sender sends the chunk again (not acknowledged) */
         ch->dups_dropped++;
         return;
     }

@@ -64,6 +64,7 @@ typedef struct rail_path {
     uint64_t zc_seq;
     const void *zc_at;
     uint64_t zc_bytes;     /* payload bytes received straight into place */
+    uint64_t unplaced;     /* places withdrawn: a copy of the frame came first by another path */
     uint64_t rma_bytes;    /* bytes written into the peer's memory over this path (proto/rdma.c) */
     int rma_out;           /* remote writes of any message in the provider on this path, abandoned ones not counted */
     /* path repository: what the transport measured (0 until it has; see
@@ -92,8 +93,9 @@ typedef struct rail_path {
     int net_kept;          /* silent past the timeout, kept because the peer's network answers */
     uint64_t dlv_hi;       /* sender: highest sequence number reported delivered */
     unsigned reports_in, reports_seen; /* sender: the channel's reports taken in, all in all / at the last measure */
-    uint64_t slow_hi;      /* sender: frames up to here were taken off as too slow; no
-                            * new chunks until the peer reports them (rail_channel_reroute) */
+    uint64_t slow_hi;      /* sender: frames up to here were taken off as too slow or stalled;
+                            * no new chunks until the peer reports or acknowledges them
+                            * (rail_channel_reroute, rail_channel_resend_all) */
     struct {
         uint64_t seq, at;
     } sent_ring[RAIL_SENT_RING]; /* recent kept frames' send times, for round trips */
@@ -299,7 +301,8 @@ void rail_channel_promote(rail_channel_t *ch);
  * are sent again on the other paths, and it takes no new chunks until
  * those it carries have arrived; returns how many. */
 int rail_channel_reroute(rail_channel_t *ch, rail_path_t *p);
-/* Every kept frame is to be sent again (acks stalled); returns how many. */
+/* Every kept frame is to be sent again (acks stalled); the path the oldest
+ * went out on is held back as slow (rail_channel_reroute); returns how many. */
 int rail_channel_resend_all(rail_channel_t *ch);
 /* One entry of a delivery report (NET_F_REPORT's payload): the highest
  * sequence number that came by a rail, and how long ago. */

@@ -805,9 +805,10 @@ static void test_delivery_reports(void)
 }
 
 /* Zero-copy receive and a second copy of the same chunk (resent after an
- * ack stall): while one path writes the chunk in place, the copy is neither
- * placed nor handed up; the placed one completes it. If the placing path
- * fails mid-read, the next copy is handed up. */
+ * ack stall) over a transport that cannot withdraw a place: while one path
+ * writes the chunk in place, the copy is neither placed nor handed up; the
+ * placed one completes it. If the placing path fails mid-read, the next copy
+ * is handed up. */
 static unsigned char place_buf[64];
 static void *fake_place(rail_channel_t *ch, const void *upper, size_t len)
 {
@@ -850,6 +851,68 @@ static void test_zcopy_second_copy(void)
     rail_channel_destroy(&rx);
 }
 
+/* The same over a transport that withdraws a place (tcp): the copy that
+ * arrives whole while the first path still writes the chunk in place (that
+ * path stalls: retransmissions backing off on a flapping link) is handed up
+ * at once, after the first path's place was withdrawn, so that nothing
+ * writes into the buffer any more; the first path's copy is then never
+ * handed up (the transport drops it), and a third copy is a duplicate. */
+static const void *unplaced_at[4];
+static net_path_t *unplaced_path[4];
+static int nunplaced;
+static void fake_unplace(net_path_t *p, const void *at)
+{
+    if (nunplaced < 4) {
+        unplaced_path[nunplaced] = p;
+        unplaced_at[nunplaced] = at;
+    }
+    nunplaced++;
+}
+
+static void test_zcopy_withdrawn(void)
+{
+    net_ops_t ops = fake_ops;
+    ops.unplace = fake_unplace;
+    rail_channel_t rx;
+    rail_channel_init(&rx, 0);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(&rx, &ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&rx, &ops, NULL, &fake_paths[1], 1);
+    rail_set_place(fake_place);
+    net_frame_hdr_t h = {.seq = 1, .len = sizeof(int), .hlen = 8, .flags = NET_F_UNORDERED};
+    unsigned char upper[8] = {1};
+    int v = 0;
+    ndelivered = nunplaced = 0;
+    if (rail_channel_place(&rx, 0, &h, upper) != place_buf)
+        FAIL("withdrawn: the first copy must be placed");
+    if (rail_channel_place(&rx, 1, &h, upper) != NULL)
+        FAIL("withdrawn: a second copy must be staged while the first is being written");
+    if (nunplaced)
+        FAIL("withdrawn: the place was withdrawn before a copy had arrived whole");
+    rail_channel_recv(&rx, 1, &h, upper, &v); /* the staged copy arrives whole first */
+    if (nunplaced != 1 || unplaced_path[0] != &fake_paths[0] || unplaced_at[0] != place_buf)
+        FAIL("withdrawn: rail 0's place must be withdrawn once (%d times)", nunplaced);
+    if (ndelivered != 1 || delivered[0] != 0 || rx.dups_dropped != 0)
+        FAIL("withdrawn: the copy must be handed up at once (%d delivered, %llu dropped)", ndelivered,
+             (unsigned long long)rx.dups_dropped);
+    if (rx.paths[0].zc_at || rx.paths[0].unplaced != 1)
+        FAIL("withdrawn: rail 0 must no longer be placing the chunk");
+    rail_channel_recv(&rx, 1, &h, upper, &v); /* a third copy */
+    if (ndelivered != 1 || rx.dups_dropped != 1 || nunplaced != 1)
+        FAIL("withdrawn: a later copy must be dropped as a duplicate");
+    h.seq = 2;
+    if (rail_channel_place(&rx, 0, &h, upper) != place_buf)
+        FAIL("withdrawn: chunk 2 not placed");
+    v = 2;
+    memcpy(place_buf, &v, sizeof v);
+    rail_channel_recv(&rx, 0, &h, upper, place_buf); /* no copy: the placed one completes it */
+    if (ndelivered != 2 || nunplaced != 1 || rx.paths[0].zc_bytes != sizeof(int))
+        FAIL("withdrawn: chunk 2 must complete in place without a withdrawal");
+    rail_set_place(NULL);
+    rail_channel_destroy(&rx);
+}
+
 /* End-to-end resend: with both paths alive and no ack progress, everything
  * kept goes out again after 6 ticks (a path timeout), not before; while the
  * path that carried the oldest frame is suspect the count pauses (its own
@@ -879,24 +942,44 @@ static void test_ack_stall(void)
     if (data_frames() != 8)
         FAIL("ack stall: after %d ticks everything kept must go out again (%d data frames)",
              RAIL_ACK_STALL_TICKS, data_frames());
-    /* the same stall while rail 0, which carried the frames, goes silent: it
-     * turns suspect at 3/4 of the path timeout, and the count waits once it has been silent past a
+    /* rail 0 carried the oldest frame, which holds the ack back: it stalls
+     * (a connection backing off on a flapping link still answers probes),
+     * so the copies go out on rail 1, and rail 0 takes nothing until the
+     * peer has its frames */
+    for (const rail_frame_t *f = ch.unacked.head; f; f = f->next)
+        if (f->path != 1)
+            FAIL("ack stall: frame %llu went out again on rail %d, not on rail 1 (rail 0 stalls)",
+                 (unsigned long long)f->hdr.seq, f->path);
+    if (ch.paths[0].slow_hi != 4)
+        FAIL("ack stall: rail 0 must be held back up to frame 4 (slow_hi %llu)",
+             (unsigned long long)ch.paths[0].slow_hi);
+    /* the same stall while rail 1, which now carries the frames, goes silent:
+     * it turns suspect at 3/4 of the path timeout, and the count waits once it has been silent past a
      * heartbeat interval (its own failure handling resends them; without the pause: a resend at
      * tick RAIL_ACK_STALL_TICKS) */
-    if (ch.unacked.head->path != 0)
-        FAIL("ack stall: the frames should have gone out again on rail 0");
     nwire[0] = nwire[1] = 0;
     t += 100 * RM_SEC;
     fake_paths[0].rx += 10, fake_paths[1].rx += 10;
     rail_health_tick(t); /* both heard from at t */
     for (int i = 1; i <= RAIL_TICKS_PER_TIMEOUT * 5 / 6; i++) {
-        fake_paths[1].rx += 10;
+        fake_paths[0].rx += 10;
         rail_health_tick(t + (uint64_t)i * step);
     }
-    if (ch.paths[0].state != RAIL_PATH_SUSPECT)
-        FAIL("ack stall: the silent rail 0 is not suspect (state %d)", ch.paths[0].state);
+    if (ch.paths[1].state != RAIL_PATH_SUSPECT)
+        FAIL("ack stall: the silent rail 1 is not suspect (state %d)", ch.paths[1].state);
     if (data_frames() != 0)
         FAIL("ack stall: resent while the frames' path was suspect (%d data frames)", data_frames());
+    /* once the peer acknowledges them, rail 0 carries frames again */
+    ack_to(&ch, 4);
+    if (ch.paths[0].slow_hi || ch.unacked.head)
+        FAIL("ack stall: the ack must release the frames and rail 0 (slow_hi %llu)",
+             (unsigned long long)ch.paths[0].slow_hi);
+    fake_paths[1].rx += 10;
+    rail_health_tick(t + (uint64_t)(RAIL_TICKS_PER_TIMEOUT + 1) * step);
+    nwire[0] = nwire[1] = 0;
+    send_ints(&ch, 4, 5);
+    if (nwire[0] != 1)
+        FAIL("ack stall: after the ack, the next frame must go on rail 0 again (%d there)", nwire[0]);
     rail_channel_destroy(&ch);
 }
 
@@ -1101,6 +1184,7 @@ int main(void)
     test_measured_adaptive();
     test_delivery_reports();
     test_zcopy_second_copy();
+    test_zcopy_withdrawn();
     test_ack_stall();
     test_dup_reack();
     test_host_health();
