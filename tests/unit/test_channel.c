@@ -816,15 +816,21 @@ static void *fake_place(rail_channel_t *ch, const void *upper, size_t len)
     return place_buf;
 }
 
+/* A receiving channel of two paths whose large frames land in place_buf. */
+static void placing_pair(rail_channel_t *rx, const net_ops_t *ops)
+{
+    rail_channel_init(rx, 0);
+    fake_paths[0] = (struct net_path){.rail = 0};
+    fake_paths[1] = (struct net_path){.rail = 1};
+    rail_channel_add_path(rx, ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(rx, ops, NULL, &fake_paths[1], 1);
+    rail_set_place(fake_place);
+}
+
 static void test_zcopy_second_copy(void)
 {
     rail_channel_t rx;
-    rail_channel_init(&rx, 0);
-    fake_paths[0] = (struct net_path){.rail = 0};
-    fake_paths[1] = (struct net_path){.rail = 1};
-    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[0], 0);
-    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[1], 1);
-    rail_set_place(fake_place);
+    placing_pair(&rx, &fake_ops);
     net_frame_hdr_t h = {.seq = 1, .len = sizeof(int), .hlen = 8, .flags = NET_F_UNORDERED};
     unsigned char upper[8] = {1};
     int v = 0;
@@ -874,12 +880,7 @@ static void test_zcopy_withdrawn(void)
     net_ops_t ops = fake_ops;
     ops.unplace = fake_unplace;
     rail_channel_t rx;
-    rail_channel_init(&rx, 0);
-    fake_paths[0] = (struct net_path){.rail = 0};
-    fake_paths[1] = (struct net_path){.rail = 1};
-    rail_channel_add_path(&rx, &ops, NULL, &fake_paths[0], 0);
-    rail_channel_add_path(&rx, &ops, NULL, &fake_paths[1], 1);
-    rail_set_place(fake_place);
+    placing_pair(&rx, &ops);
     net_frame_hdr_t h = {.seq = 1, .len = sizeof(int), .hlen = 8, .flags = NET_F_UNORDERED};
     unsigned char upper[8] = {1};
     int v = 0;
