@@ -16,6 +16,10 @@
 #   MPICH and Open MPI through the (b) fault (railbench built against each),
 #   and all three MPIs with rail 1 down for good, each killed after a bound:
 #   "hung (killed after N s)" when they never finish.
+#   (e) all three with rail 1 flapping (host 1's NIC down and up every 200 ms
+#       for 10 s, from 4 s into a 16 s stream): the longest iteration from the
+#       flapping on (how long traffic stood still) and the rate while it
+#       flapped against rail 0's own rate.
 # (tests/cluster/lib.sh sets $here to its own directory, hence $bdir.)
 # The streams are railbench -t bw -T (tests/fault/lib.sh: stream_run,
 # stream_analyze). Benchmarks, not tests: numbers and ratios are printed,
@@ -115,7 +119,27 @@ peer_fig() { # IMPL [FOR] -> one line: what happened
       elif [ "$restore" != - ]; then echo "no failover: stalled until the rail came back (both rails again after $back s)"
       else echo "no failover: stalled $stall s, then finished"; fi )
 }
-declare -A peer_res perm_res
+# (e) the same stream under each MPI while rail 1 flaps for 10 s
+flap_fig() { # IMPL -> one line: the longest stall and the rate while rail 1 flapped
+    local impl=$1 bound=60 rc prog=$tmp/railbench.$1
+    [ "$impl" = railmpi ] && prog=$build/bin/railbench
+    : > "$tmp/faults"
+    fault_start flap 4 10
+    peer_run "$impl" $bound "$prog" -t bw -T 16 -a -m 1048576:1048576 -w 16 \
+        > "$tmp/$impl.flap" 2> "$tmp/$impl.flap.err"
+    rc=$?
+    fault_wait
+    cluster_reap
+    if [ $rc = 124 ] || [ $rc = 137 ]; then echo "hung (killed after $bound s)"; return; fi
+    [ $rc = 0 ] || { echo "failed (exit $rc)"; return; }
+    ( eval "$(stream_analyze "$tmp/$impl.flap" "$one")"
+      echo "longest stall $stall s; $during MB/s while it flapped ($(ratio "$during" "$one") x rail 0 alone)" )
+}
+declare -A peer_res perm_res flap_res
+for p in railmpi $peers; do
+    log "$p: rail 1 flapping for 10 s (bound 60 s) ..."
+    flap_res[$p]=$(flap_fig $p)
+done
 for p in $peers; do
     log "$p: rail 1 down for 5 s (bound 50 s) ..."
     peer_res[$p]=$(peer_fig $p 5)
@@ -173,6 +197,7 @@ rows=(
 label() { case $1 in railmpi) echo railmpi ;; mpich) echo "MPICH 4.0 (UCX)" ;; *) echo "Open MPI 4.1 (TCP BTL)" ;; esac; }
 for p in $peers; do rows+=("$(label $p): rail 1 down for 5 s as in (b)|${peer_res[$p]}|-|-|-"); done
 for p in railmpi $peers; do rows+=("$(label $p): rail 1 down for good|${perm_res[$p]}|-|-|-"); done
+for p in railmpi $peers; do rows+=("(e) $(label $p): rail 1 flapping every 200 ms for 10 s|${flap_res[$p]}|-|-|-"); done
 if [ $md = 1 ]; then
     echo "Faults on 2 hosts x 2 rails at 2 Gbit/s each (bench/fault.sh; messages verified: $bad bad)"
     echo
