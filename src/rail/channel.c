@@ -417,7 +417,7 @@ int rail_channel_resend_all(rail_channel_t *ch)
     /* The oldest frame holds the cumulative ack back, so the path it went
      * out on is the one that stalls (a connection whose retransmissions back
      * off on a flapping link, while its probes still get through): like a
-     * slow path, it takes no chunks, resent ones included, until the peer
+     * slow path, it takes no frames, the copies included, until the peer
      * has those it carried, while another path can. */
     int k = ch->unacked.head ? ch->unacked.head->path : -1;
     for (rail_frame_t *f = ch->unacked.head; f; f = f->next, n++) {
