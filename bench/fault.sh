@@ -99,40 +99,37 @@ back=$(awk '$3 != "-" { print $3 }' "$tmp/bc" | median)
 noback=$(awk '$3 == "-"' "$tmp/bc" | wc -l)
 bad=$(awk '{ s += ($6 == "-" ? 0 : $6) } END { print s + 0 }' "$tmp/bc")
 
-# The (b) fault under each MPI (railbench built against it), cleared after 5 s
-# as in (b), or never: then only failing over keeps the stream going.
-peer_fig() { # IMPL [FOR] -> one line: what happened
-    local impl=$1 bound=50 rc prog=$tmp/railbench.$1
+# railbench's stream under one MPI (built against it) for SECONDS while fault
+# KIND strikes 4 s in (cleared FOR s later; no FOR: never), into $tmp/IMPL.KIND;
+# when the run did not finish, prints what happened instead and returns 1.
+fault_stream() { # IMPL KIND SECONDS BOUND [FOR]
+    local impl=$1 kind=$2 secs=$3 bound=$4 rc prog=$tmp/railbench.$1
     [ "$impl" = railmpi ] && prog=$build/bin/railbench
     : > "$tmp/faults"
-    fault_start nic 4 ${2:-}
-    peer_run "$impl" $bound "$prog" -t bw -T 14 -a -m 1048576:1048576 -w 16 \
-        > "$tmp/$impl.dat" 2> "$tmp/$impl.dat.err"
+    fault_start "$kind" 4 ${5:-}
+    peer_run "$impl" "$bound" "$prog" -t bw -T "$secs" -a -m 1048576:1048576 -w 16 \
+        > "$tmp/$impl.$kind" 2> "$tmp/$impl.$kind.err"
     rc=$?
     fault_wait
     cluster_reap
-    [ -n "${2:-}" ] || vc nic-up "$name" 1 1 # for the next run
-    if [ $rc = 124 ] || [ $rc = 137 ]; then echo "hung (killed after $bound s)"; return; fi
-    [ $rc = 0 ] || { echo "failed (exit $rc)"; return; }
-    ( eval "$(stream_analyze "$tmp/$impl.dat" "$one")"
+    [ -n "${5:-}" ] || vc nic-up "$name" 1 1 # for the next run
+    if [ $rc = 124 ] || [ $rc = 137 ]; then echo "hung (killed after $bound s)"; return 1; fi
+    [ $rc = 0 ] || { echo "failed (exit $rc)"; return 1; }
+}
+
+# The (b) fault under each MPI, cleared after 5 s as in (b), or never: then
+# only failing over keeps the stream going.
+peer_fig() { # IMPL [FOR] -> one line: what happened
+    fault_stream "$1" nic 14 50 ${2:-} || return
+    ( eval "$(stream_analyze "$tmp/$1.nic" "$one")"
       if [ "$failover" != - ]; then echo "traffic on rail 0 after $failover s"
       elif [ "$restore" != - ]; then echo "no failover: stalled until the rail came back (both rails again after $back s)"
       else echo "no failover: stalled $stall s, then finished"; fi )
 }
 # (e) the same stream under each MPI while rail 1 flaps for 10 s
 flap_fig() { # IMPL -> one line: the longest stall and the rate while rail 1 flapped
-    local impl=$1 bound=60 rc prog=$tmp/railbench.$1
-    [ "$impl" = railmpi ] && prog=$build/bin/railbench
-    : > "$tmp/faults"
-    fault_start flap 4 10
-    peer_run "$impl" $bound "$prog" -t bw -T 16 -a -m 1048576:1048576 -w 16 \
-        > "$tmp/$impl.flap" 2> "$tmp/$impl.flap.err"
-    rc=$?
-    fault_wait
-    cluster_reap
-    if [ $rc = 124 ] || [ $rc = 137 ]; then echo "hung (killed after $bound s)"; return; fi
-    [ $rc = 0 ] || { echo "failed (exit $rc)"; return; }
-    ( eval "$(stream_analyze "$tmp/$impl.flap" "$one")"
+    fault_stream "$1" flap 16 60 10 || return
+    ( eval "$(stream_analyze "$tmp/$1.flap" "$one")"
       echo "longest stall $stall s; $during MB/s while it flapped ($(ratio "$during" "$one") x rail 0 alone)" )
 }
 declare -A peer_res perm_res flap_res
