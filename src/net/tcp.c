@@ -122,8 +122,10 @@ struct net_path {
     char fsecret[56];       /* and its job's secret */
     uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
     /* bursts of small frames (tcp_send): when the last direct send returned,
-     * and whether txq holds frames kept back on purpose (on tcp_held) */
+     * and the progress pass it came after (tcp_passes), and whether txq holds
+     * frames kept back on purpose (on tcp_held) */
     uint64_t sent_at;
+    unsigned sent_pass;
     int held;
     struct net_path *held_next;
 };
@@ -155,21 +157,31 @@ static net_iface_t *tcp_ifaces[TCP_MAX_RAILS];
  * only every TCP_EPOLL_EVERY passes (new connections, other peers, a send
  * queue waiting for room); as soon as epoll reports another socket, every
  * pass asks it again. The price: a connection that becomes busy after a long
- * single-connection phase is noticed up to TCP_EPOLL_EVERY passes late, once. */
+ * single-connection phase is noticed up to TCP_EPOLL_EVERY passes late, once.
+ * While it is read directly the hot connection is also out of the epoll set
+ * (tcp_hot_out): a socket in the set has each arriving segment run epoll's
+ * wake-up callback under the socket's lock, which the recv() spinning on it
+ * then waits for, about 0.2 us a message here. It goes back into the set
+ * when it leaves the fast path (a send queue waiting for room, a large
+ * payload read by itself) or when epoll reports another socket. */
 #define TCP_HOT_STREAK 8
 #define TCP_EPOLL_EVERY 64
 /* Frames up to this many bytes (headers included) go out with one send() */
-#define TCP_SMALL_GATHER 1024
+#define TCP_SMALL_GATHER 2048
 static struct tcp_conn *tcp_hot;
 static int tcp_hot_streak;
 static unsigned tcp_hot_pass;
+static int tcp_hot_out; /* tcp_hot is out of the epoll set */
 
 /* Bursts of small frames. Each send() of a small frame costs about as much
  * as the network stacks of both hosts spend on one segment, so a rank that
  * sends small messages back to back (a window of MPI_Isend, a halo's
  * neighbours on one host) is held to one message per such cost. A small
  * frame that follows the previous send() on its connection by less than
- * RAILMPI_TCP_BURST_NS is not sent at once: it waits in the connection's
+ * RAILMPI_TCP_BURST_NS, with no progress pass in between, is not sent at
+ * once (a rank that waited or tested since is not streaming, and a send that
+ * follows a pass, as every answer of a ping-pong does, reads no clock before
+ * it goes out): it waits in the connection's
  * queue, behind which the next ones of the burst gather, and the next
  * progress pass sends them all with one send(). Such a pass comes at the next
  * MPI call that waits or tests, or else from the progress thread, which the
@@ -181,6 +193,7 @@ static unsigned tcp_hot_pass;
 #define TCP_HOLD_BYTES 65536
 #define TCP_HOLD_FRAME (4096 + 64)
 static net_path_t *tcp_held;
+static unsigned tcp_passes; /* progress passes so far: a send after one is no burst's */
 static uint64_t tcp_burst_ns; /* RAILMPI_TCP_BURST_NS; 0: every frame at once */
 
 /* ---- rail discovery ---------------------------------------------------- */
@@ -383,6 +396,10 @@ static void tcp_conn_watch(tcp_conn_t *c, int want_out)
     if (c->watched && c->watch_out == want_out)
         return; /* as it is: no syscall */
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | (want_out ? EPOLLOUT : 0), .data.ptr = c};
+    if (c == tcp_hot && tcp_hot_out) {
+        tcp_hot_out = 0;
+        tcp_hot_streak = 0;
+    }
     if (epoll_ctl(tcp_epfd, EPOLL_CTL_MOD, c->fd, &ev) < 0 && epoll_ctl(tcp_epfd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
         return;
     c->watched = 1;
@@ -407,6 +424,7 @@ static void tcp_conn_close(tcp_conn_t *c)
     if (tcp_hot == c) {
         tcp_hot = NULL;
         tcp_hot_streak = 0;
+        tcp_hot_out = 0;
     }
     if (c->path && c->path->conn == c)
         c->path->conn = NULL;
@@ -638,7 +656,8 @@ static void tcp_flush(net_path_t *p)
     }
     if (p->txq_off == p->txq_len)
         p->txq_off = p->txq_len = 0;
-    tcp_conn_watch(c, p->txq_len > 0);
+    if (p->txq_len || c != tcp_hot || !tcp_hot_out) /* the fast path reads it without epoll */
+        tcp_conn_watch(c, p->txq_len > 0);
 }
 
 /* The path's queue holds a burst's frames: on the list the next progress
@@ -727,7 +746,7 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     int hold = 0;
     if (!queued && p->conn && p->conn->state == TC_UP) {
         /* in a burst: held, the rest of the burst gathers behind it */
-        if (is_small && tcp_burst_ns && rm_now() - p->sent_at < tcp_burst_ns) {
+        if (is_small && tcp_burst_ns && p->sent_pass == tcp_passes && rm_now() - p->sent_at < tcp_burst_ns) {
             hold = 1;
             goto keep;
         }
@@ -742,8 +761,10 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
             return RM_ERR_CONN_RESET;
         }
         done = n > 0 ? (size_t)n : 0;
-        if (tcp_burst_ns && is_small)
+        if (tcp_burst_ns && is_small) {
             p->sent_at = rm_now();
+            p->sent_pass = tcp_passes;
+        }
         if (done == total)
             return RM_OK;
     }
@@ -1039,15 +1060,28 @@ static int tcp_progress(net_iface_t *ifc)
     /* one epoll set serves every rail: poll it once per pass, from the first */
     if (ifc != tcp_ifaces[0])
         return 0;
+    tcp_passes++;
     int sent = tcp_held ? tcp_send_held() : 0;
     tcp_conn_t *h = tcp_hot;
-    if (h && tcp_hot_streak >= TCP_HOT_STREAK && ++tcp_hot_pass % TCP_EPOLL_EVERY && !h->in_payload &&
-        h->path->txq_off == h->path->txq_len)
-        return sent + tcp_read(h);
+    int events = 0;
+    if (h && tcp_hot_streak >= TCP_HOT_STREAK && !h->in_payload && h->path->txq_off == h->path->txq_len) {
+        if (!tcp_hot_out) {
+            epoll_ctl(tcp_epfd, EPOLL_CTL_DEL, h->fd, NULL);
+            h->watched = 0;
+            tcp_hot_out = 1;
+        }
+        events = tcp_read(h);
+        if (++tcp_hot_pass % TCP_EPOLL_EVERY || tcp_hot != h)
+            return sent + events;
+    } else if (h && tcp_hot_out) {
+        tcp_conn_watch(h, 0);
+    }
     struct epoll_event evs[64];
     int n = epoll_wait(tcp_epfd, evs, 64, 0);
-    int events = 0;
-    if (n > 0) { /* the fast path's bookkeeping: one connection, UP, alone */
+    if (n > 0 && tcp_hot_out) { /* others have work: the hot one back into the set */
+        tcp_conn_watch(tcp_hot, 0);
+        tcp_hot = NULL;
+    } else if (n > 0) { /* the fast path's bookkeeping: one connection, UP, alone */
         tcp_conn_t *only = n == 1 && *(int *)evs[0].data.ptr == TCP_EV_CONN ? evs[0].data.ptr : NULL;
         if (!only || only->state != TC_UP || only != tcp_hot) {
             tcp_hot = only && only->state == TC_UP ? only : NULL;

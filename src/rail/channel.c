@@ -101,47 +101,59 @@ static rail_frame_t *rail_q_pop(rail_frame_q_t *q)
     return f;
 }
 
-/* Frames come from a pool: a small message kept until acknowledged (a lossy
+/* Frames come from pools: a small message kept until acknowledged (a lossy
  * rail) or queued behind a full ring must not cost a malloc and a free.
- * Frames with a copy of up to RAIL_FRAME_POOLED bytes (or none) share one
- * size; at most RAIL_FRAME_POOL_MAX of them wait for reuse. */
-#define RAIL_FRAME_POOLED 256
-#define RAIL_FRAME_POOL_MAX 4096
-static rail_frame_t *rail_frame_pool;
-static int rail_frame_npool;
+ * Frames with a copy of up to 256 bytes (or none) share one size, and up to
+ * 4096 of them wait for reuse; frames with a copy of up to 4 KiB another,
+ * and up to 256 of those (a window of messages of a few KiB: 1 MiB at most
+ * in that pool). `pooled` is the class plus one. */
+static const struct {
+    size_t size;
+    int max;
+} rail_frame_class[2] = {{256, 4096}, {4096, 256}};
+static struct {
+    rail_frame_t *head;
+    int n;
+} rail_frame_pool[2];
 
 static void rail_frame_free(rail_frame_t *f)
 {
-    if (f->pooled && rail_frame_npool < RAIL_FRAME_POOL_MAX) {
-        f->next = rail_frame_pool;
-        rail_frame_pool = f;
-        rail_frame_npool++;
+    int c = f->pooled - 1;
+    if (c >= 0 && rail_frame_pool[c].n < rail_frame_class[c].max) {
+        f->next = rail_frame_pool[c].head;
+        rail_frame_pool[c].head = f;
+        rail_frame_pool[c].n++;
         return;
     }
     free(f);
 }
 
-/* A frame the channel keeps: a copy of the payload (in the same allocation),
- * or a reference the sender keeps alive until `sent` runs. NULL when out of
+/* A frame's memory, for a payload copy of `extra` bytes; NULL when out of
  * memory. */
-static rail_frame_t *rail_frame_new(const net_frame_hdr_t *hdr, const void *upper,
-                                    const void *payload, int copy, rail_sent_fn sent, void *arg)
+static rail_frame_t *rail_frame_alloc(size_t extra)
 {
-    size_t extra = copy ? hdr->len : 0;
     rail_frame_t *f;
-    if (extra <= RAIL_FRAME_POOLED) {
-        if ((f = rail_frame_pool)) {
-            rail_frame_pool = f->next;
-            rail_frame_npool--;
-        } else if (!(f = malloc(sizeof *f + RAIL_FRAME_POOLED))) {
+    int c = extra <= rail_frame_class[0].size ? 0 : extra <= rail_frame_class[1].size ? 1 : -1;
+    if (c >= 0) {
+        if ((f = rail_frame_pool[c].head)) {
+            rail_frame_pool[c].head = f->next;
+            rail_frame_pool[c].n--;
+        } else if (!(f = malloc(sizeof *f + rail_frame_class[c].size))) {
             return NULL;
         }
-        f->pooled = 1;
-    } else {
-        if (!(f = malloc(sizeof *f + extra)))
-            return NULL;
-        f->pooled = 0;
+    } else if (!(f = malloc(sizeof *f + extra))) {
+        return NULL;
     }
+    f->pooled = c + 1;
+    return f;
+}
+
+/* Fill a frame: a copy of the payload (in the same allocation, of
+ * rail_frame_alloc's size), or a reference the sender keeps alive until
+ * `sent` runs. */
+static void rail_frame_fill(rail_frame_t *f, const net_frame_hdr_t *hdr, const void *upper,
+                            const void *payload, int copy, rail_sent_fn sent, void *arg)
+{
     f->hdr = *hdr;
     memcpy(f->upper, upper, hdr->hlen);
     f->copied = copy && hdr->len;
@@ -154,6 +166,15 @@ static rail_frame_t *rail_frame_new(const net_frame_hdr_t *hdr, const void *uppe
     f->path = -1;
     f->sent = copy ? NULL : sent;
     f->arg = arg;
+}
+
+/* A frame the channel keeps (rail_frame_fill); NULL when out of memory. */
+static rail_frame_t *rail_frame_new(const net_frame_hdr_t *hdr, const void *upper,
+                                    const void *payload, int copy, rail_sent_fn sent, void *arg)
+{
+    rail_frame_t *f = rail_frame_alloc(copy ? hdr->len : 0);
+    if (f)
+        rail_frame_fill(f, hdr, upper, payload, copy, sent, arg);
     return f;
 }
 
@@ -194,11 +215,13 @@ void rail_channel_destroy(rail_channel_t *ch)
     ch->lossy = 0;
     ch->npaths = 0;
     /* the last channel to go leaves no pooled frame behind */
-    while ((f = rail_frame_pool)) {
-        rail_frame_pool = f->next;
-        free(f);
+    for (int c = 0; c < 2; c++) {
+        while ((f = rail_frame_pool[c].head)) {
+            rail_frame_pool[c].head = f->next;
+            free(f);
+        }
+        rail_frame_pool[c].n = 0;
     }
-    rail_frame_npool = 0;
 }
 
 rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_iface_t *ifc,
@@ -448,14 +471,16 @@ rm_status_t rail_channel_send(rail_channel_t *ch, const void *upper, uint16_t hl
         if (k >= 0) {
             rail_path_t *p = &ch->paths[k];
             rail_frame_t *f = NULL;
-            if (rail_keeps(ch, p) && !(f = rail_frame_new(&hdr, upper, payload, copy, sent, arg)))
+            /* the memory first (the send must not go out unkept), the copy
+             * after: a small message's answer need not wait for it */
+            if (rail_keeps(ch, p) && !(f = rail_frame_alloc(copy ? len : 0)))
                 return RM_ERR_NOMEM;
             rm_status_t st = rail_path_emit(ch, p, &hdr, upper, payload);
             if (st == RM_OK) {
                 ch->send_seq++;
                 if (!f)
                     return RM_OK;
-                f->hdr.ack = hdr.ack;
+                rail_frame_fill(f, &hdr, upper, payload, copy, sent, arg);
                 rail_kept_on(ch, f, k);
                 rail_q_push(&ch->unacked, f);
                 return copy ? RM_OK : RM_INPROGRESS;
