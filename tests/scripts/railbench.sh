@@ -1,5 +1,6 @@
 #!/bin/bash
-# railbench runs each test at both levels and prints well-formed figures;
+# railbench runs each test at both levels (and latency at the two
+# alternating in one job) and prints well-formed figures;
 # bad options are refused with a message. The transport level runs over
 # loopback here (named with -r); tests/cluster/railbench_rails.sh checks it
 # between virtual hosts, per rail and striped.
@@ -41,6 +42,11 @@ echo "$out" | grep -q '^# rail 0: 127.0.0.0/8 (lo)$' || fail "transport: no rail
 echo "$out" | grep -q 'transport level' || fail "transport: level not named: $out"
 echo "$out" | awk '$1 == 1 { found = 1; if ($2 > 10000) exit 1 } END { exit !found }' ||
     fail "transport: 1-byte latency missing or absurd: $out"
+# both levels in one job, alternating: a transport and an MPI figure per size
+out=$($b -L both -r lo -t lat -m 0:64 -i 200) || fail "both-levels lat run"
+[ "$(echo "$out" | grep -cE '^[0-9]+ [0-9.]+ [0-9.]+$')" = 8 ] || fail "both levels: expected 8 sizes: $out"
+echo "$out" | awk '/^[0-9]/ && ($2 <= 0 || $3 <= 0) { exit 1 }' || fail "both levels: a zero figure: $out"
+echo "$out" | grep -q '^# size transport_usec mpi_usec$' || fail "both levels: no column line: $out"
 refused() { # expected-message args...
     local msg=$1 err
     shift
@@ -69,4 +75,6 @@ refused "at the transport level" -R 0
 refused "unexpected argument" -t lat extra
 refused "at the MPI level, without -T" -t rate -T 1
 refused "at the MPI level, without -T" -L transport -r lo -t rate
+refused "measures latency" -L both -r lo -t bw
+refused "measures latency" -L both -r lo -t lat -T 1
 [ $fails = 0 ] && echo "OK: railbench" || exit 1

@@ -11,7 +11,11 @@
  *                 with RAILMPI_TCP_RAILS naming one rail);
  *   -L transport  plain non-blocking TCP sockets, one connection per rail the
  *                 two hosts share, no MPI engine on the path (transport.c):
- *                 the ceiling the library is measured against. */
+ *                 the ceiling the library is measured against.
+ * A third, -L both (latency only), measures the two in one job, in blocks
+ * that alternate between them, and prints 'size transport_usec mpi_usec':
+ * a machine's load that comes and goes then weighs on both alike, where
+ * two jobs one after the other can each catch a different moment. */
 #include "railbench.h"
 
 #include <mpi.h>
@@ -26,8 +30,10 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: mpiexec -n 2 railbench [options]\n"
-            "  -L mpi|transport level: MPI point-to-point (default), or plain TCP sockets\n"
-            "                   between the two hosts, one connection per shared rail\n"
+            "  -L mpi|transport|both  level: MPI point-to-point (default), or plain TCP sockets\n"
+            "                   between the two hosts, one connection per shared rail; both\n"
+            "                   (latency only): the two in alternating blocks of one job,\n"
+            "                   printing 'size transport_usec mpi_usec'\n"
             "  -t lat|bw|bibw|rate  test (default bw); rate: pairs 0-1, 2-3, ... stream at once,\n"
             "                   all messages per second of the slowest pair's time (MPI level;\n"
             "                   an odd last rank sits out)\n"
@@ -266,6 +272,42 @@ static void rb_run(const rb_opts_t *o, int rank, const rb_level_t *lv, const cha
     }
 }
 
+/* -L both: RB_PAIR_BLOCKS blocks of each level per size, alternating, and
+ * each level's time over all of its blocks. */
+#define RB_PAIR_BLOCKS 10
+
+static void rb_run_pair(const rb_opts_t *o, int rank, const rb_level_t *tl, const rb_level_t *ml)
+{
+    const rb_level_t *lv[2] = {tl, ml};
+    long per = (o->iters + RB_PAIR_BLOCKS - 1) / RB_PAIR_BLOCKS;
+    if (!rank)
+        printf("# railbench latency, transport and MPI levels alternating in %d blocks of %ld "
+               "iterations each, %d warm-up\n# size transport_usec mpi_usec\n",
+               RB_PAIR_BLOCKS, per, o->warm);
+    for (long n = o->min; n <= o->max; n = n ? n * 2 : 1) {
+        double t[2] = {0, 0};
+        for (int l = 0; l < 2; l++)
+            for (int it = 0; it < o->warm; it++)
+                lv[l]->iter(lv[l]->ctx, n);
+        for (int b = 0; b < RB_PAIR_BLOCKS; b++) {
+            for (int l = 0; l < 2; l++) {
+                lv[l]->sync(lv[l]->ctx);
+                double t0 = MPI_Wtime();
+                for (long it = 0; it < per; it++)
+                    lv[l]->iter(lv[l]->ctx, n);
+                t[l] += MPI_Wtime() - t0;
+            }
+        }
+        double iters = (double)per * RB_PAIR_BLOCKS;
+        if (!rank) {
+            printf("%ld %.3f %.3f\n", n, t[0] / iters / 2 * 1e6, t[1] / iters / 2 * 1e6);
+            fflush(stdout);
+        }
+        if (n == 0 && o->max == 0)
+            break;
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -279,9 +321,9 @@ int main(int argc, char **argv)
     while ((opt = getopt(argc, argv, "L:t:m:w:i:x:T:r:R:ach")) != -1) {
         switch (opt) {
         case 'L':
-            if (strcmp(optarg, "mpi") && strcmp(optarg, "transport"))
+            if (strcmp(optarg, "mpi") && strcmp(optarg, "transport") && strcmp(optarg, "both"))
                 goto bad;
-            transport = !strcmp(optarg, "transport");
+            transport = !strcmp(optarg, "transport") ? 1 : !strcmp(optarg, "both") ? 2 : 0;
             break;
         case 't':
             if (strcmp(optarg, "lat") && strcmp(optarg, "bw") && strcmp(optarg, "bibw") &&
@@ -352,6 +394,12 @@ int main(int argc, char **argv)
         rc = 2;
         goto out;
     }
+    if (transport == 2 && (o.test != RB_LAT || o.timeline)) {
+        if (!rank)
+            fprintf(stderr, "railbench: -L both measures latency (-t lat), without -T\n");
+        rc = 2;
+        goto out;
+    }
     if (o.test == RB_RATE && (transport || o.timeline)) {
         if (!rank)
             fprintf(stderr, "railbench: -t rate runs at the MPI level, without -T\n");
@@ -379,7 +427,16 @@ int main(int argc, char **argv)
     rb_level_t lv;
     rb_mpi_t m = {.o = &o, .rank = rank, .peer = rank ^ 1, .sender = !(rank & 1), .pairs = pairs,
                   .sbuf = sbuf, .rbuf = rbuf};
-    if (transport) {
+    rb_level_t tl;
+    if (transport == 2) {
+        rc = rb_transport_open(&o, rank, sbuf, rbuf, &tl);
+        lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
+                          .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
+        if (!rc) {
+            rb_run_pair(&o, rank, &tl, &lv);
+            tl.fini(tl.ctx);
+        }
+    } else if (transport) {
         rc = rb_transport_open(&o, rank, sbuf, rbuf, &lv);
     } else {
         m.req = malloc(sizeof *m.req * 2 * (size_t)o.window);
@@ -392,7 +449,7 @@ int main(int argc, char **argv)
         lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
                           .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
     }
-    if (!rc) {
+    if (!rc && transport < 2) {
         rb_run(&o, rank, &lv, transport ? "transport" : "MPI");
         lv.fini(lv.ctx);
         if (m.bad)
