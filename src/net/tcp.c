@@ -122,10 +122,8 @@ struct net_path {
     char fsecret[56];       /* and its job's secret */
     uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
     /* bursts of small frames (tcp_send): when the last direct send returned,
-     * and the progress pass it came after (tcp_passes), and whether txq holds
-     * frames kept back on purpose (on tcp_held) */
+     * and whether txq holds frames kept back on purpose (on tcp_held) */
     uint64_t sent_at;
-    unsigned sent_pass;
     int held;
     struct net_path *held_next;
 };
@@ -178,10 +176,7 @@ static int tcp_hot_out; /* tcp_hot is out of the epoll set */
  * sends small messages back to back (a window of MPI_Isend, a halo's
  * neighbours on one host) is held to one message per such cost. A small
  * frame that follows the previous send() on its connection by less than
- * RAILMPI_TCP_BURST_NS, with no progress pass in between, is not sent at
- * once (a rank that waited or tested since is not streaming, and a send that
- * follows a pass, as every answer of a ping-pong does, reads no clock before
- * it goes out): it waits in the connection's
+ * RAILMPI_TCP_BURST_NS is not sent at once: it waits in the connection's
  * queue, behind which the next ones of the burst gather, and the next
  * progress pass sends them all with one send(). Such a pass comes at the next
  * MPI call that waits or tests, or else from the progress thread, which the
@@ -193,7 +188,6 @@ static int tcp_hot_out; /* tcp_hot is out of the epoll set */
 #define TCP_HOLD_BYTES 65536
 #define TCP_HOLD_FRAME (4096 + 64)
 static net_path_t *tcp_held;
-static unsigned tcp_passes; /* progress passes so far: a send after one is no burst's */
 static uint64_t tcp_burst_ns; /* RAILMPI_TCP_BURST_NS; 0: every frame at once */
 
 /* ---- rail discovery ---------------------------------------------------- */
@@ -746,7 +740,7 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     int hold = 0;
     if (!queued && p->conn && p->conn->state == TC_UP) {
         /* in a burst: held, the rest of the burst gathers behind it */
-        if (is_small && tcp_burst_ns && p->sent_pass == tcp_passes && rm_now() - p->sent_at < tcp_burst_ns) {
+        if (is_small && tcp_burst_ns && rm_now() - p->sent_at < tcp_burst_ns) {
             hold = 1;
             goto keep;
         }
@@ -761,10 +755,8 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
             return RM_ERR_CONN_RESET;
         }
         done = n > 0 ? (size_t)n : 0;
-        if (tcp_burst_ns && is_small) {
+        if (tcp_burst_ns && is_small)
             p->sent_at = rm_now();
-            p->sent_pass = tcp_passes;
-        }
         if (done == total)
             return RM_OK;
     }
@@ -1060,7 +1052,6 @@ static int tcp_progress(net_iface_t *ifc)
     /* one epoll set serves every rail: poll it once per pass, from the first */
     if (ifc != tcp_ifaces[0])
         return 0;
-    tcp_passes++;
     int sent = tcp_held ? tcp_send_held() : 0;
     tcp_conn_t *h = tcp_hot;
     int events = 0;

@@ -101,28 +101,21 @@ static rail_frame_t *rail_q_pop(rail_frame_q_t *q)
     return f;
 }
 
-/* Frames come from pools: a small message kept until acknowledged (a lossy
+/* Frames come from a pool: a small message kept until acknowledged (a lossy
  * rail) or queued behind a full ring must not cost a malloc and a free.
- * Frames with a copy of up to 256 bytes (or none) share one size, and up to
- * 4096 of them wait for reuse; frames with a copy of up to 4 KiB another,
- * and up to 256 of those (a window of messages of a few KiB: 1 MiB at most
- * in that pool). `pooled` is the class plus one. */
-static const struct {
-    size_t size;
-    int max;
-} rail_frame_class[2] = {{256, 4096}, {4096, 256}};
-static struct {
-    rail_frame_t *head;
-    int n;
-} rail_frame_pool[2];
+ * Frames with a copy of up to RAIL_FRAME_POOLED bytes (or none) share one
+ * size; at most RAIL_FRAME_POOL_MAX of them wait for reuse. */
+#define RAIL_FRAME_POOLED 256
+#define RAIL_FRAME_POOL_MAX 4096
+static rail_frame_t *rail_frame_pool;
+static int rail_frame_npool;
 
 static void rail_frame_free(rail_frame_t *f)
 {
-    int c = f->pooled - 1;
-    if (c >= 0 && rail_frame_pool[c].n < rail_frame_class[c].max) {
-        f->next = rail_frame_pool[c].head;
-        rail_frame_pool[c].head = f;
-        rail_frame_pool[c].n++;
+    if (f->pooled && rail_frame_npool < RAIL_FRAME_POOL_MAX) {
+        f->next = rail_frame_pool;
+        rail_frame_pool = f;
+        rail_frame_npool++;
         return;
     }
     free(f);
@@ -133,18 +126,19 @@ static void rail_frame_free(rail_frame_t *f)
 static rail_frame_t *rail_frame_alloc(size_t extra)
 {
     rail_frame_t *f;
-    int c = extra <= rail_frame_class[0].size ? 0 : extra <= rail_frame_class[1].size ? 1 : -1;
-    if (c >= 0) {
-        if ((f = rail_frame_pool[c].head)) {
-            rail_frame_pool[c].head = f->next;
-            rail_frame_pool[c].n--;
-        } else if (!(f = malloc(sizeof *f + rail_frame_class[c].size))) {
+    if (extra <= RAIL_FRAME_POOLED) {
+        if ((f = rail_frame_pool)) {
+            rail_frame_pool = f->next;
+            rail_frame_npool--;
+        } else if (!(f = malloc(sizeof *f + RAIL_FRAME_POOLED))) {
             return NULL;
         }
-    } else if (!(f = malloc(sizeof *f + extra))) {
-        return NULL;
+        f->pooled = 1;
+    } else {
+        if (!(f = malloc(sizeof *f + extra)))
+            return NULL;
+        f->pooled = 0;
     }
-    f->pooled = c + 1;
     return f;
 }
 
@@ -215,13 +209,11 @@ void rail_channel_destroy(rail_channel_t *ch)
     ch->lossy = 0;
     ch->npaths = 0;
     /* the last channel to go leaves no pooled frame behind */
-    for (int c = 0; c < 2; c++) {
-        while ((f = rail_frame_pool[c].head)) {
-            rail_frame_pool[c].head = f->next;
-            free(f);
-        }
-        rail_frame_pool[c].n = 0;
+    while ((f = rail_frame_pool)) {
+        rail_frame_pool = f->next;
+        free(f);
     }
+    rail_frame_npool = 0;
 }
 
 rm_status_t rail_channel_add_path(rail_channel_t *ch, const net_ops_t *ops, net_iface_t *ifc,

@@ -77,9 +77,8 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(TCP_QUEUE_MAX, tcp_queue_max, RM_CFG_SIZE, "4m",                                            \
       "Bytes a TCP connection may hold beyond what the socket accepted before senders wait")      \
     X(TCP_BURST_NS, tcp_burst_ns, RM_CFG_INT, "1000",                                             \
-      "A small frame sent within this many ns of the previous send() on its connection, with no " \
-      "progress pass between, waits for the next pass, which sends the burst's frames with one "  \
-      "send(); 0: each at once")                                                                  \
+      "A small frame sent within this many ns of the previous send() on its connection waits "    \
+      "for the next progress pass, which sends the burst's frames with one send(); 0: each at once") \
     X(ASYNC_PROGRESS, async_progress, RM_CFG_STR, "auto",                                         \
       "Asynchronous progress thread: auto (when the job has network paths, else from the first " \
       "nonblocking or persistent collective), on (from the start, also on one host: large "      \
