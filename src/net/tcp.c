@@ -159,7 +159,7 @@ static net_iface_t *tcp_ifaces[TCP_MAX_RAILS];
  * While it is read directly the hot connection is also out of the epoll set
  * (tcp_hot_out): a socket in the set has each arriving segment run epoll's
  * wake-up callback under the socket's lock, which the recv() spinning on it
- * then waits for, about 0.2 us a message here. It goes back into the set
+ * then waits for, 0.1-0.4 us a message here. It goes back into the set
  * when it leaves the fast path (a send queue waiting for room, a large
  * payload read by itself) or when epoll reports another socket. */
 #define TCP_HOT_STREAK 8

@@ -117,7 +117,7 @@ typedef struct rail_frame {
     int copied;            /* payload is `copy`, allocated with the frame */
     int delivered;         /* ooo: an unordered frame already handed up */
     int path;              /* unacked: the path it went out on, -1 = to be sent again */
-    int pooled;            /* 0, or the pool class it came from plus one (channel.c) */
+    int pooled;            /* allocated at the pool's size (channel.c) */
     int reported;          /* unacked: the peer reported it delivered (path->kept_dlv) */
     rail_sent_fn sent;
     void *arg;

@@ -424,14 +424,13 @@ int main(int argc, char **argv)
     }
     memset(sbuf, 1, bufsize);
     memset(rbuf, 0, bufsize);
-    rb_level_t lv;
     rb_mpi_t m = {.o = &o, .rank = rank, .peer = rank ^ 1, .sender = !(rank & 1), .pairs = pairs,
                   .sbuf = sbuf, .rbuf = rbuf};
+    rb_level_t lv = {.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
+                     .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
     rb_level_t tl;
     if (transport == 2) {
         rc = rb_transport_open(&o, rank, sbuf, rbuf, &tl);
-        lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
-                          .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
         if (!rc) {
             rb_run_pair(&o, rank, &tl, &lv);
             tl.fini(tl.ctx);
@@ -446,8 +445,6 @@ int main(int argc, char **argv)
             for (int w = 0; w < o.window; w++)
                 memcpy(sbuf + (size_t)w * (size_t)o.max, m.ref, (size_t)o.max);
         }
-        lv = (rb_level_t){.iter = rb_mpi_iter, .sync = rb_mpi_sync, .more = rb_mpi_more,
-                          .fini = rb_mpi_fini, .rate = rb_mpi_rate, .ctx = &m};
     }
     if (!rc && transport < 2) {
         rb_run(&o, rank, &lv, transport ? "transport" : "MPI");
