@@ -13,6 +13,7 @@
  * from the sender's buffer with process_vm_readv (single copy). */
 #include "net/net.h"
 #include "util/config.h"
+#include "util/copy.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -291,31 +292,6 @@ static inline shm_cell_t *shm_at(unsigned char *cells, size_t ring, uint64_t pos
     return (shm_cell_t *)(cells + (pos & (ring - 1)));
 }
 
-/* Small copies inline: a message of a few bytes must not pay a libc call
- * for its header and another for its payload. */
-static inline void shm_copy(unsigned char *dst, const unsigned char *src, size_t n)
-{
-    if (n > 16) {
-        memcpy(dst, src, n);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, src, 8);
-        memcpy(&b, src + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4);
-        memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
-    } else if (n) {
-        dst[0] = src[0];
-        dst[n / 2] = src[n / 2];
-        dst[n - 1] = src[n - 1];
-    }
-}
-
 static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const void *upper,
                             const struct iovec *iov, int iovcnt)
 {
@@ -348,7 +324,7 @@ static rm_status_t shm_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     else
         memcpy(c->upper, upper, hdr->hlen);
     if (iovcnt == 1) {
-        shm_copy(c->payload, iov[0].iov_base, iov[0].iov_len);
+        rm_copy_small(c->payload, iov[0].iov_base, iov[0].iov_len);
     } else {
         unsigned char *dst = c->payload;
         for (int i = 0; i < iovcnt; i++) {

@@ -11,6 +11,7 @@
  * the CTS (proto/flow.c). What is sent ahead of the receive costs credit
  * with the receiver (flow.c); without credit a message goes by rendezvous. */
 #include "proto/engine.h"
+#include "util/copy.h"
 #include "util/log.h"
 
 #include <stdlib.h>
@@ -65,7 +66,7 @@ static void proto_place(request_t *r, size_t off, const void *data, size_t len)
     if (dtype_is_contig(r->dt, r->count)) {
         char *dst = (char *)r->buf + r->dt->true_lb + off;
         if (dst != data) /* else the transport received it in place */
-            memcpy(dst, data, len);
+            rm_copy_small(dst, data, len);
     } else {
         dtype_unpack(r->buf, r->count, r->dt, off, data, len);
     }
