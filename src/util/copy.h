@@ -1,11 +1,12 @@
 /* Copies of up to 64 bytes, inline: the payload of a small message into a
  * shared-memory ring frame and out of it into the receive buffer. With
  * glibc's memcpy (256-bit moves for 17-64 bytes) a one-host ping-pong took
- * 0.38-0.43 us at 24-64 bytes against 0.27 at 16; with these moves 0.26-0.27
- * (docs/performance.md, 2026-11-28). Moves of 16 bytes that overlap
- * a ring frame's payload start (8 bytes short of a cache line) twice were as
- * slow as memcpy, so 17-32 bytes go as four 8-byte moves. Beyond 64 bytes,
- * memcpy (16-byte moves were no faster there). */
+ * 0.38-0.43 us at 24-64 bytes against 0.27 at 16; with these moves 0.26-0.28
+ * (docs/performance.md, 2026-11-28). Each size class moves its first and
+ * its last bytes, overlapping in the middle: up to 16 bytes in 4- or 8-byte
+ * moves, 17-64 in 16-byte ones (the target has SSE2, not AVX). 17-23 bytes
+ * stay about 0.36 us, as with memcpy. Beyond 64 bytes, memcpy (16-byte moves
+ * were no faster there). */
 #ifndef RM_UTIL_COPY_H
 #define RM_UTIL_COPY_H
 
@@ -13,8 +14,19 @@
 #include <string.h>
 
 typedef struct {
-    uint64_t lo, hi;
+    uint64_t w[2];
 } rm_b16_t;
+
+/* The first and the last sizeof(T) bytes of n, sizeof(T) <= n <= 2 * sizeof(T)
+ * (source and destination do not overlap). */
+#define RM_COPY_ENDS(T, dst, src, n)                                                              \
+    do {                                                                                          \
+        T head_, tail_;                                                                           \
+        memcpy(&head_, (src), sizeof(T));                                                         \
+        memcpy(&tail_, (src) + (n) - sizeof(T), sizeof(T));                                       \
+        memcpy((dst), &head_, sizeof(T));                                                         \
+        memcpy((dst) + (n) - sizeof(T), &tail_, sizeof(T));                                       \
+    } while (0)
 
 static inline void rm_copy_small(void *dstv, const void *srcv, size_t n)
 {
@@ -22,40 +34,15 @@ static inline void rm_copy_small(void *dstv, const void *srcv, size_t n)
     const unsigned char *src = srcv;
     if (n > 64) {
         memcpy(dst, src, n);
-    } else if (n > 32) {
-        rm_b16_t a, b, c, d; /* all loaded before any store */
-        memcpy(&a, src, 16);
-        memcpy(&b, src + 16, 16);
-        memcpy(&c, src + n - 32, 16);
-        memcpy(&d, src + n - 16, 16);
-        memcpy(dst, &a, 16);
-        memcpy(dst + 16, &b, 16);
-        memcpy(dst + n - 32, &c, 16);
-        memcpy(dst + n - 16, &d, 16);
+    } else if (n > 32) { /* the first 32 bytes, then the last 32 */
+        RM_COPY_ENDS(rm_b16_t, dst, src, 32);
+        RM_COPY_ENDS(rm_b16_t, dst + n - 32, src + n - 32, 32);
     } else if (n > 16) {
-        /* 8-byte moves: 16-byte ones at an address 8 bytes short of a
-         * cache line (a ring frame's payload) cost as much as memcpy */
-        uint64_t a, b, c, d;
-        memcpy(&a, src, 8);
-        memcpy(&b, src + 8, 8);
-        memcpy(&c, src + n - 16, 8);
-        memcpy(&d, src + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + 8, &b, 8);
-        memcpy(dst + n - 16, &c, 8);
-        memcpy(dst + n - 8, &d, 8);
+        RM_COPY_ENDS(rm_b16_t, dst, src, n);
     } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, src, 8);
-        memcpy(&b, src + n - 8, 8);
-        memcpy(dst, &a, 8);
-        memcpy(dst + n - 8, &b, 8);
+        RM_COPY_ENDS(uint64_t, dst, src, n);
     } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, src, 4);
-        memcpy(&b, src + n - 4, 4);
-        memcpy(dst, &a, 4);
-        memcpy(dst + n - 4, &b, 4);
+        RM_COPY_ENDS(uint32_t, dst, src, n);
     } else if (n) {
         dst[0] = src[0];
         dst[n / 2] = src[n / 2];
