@@ -1,6 +1,7 @@
 /* Request objects: handles from a table, memory from a free list, ids on
  * the wire that carry a generation so a stale id never finds a new request. */
 #include "proto/engine.h"
+#include "util/copy.h"
 #include "util/handle.h"
 #include "util/log.h"
 
@@ -29,7 +30,7 @@ request_t *proto_request_alloc(int kind)
             return NULL;
         }
     }
-    memset(r, 0, sizeof *r);
+    rm_zero(r, sizeof *r);
     r->handle = handle;
     r->kind = (uint8_t)kind;
     r->refs = 1;

@@ -50,4 +50,17 @@ static inline void rm_copy_small(void *dstv, const void *srcv, size_t n)
     }
 }
 
+/* Zeroes n >= 16 bytes in 16-byte stores, unrolled where n is a constant:
+ * for a request (248 bytes) gcc emits `rep stosq` from memset, whose start-up
+ * took a tenth of a sender's time in a one-host windowed message rate of
+ * 512-byte messages. */
+static inline void rm_zero(void *p, size_t n)
+{
+    unsigned char *d = p;
+    const rm_b16_t z = {{0, 0}};
+    _Pragma("GCC unroll 32") for (size_t i = 0; i + 16 <= n; i += 16) memcpy(d + i, &z, 16);
+    if (n % 16)
+        memcpy(d + n - 16, &z, 16);
+}
+
 #endif
