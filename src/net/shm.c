@@ -36,6 +36,13 @@
  * and forth between the cores for every frame of one line (1-8 byte
  * messages, one line each, went at 11 million/s against 17-18 in pairs). */
 #define SHM_PAIR 128
+/* A ring of 1 MiB (the default) ran 512-2048-byte windowed streams at
+ * 1.2-1.4 x the rate of a 256 KiB one (64 in flight, 2 ranks): a window
+ * that takes more than about a tenth of the ring runs slower, though
+ * the ring is never full (docs/transport-shm.md). Many ranks on one host
+ * get smaller rings. */
+#define SHM_INBOX_BUDGET ((size_t)16 << 20)
+#define SHM_RING_SMALL ((size_t)256 << 10)
 #define SHM_SEGMENT_BUDGET ((size_t)64 << 20)
 
 typedef struct shm_cell {
@@ -137,7 +144,11 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
     size_t ring = 4096;
     while (ring < (size_t)RM_CFG(shm_ring_size))
         ring <<= 1;
-    /* keep the inbox bounded when many ranks share a host */
+    /* Keep the inboxes bounded when many ranks share a host: a 1 MiB ring
+     * only while the inbox stays within 16 MiB (up to 16 ranks), a ring of
+     * 256 KiB down to 64 MiB, smaller rings beyond. */
+    while (ring > SHM_RING_SMALL && ring * (size_t)ifc->nlocal > SHM_INBOX_BUDGET)
+        ring >>= 1;
     while (ring > 16384 && ring * (size_t)ifc->nlocal > SHM_SEGMENT_BUDGET)
         ring >>= 1;
     ifc->ring_size = ring;

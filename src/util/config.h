@@ -20,7 +20,7 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Messages up to this many bytes are sent eagerly; larger ones use rendezvous")              \
     X(SHM_FRAME_MAX, shm_frame_max, RM_CFG_SIZE, "16384",                                         \
       "Largest payload of one shared-memory frame; caps the shm eager threshold")                 \
-    X(SHM_RING_SIZE, shm_ring_size, RM_CFG_SIZE, "256k",                                          \
+    X(SHM_RING_SIZE, shm_ring_size, RM_CFG_SIZE, "1m",                                            \
       "Bytes of each shared-memory queue (one per sender/receiver pair; a power of two)")         \
     X(SHM_CMA, shm_cma, RM_CFG_STR, "auto",                                                       \
       "Single-copy large transfers with process_vm_readv: auto, on (fail if refused) or off")     \
