@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -44,6 +45,7 @@
 #define SHM_INBOX_BUDGET ((size_t)16 << 20)
 #define SHM_RING_SMALL ((size_t)256 << 10)
 #define SHM_SEGMENT_BUDGET ((size_t)64 << 20)
+#define SHM_RING_MIN ((size_t)16 << 10)
 
 typedef struct shm_cell {
     _Atomic uint64_t flag;
@@ -144,13 +146,30 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
     size_t ring = 4096;
     while (ring < (size_t)RM_CFG(shm_ring_size))
         ring <<= 1;
-    /* Keep the inboxes bounded when many ranks share a host: a 1 MiB ring
-     * only while the inbox stays within 16 MiB (up to 16 ranks), a ring of
-     * 256 KiB down to 64 MiB, smaller rings beyond. */
+    /* Keep the inboxes bounded when many ranks share a host: rings halve
+     * while an inbox would pass 16 MiB, down to 256 KiB (1 MiB up to 16
+     * ranks, 256 KiB from 33), then while it would pass 64 MiB. */
     while (ring > SHM_RING_SMALL && ring * (size_t)ifc->nlocal > SHM_INBOX_BUDGET)
         ring >>= 1;
-    while (ring > 16384 && ring * (size_t)ifc->nlocal > SHM_SEGMENT_BUDGET)
+    while (ring > SHM_RING_MIN && ring * (size_t)ifc->nlocal > SHM_SEGMENT_BUDGET)
         ring >>= 1;
+    /* And all the host's inboxes within half of /dev/shm (a container's is
+     * 64 MiB by default): a page touched past its room kills the rank with
+     * SIGBUS. Its size, not its free room, which moves while the ranks
+     * create theirs: every rank of the host must choose the same ring. */
+    uint64_t nn = (uint64_t)ifc->nlocal * (uint64_t)ifc->nlocal, room = 0;
+    struct statvfs sv;
+    if (statvfs("/dev/shm", &sv) == 0 && sv.f_blocks)
+        room = (uint64_t)sv.f_blocks * sv.f_frsize;
+    while (room && ring > SHM_RING_MIN && nn * (ring + sizeof(shm_ring_ctl_t)) > room / 2)
+        ring >>= 1;
+    if (room && nn * (ring + sizeof(shm_ring_ctl_t)) > room) {
+        rm_log_error("shm: /dev/shm holds %llu KiB, too little for the queues of %d ranks on this host (%llu KiB "
+                     "at the least); enlarge it (a container's --shm-size) or run fewer ranks per host",
+                     (unsigned long long)(room >> 10), ifc->nlocal,
+                     (unsigned long long)((nn * (ring + sizeof(shm_ring_ctl_t)) + 1023) >> 10));
+        goto fail_nospace;
+    }
     ifc->ring_size = ring;
     /* a frame never takes more than a quarter of the ring */
     ifc->frame_max = (size_t)RM_CFG(shm_frame_max);
@@ -194,6 +213,12 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
     *out = ifc;
     return RM_OK;
 
+fail_nospace:
+    free(ifc->paths);
+    free(ifc->active);
+    free(ifc->local_of);
+    free(ifc);
+    return RM_ERR_NO_RESOURCE;
 fail_io:
     free(ifc->paths);
     free(ifc->active);
