@@ -285,6 +285,12 @@ static int rail_path_net_answers(rail_channel_t *ch, rail_path_t *p, uint64_t no
 static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int monitor)
 {
     uint64_t timeout = (uint64_t)RM_CFG(path_timeout_ms) * RM_MS;
+    /* Silence that fails the path. With failover off a failed path fails
+     * every operation with the peer; where the transport cannot tell a peer
+     * that stalls from one that is gone (no net_acks: ofi), that takes
+     * RAIL_FT_OFF_SILENCE timeouts, not one (a rank descheduled for 300 ms
+     * on a loaded host ended a job). */
+    uint64_t dead_after = !rail_ft && !p->ops->net_acks ? timeout * RAIL_FT_OFF_SILENCE : timeout;
     rail_host_entry_t *e = rail_host_entry(ch->peer, p->rail);
     switch (p->state) {
     case RAIL_PATH_UP:
@@ -320,7 +326,7 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
         uint64_t silent = now > heard ? now - heard : 0;
         if (silent > timeout && rail_path_net_answers(ch, p, now, heard, silent))
             goto beat;
-        if (silent > timeout) {
+        if (silent > dead_after) {
             char why[96];
             snprintf(why, sizeof why, "nothing received for %llu ms%s", (unsigned long long)(silent / RM_MS),
                      p->ops->net_acks && p->net_probe_at > heard ? "; its host acknowledged no probe at once" : "");

@@ -17,6 +17,9 @@ void rail_health_setup(int my_rank);
 /* How often the tick should run (a twelfth of the path timeout: the lag
  * with which a rank sees what another rank of its host heard). */
 #define RAIL_TICKS_PER_TIMEOUT 12
+/* With RAILMPI_FT=0, path timeouts of silence before a path of a transport
+ * without net_acks fails (health.c, rail_path_tick). */
+#define RAIL_FT_OFF_SILENCE 10
 /* Ticks per window of round-trip samples (paths measured by delivery reports). */
 #define RAIL_RTT_WINDOW 8
 

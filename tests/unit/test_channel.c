@@ -465,7 +465,7 @@ static int fake_acks(net_path_t *p, net_acks_t *out)
  * is sent (its processes stall) is kept, SUSPECT; once the acknowledgements
  * stop too, it fails, and a rail that acknowledges nothing fails at the
  * same tick as on a transport that cannot tell. */
-static int net_down_tick(const net_ops_t *ops, int acking, int stop_at, int resending)
+static int net_down_tick_n(const net_ops_t *ops, int acking, int stop_at, int resending, int ticks)
 {
     rail_channel_t ch;
     rail_channel_init(&ch, 0);
@@ -482,7 +482,7 @@ static int net_down_tick(const net_ops_t *ops, int acking, int stop_at, int rese
     fake_paths[0].rx = fake_paths[1].rx = 1;
     rail_health_tick(t);
     int down = -1;
-    for (int i = 1; i <= 6 * RAIL_TICKS_PER_TIMEOUT && down < 0; i++) {
+    for (int i = 1; i <= ticks && down < 0; i++) {
         if (i == stop_at)
             fake_paths[0].acking = 0;
         fake_paths[1].rx += 10;
@@ -497,6 +497,35 @@ static int net_down_tick(const net_ops_t *ops, int acking, int stop_at, int rese
     rail_host_teardown();
     rail_host_reset();
     return down;
+}
+
+static int net_down_tick(const net_ops_t *ops, int acking, int stop_at, int resending)
+{
+    return net_down_tick_n(ops, acking, stop_at, resending, 6 * RAIL_TICKS_PER_TIMEOUT);
+}
+
+/* With failover off a failed path fails the peer's operations: a silent path
+ * of a transport that cannot tell a stalled peer from a dead one (no
+ * net_acks) fails after RAIL_FT_OFF_SILENCE timeouts, not one; with
+ * net_acks, a rail that acknowledges nothing fails as with failover on. */
+static void test_ft_off_silence(void)
+{
+    net_ops_t acked_ops = fake_ops;
+    acked_ops.net_acks = fake_acks;
+    int ticks = (RAIL_FT_OFF_SILENCE + 2) * RAIL_TICKS_PER_TIMEOUT;
+    int on = net_down_tick_n(&fake_ops, 0, -1, 0, ticks);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 0);
+    int off = net_down_tick_n(&fake_ops, 0, -1, 0, ticks);
+    int off_acked = net_down_tick_n(&acked_ops, 0, -1, 0, ticks);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    if (on < 0 || on > 2 * RAIL_TICKS_PER_TIMEOUT)
+        FAIL("failover on: a silent path must fail within two timeouts (tick %d)", on);
+    if (off < (RAIL_FT_OFF_SILENCE - 1) * RAIL_TICKS_PER_TIMEOUT || off > (RAIL_FT_OFF_SILENCE + 1) * RAIL_TICKS_PER_TIMEOUT)
+        FAIL("failover off, no net_acks: a silent path must fail after %d timeouts, not at tick %d (one timeout: tick %d)",
+             RAIL_FT_OFF_SILENCE, off, on);
+    if (off_acked != on)
+        FAIL("failover off, a rail that acknowledges nothing: must fail at tick %d as with failover on (got %d)", on,
+             off_acked);
 }
 
 static void test_net_answers(void)
@@ -1181,6 +1210,7 @@ int main(void)
     test_health();
     test_net_answers();
     test_ft_off();
+    test_ft_off_silence();
     test_failover_policy();
     test_measured_adaptive();
     test_delivery_reports();
