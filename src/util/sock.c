@@ -31,6 +31,12 @@ int rm_sock_connect(const char *hostport, char *local_ip, size_t iplen)
         fd = -1;
     }
     freeaddrinfo(ai);
+    if (fd >= 0) {
+        /* small requests and answers (PMI, the launcher's control lines):
+         * Nagle's algorithm would hold each behind the peer's delayed ack */
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
     if (fd >= 0 && local_ip) {
         struct sockaddr_in sa;
         socklen_t sl = sizeof sa;
