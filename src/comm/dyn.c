@@ -15,6 +15,7 @@
 #include "proto/proto.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -141,8 +142,7 @@ static int dyn_accept_fd(const char *name, uint64_t deadline, int *errclass)
         dyn_greet_t g;
         if (proto_fd_read(fd, &g, sizeof g, rm_now() + DYN_GREET_NS) == RM_OK &&
             !memcmp(g.magic, DYN_GREET_MAGIC, 8) && !memcmp(g.token, p->token, DYN_TOKEN - 1)) {
-            int one = 1;
-            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            rm_sock_nodelay(fd);
             return fd;
         }
         rm_log_warn("MPI_Comm_accept: dropped a connection that did not name the port");
@@ -174,8 +174,7 @@ static int dyn_connect_fd(const char *name, uint64_t deadline, int *errclass)
     memcpy(g.token, token, DYN_TOKEN);
     if (proto_fd_write(fd, &g, sizeof g, deadline) < 0)
         goto fail;
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    rm_sock_nodelay(fd);
     *errclass = MPI_SUCCESS;
     return fd;
 fail:

@@ -163,12 +163,13 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
         room = (uint64_t)sv.f_blocks * sv.f_frsize;
     while (room && ring > SHM_RING_MIN && nn * (ring + sizeof(shm_ring_ctl_t)) > room / 2)
         ring >>= 1;
-    if (room && nn * (ring + sizeof(shm_ring_ctl_t)) > room) {
+    uint64_t host_bytes = nn * (ring + sizeof(shm_ring_ctl_t));
+    rm_status_t st = RM_ERR_NO_RESOURCE;
+    if (room && host_bytes > room) {
         rm_log_error("shm: /dev/shm holds %llu KiB, too little for the queues of %d ranks on this host (%llu KiB "
                      "at the least); enlarge it (a container's --shm-size) or run fewer ranks per host",
-                     (unsigned long long)(room >> 10), ifc->nlocal,
-                     (unsigned long long)((nn * (ring + sizeof(shm_ring_ctl_t)) + 1023) >> 10));
-        goto fail_nospace;
+                     (unsigned long long)(room >> 10), ifc->nlocal, (unsigned long long)((host_bytes + 1023) >> 10));
+        goto fail;
     }
     ifc->ring_size = ring;
     /* a frame never takes more than a quarter of the ring */
@@ -179,29 +180,31 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
     ifc->seg_len = SHM_PAIR + ifc->ring_bytes * (size_t)ifc->nlocal;
     ifc->paths = calloc((size_t)ifc->nlocal, sizeof *ifc->paths);
     ifc->active = calloc((size_t)ifc->nlocal, sizeof *ifc->active);
+    st = RM_ERR_NOMEM;
     if (!ifc->paths || !ifc->active)
-        goto fail_nomem;
+        goto fail;
+    st = RM_ERR_IO;
 
     snprintf(ifc->name, sizeof ifc->name, "/railmpi-%s-%d", env->job_id, env->world_rank);
     shm_unlink(ifc->name); /* a leftover of a crashed job with the same id */
     int fd = shm_open(ifc->name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {
         rm_log_error("shm: shm_open(%s): %s", ifc->name, strerror(errno));
-        goto fail_io;
+        goto fail;
     }
     if (ftruncate(fd, (off_t)ifc->seg_len) < 0) {
         rm_log_error("shm: ftruncate(%s, %zu): %s (is /dev/shm large enough?)", ifc->name,
                      ifc->seg_len, strerror(errno));
         close(fd);
         shm_unlink(ifc->name);
-        goto fail_io;
+        goto fail;
     }
     ifc->seg = mmap(NULL, ifc->seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (ifc->seg == MAP_FAILED) {
         rm_log_error("shm: mmap(%s): %s", ifc->name, strerror(errno));
         shm_unlink(ifc->name);
-        goto fail_io;
+        goto fail;
     }
     shm_seg_hdr_t *h = ifc->seg;
     h->nrings = (uint32_t)ifc->nlocal;
@@ -213,24 +216,12 @@ static rm_status_t shm_open_iface(const net_env_t *env, int dev, net_iface_t **o
     *out = ifc;
     return RM_OK;
 
-fail_nospace:
+fail:
     free(ifc->paths);
     free(ifc->active);
     free(ifc->local_of);
     free(ifc);
-    return RM_ERR_NO_RESOURCE;
-fail_io:
-    free(ifc->paths);
-    free(ifc->active);
-    free(ifc->local_of);
-    free(ifc);
-    return RM_ERR_IO;
-fail_nomem:
-    free(ifc->paths);
-    free(ifc->active);
-    free(ifc->local_of);
-    free(ifc);
-    return RM_ERR_NOMEM;
+    return st;
 }
 
 static void shm_path_close(net_path_t *p)

@@ -31,12 +31,8 @@ int rm_sock_connect(const char *hostport, char *local_ip, size_t iplen)
         fd = -1;
     }
     freeaddrinfo(ai);
-    if (fd >= 0) {
-        /* small requests and answers (PMI, the launcher's control lines):
-         * Nagle's algorithm would hold each behind the peer's delayed ack */
-        int one = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    }
+    if (fd >= 0)
+        rm_sock_nodelay(fd);
     if (fd >= 0 && local_ip) {
         struct sockaddr_in sa;
         socklen_t sl = sizeof sa;
@@ -46,10 +42,16 @@ int rm_sock_connect(const char *hostport, char *local_ip, size_t iplen)
     return fd;
 }
 
+void rm_sock_nodelay(int fd)
+{
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
 int rm_sock_rail_opts(int fd)
 {
-    int one = 1, buf = 4 << 20;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    int buf = 4 << 20;
+    rm_sock_nodelay(fd);
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
     const char *cc = RM_CFG_STR(tcp_congestion);

@@ -9,6 +9,11 @@
  * With local_ip, the local address the connection uses is written there. */
 int rm_sock_connect(const char *hostport, char *local_ip, size_t iplen);
 
+/* No Nagle delay: for connections that carry small requests and answers
+ * (PMI, the launcher's control lines, MPI_Comm_connect's greeting), which
+ * would otherwise wait out the peer's delayed acknowledgement. */
+void rm_sock_nodelay(int fd);
+
 /* The options of every rail connection (the tcp transport's and railbench's
  * plain TCP): no Nagle delay, 4 MiB socket buffers, and the congestion
  * control RAILMPI_TCP_CONGESTION names (empty: the system's). Returns 0, or

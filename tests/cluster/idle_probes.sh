@@ -2,8 +2,9 @@
 # The idle cost of failure detection: 2 virtual hosts x 2 rails, 1, 4 and 8
 # ranks per host, every rank connected to every other on both rails, then
 # idle. Host 1's packets per second on each rail (its NIC's counters, the
-# quieter half of a 5 s window) must stay below 20 and within 2x of the one-rank figure (or of one
-# heartbeat per interval, if that is more): health is kept per host pair
+# quieter half of a 5 s window) must stay below 20 and within 2x of the
+# one-rank figure (or of one heartbeat per interval, if that is more):
+# health is kept per host pair
 # and rail, not per rank pair. No rail may fail while
 # idle. Then the host's monitor (the rank that probes for its host) is
 # stopped for 3 s (its lease goes stale after a path timeout): another rank
@@ -45,7 +46,7 @@ wait_for() { # PATTERN FILE SECONDS
     for ((i = 0; i < $3 * 10; i++)); do grep -q "$1" "$2" 2>/dev/null && return 0; sleep 0.1; done
     return 1
 }
-window=5
+window=5 half=2.5
 declare -A rate
 for ppn in 1 4 8; do
     out=$tmp/idle$ppn
@@ -60,16 +61,16 @@ for ppn in 1 4 8; do
     # on 2 cores: a starved rank's path suspected and probed, 38.8 packets/s
     # over a whole window once) in one only
     a0=$(tx 0) a1=$(tx 1)
-    sleep $(awk -v w=$window 'BEGIN { print w / 2 }')
+    sleep $half
     m0=$(tx 0) m1=$(tx 1)
-    sleep $(awk -v w=$window 'BEGIN { print w / 2 }')
+    sleep $half
     b0=$(tx 0) b1=$(tx 1)
     wait $pid
     rc=$?
     [ $rc = 0 ] && grep -q "^OK" "$out" || fail "$ppn ranks per host: run failed (rc $rc): $(tail -5 "$out")"
     for r in 0 1; do
         eval "d1=\$((m$r - a$r)) d2=\$((b$r - m$r))"
-        rate[$ppn,$r]=$(awk -v d1="$d1" -v d2="$d2" -v w=$window 'BEGIN { d = d1 < d2 ? d1 : d2; printf "%.1f", 2 * d / w }')
+        rate[$ppn,$r]=$(awk -v d1="$d1" -v d2="$d2" -v h=$half 'BEGIN { printf "%.1f", (d1 < d2 ? d1 : d2) / h }')
     done
     echo "$ppn ranks per host: host 1 sends ${rate[$ppn,0]} packets/s on rail 0, ${rate[$ppn,1]} on rail 1 while idle"
     grep -q " rail event .*: failed" "$out" &&

@@ -27,38 +27,30 @@ int main(int argc, char **argv)
     if (!sbuf || !rbuf || !req)
         MPI_Abort(MPI_COMM_WORLD, 2);
     for (int round = 0; round < ROUNDS; round++) {
+        /* peer j is rank + 1 + j (mod size): every rank but this one */
         int n = 0;
-        for (int p = 0, j = 0; p < size; p++) {
-            if (p == rank)
-                continue;
+        for (int j = 0; j < npeers; j++)
             for (int k = 0; k < W; k++)
-                MPI_Irecv(rbuf + ((size_t)j * W + k) * LEN, LEN, MPI_BYTE, p, k, MPI_COMM_WORLD, &req[n++]);
-            j++;
-        }
-        for (int p = 0, j = 0; p < size; p++) {
-            if (p == rank)
-                continue;
+                MPI_Irecv(rbuf + ((size_t)j * W + k) * LEN, LEN, MPI_BYTE, (rank + 1 + j) % size, k,
+                          MPI_COMM_WORLD, &req[n++]);
+        for (int j = 0; j < npeers; j++)
             for (int k = 0; k < W; k++) {
+                int p = (rank + 1 + j) % size;
                 unsigned char *b = sbuf + ((size_t)j * W + k) * LEN;
                 for (int i = 0; i < LEN; i++)
                     b[i] = pat(rank, p, round, k, i);
                 MPI_Isend(b, LEN, MPI_BYTE, p, k, MPI_COMM_WORLD, &req[n++]);
             }
-            j++;
-        }
         MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-        for (int p = 0, j = 0; p < size; p++) {
-            if (p == rank)
-                continue;
+        for (int j = 0; j < npeers; j++)
             for (int k = 0; k < W; k++) {
+                int p = (rank + 1 + j) % size;
                 const unsigned char *b = rbuf + ((size_t)j * W + k) * LEN;
                 for (int i = 0; i < LEN; i++)
                     if (b[i] != pat(p, rank, round, k, i) && bad++ < 5)
                         fprintf(stderr, "rank %d: round %d, message %d from %d: byte %d wrong\n", rank, round, k,
                                 p, i);
             }
-            j++;
-        }
     }
     int all = 0;
     MPI_Reduce(&bad, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);

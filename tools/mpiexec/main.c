@@ -8,13 +8,12 @@
 #include "remote.h"
 #include "spawn.h"
 #include "util/config.h"
+#include "util/sock.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <hwloc.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -658,8 +657,7 @@ static void remote_accept(job_t *j)
     int fd = accept4(j->listen_fd, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0)
         return;
-    int one = 1; /* the proxy's requests and our answers are small lines */
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    rm_sock_nodelay(fd); /* the proxy's requests and our answers are small lines */
     struct pollfd pf = {.fd = fd, .events = POLLIN};
     char line[128] = "";
     size_t n = 0;
