@@ -44,6 +44,11 @@ enum net_frame_flags {
     /* An unsequenced delivery report of the rail layer: for each path, the
      * highest sequence number it brought (payload: rail_report_t entries). */
     NET_F_REPORT = 1u << 4,
+    /* An unsequenced address of the rail layer's: a path's transport
+     * renewed its endpoint and the path is not up, so the new address goes
+     * over another path (payload: the rail, uint32_t, then what the
+     * transport's addr_renewed wrote). */
+    NET_F_ADDR = 1u << 5,
 };
 
 enum net_caps {
@@ -205,19 +210,53 @@ typedef struct net_ops {
     /* Optional: remote writes into registered memory (RDMA rendezvous).
      * mr_reg registers [buf, buf + len) on the interface's device, for peers
      * to write into (remote = 1) or as the source of our writes (remote = 0);
-     * RM_ERR_UNSUPPORTED: the device cannot. Once mr_dereg returns, no
-     * write of a peer lands there any more, not even one the peer gave up
-     * on after a path failure (a transport whose provider cannot promise
-     * that offers no remote writes while failover is on). mr_remote: what a peer needs to
-     * write it: the key, and the address its writes name the region's first
-     * byte by. rma_write: write len bytes from src (inside `local`'s region)
-     * to the peer's raddr; RM_ERR_NO_RESOURCE: try again after progress; fn
-     * reports the end. */
+     * RM_ERR_UNSUPPORTED: the device cannot. Once mr_dereg returns, no write
+     * of a peer lands there any more, not even one the peer gave up on after
+     * a path failure, provided the peer's rma_stuck writes were fenced
+     * (path_fence, below) first. mr_remote: what a peer needs to write it:
+     * the key, the address its writes name the region's first byte by, and
+     * the incarnation of this side's endpoint the key belongs to (a key
+     * dies with its endpoint). rma_write: write len bytes from src (inside
+     * `local`'s region) to the peer's raddr with a key of the peer's
+     * endpoint incarnation `inc`; RM_ERR_NO_RESOURCE: try again after
+     * progress; RM_ERR_UNSUPPORTED: the key is of another incarnation than
+     * the one this path reaches (write elsewhere); fn reports the end. */
     rm_status_t (*mr_reg)(net_iface_t *ifc, void *buf, size_t len, int remote, net_mr_t **out);
-    void (*mr_remote)(const net_mr_t *mr, uint64_t *key, uint64_t *base);
+    void (*mr_remote)(const net_mr_t *mr, uint64_t *key, uint64_t *base, uint32_t *inc);
     void (*mr_dereg)(net_mr_t *mr);
     rm_status_t (*rma_write)(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
-                             uint64_t key, net_rma_fn fn, void *arg);
+                             uint64_t key, uint32_t inc, net_rma_fn fn, void *arg);
+    /* Optional, for providers that check a write's key only when the write
+     * begins and then place its bytes as they come (writes in TCP streams):
+     * a write given up on after a path failure may still be placed
+     * whenever its connection resumes. rma_stuck: nonzero while a write of
+     * ours on this path may be, *inc the peer's endpoint incarnation it
+     * goes to. path_fence: the peer says writes it gave up on towards our
+     * incarnation `inc` on this path may still come; once it returns
+     * nonzero none of them is placed any more (the ofi transport leaves
+     * that endpoint for a new one and tells the peers its address); zero:
+     * not yet (our own writes there drain first), call again after
+     * progress. */
+    int (*rma_stuck)(net_path_t *p, uint32_t *inc);
+    int (*path_fence)(net_path_t *p, uint32_t inc);
+    /* Optional: give up every write in the provider on this path (it is
+     * alive but too slow): each reports over = 0 at once, as when the path
+     * is reset, and may still be carried out. */
+    void (*rma_giveup)(net_path_t *p);
+    /* Optional: writes given up on this path that the provider still holds
+     * may still read their source (a provider that sends from it as the
+     * connection allows): once this returns nonzero none does any more and
+     * each has reported over = 1, so the memory may go back to the
+     * application; zero: not yet, call again after progress. */
+    int (*rma_release)(net_path_t *p);
+    /* Optional: a transport that may renew its endpoint (and so its
+     * address) at run time. addr_renewed: nonzero length if the peer may
+     * not know this side's current address behind the path yet (written
+     * into buf, at most len bytes); the rail layer sends it over another
+     * path while this one is not up (NET_F_ADDR). addr_learn: the peer's,
+     * so received. */
+    size_t (*addr_renewed)(net_path_t *p, void *buf, size_t len);
+    void (*addr_learn)(net_path_t *p, const void *buf, size_t len);
     /* Optional: frames the path sent by writing them into the peer's
      * memory (the ofi transport's RDMA fast path), for the statistics. */
     uint64_t (*fast_frames)(net_path_t *p);

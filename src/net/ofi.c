@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* libfabric is loaded when an ofi rail is asked for, not linked: its
  * providers' libraries (psm, psm2) install signal handlers when they load,
@@ -91,6 +92,7 @@ static int ofi_load(void)
 #define OFI_FAST_AFTER 16
 #define OFI_FAST_RINGS 64
 #define OFI_FAST_KEPT 64 /* retired rings kept over TCP-stream providers (8 MiB) */
+#define OFI_RENEW_MAX 16 /* endpoint renewals per rail before its remote writes stop */
 #define OFI_MAGIC_CTL 0x43464f31u /* "1OFC": a transport control message */
 
 /* What each message carries before the frame header. */
@@ -102,13 +104,14 @@ typedef struct ofi_wire {
 } ofi_wire_t;
 
 /* A control message of the transport itself, after its ofi_wire_t. */
-enum { OFI_CTL_RING = 1, OFI_CTL_CREDIT = 2 };
+enum { OFI_CTL_RING = 1, OFI_CTL_CREDIT = 2, OFI_CTL_ADDR = 3 };
 typedef struct ofi_ctl {
     uint32_t type;
-    uint32_t id;      /* the ring's number on its rail */
+    uint32_t id;      /* RING, CREDIT: the ring's number on its rail; ADDR: the endpoint's incarnation */
     uint64_t addr;    /* RING: where the ring is, as the peer addresses it */
     uint64_t key;     /* RING: its key */
-    uint64_t val;     /* RING: the generation of the peer's it is for; CREDIT: frames taken so far */
+    uint64_t val;     /* RING: the generation of the peer's it is for; CREDIT: frames taken so far;
+                       * ADDR: the length of the endpoint's name, which follows */
 } ofi_ctl_t;
 
 /* A slot of a ring: the message's length and tag, the message (wire,
@@ -126,6 +129,7 @@ typedef struct ofi_ring {
     unsigned char *mem;
     struct fid_mr *mr;
     uint32_t id;
+    uint32_t inc;              /* the endpoint incarnation it was registered in */
     uint64_t peer_gen;         /* the peer's generation it was made for: a newer one retires it */
     uint64_t head;             /* frames taken */
     uint64_t reported;         /* head as last told to the peer */
@@ -133,6 +137,8 @@ typedef struct ofi_ring {
 
 #define OFI_HDRS (sizeof(ofi_wire_t) + sizeof(net_frame_hdr_t) + NET_UPPER_MAX)
 #define OFI_BUF_SIZE (OFI_HDRS + OFI_PAYLOAD_MAX)
+/* aligned_alloc wants a size that is a multiple of the alignment */
+#define OFI_POOL_LEN (((OFI_RX_BUFS + OFI_TX_BUFS) * OFI_BUF_SIZE + 4095) / 4096 * 4096)
 
 typedef struct ofi_buf {
     struct fi_context ctx; /* the operation's context: first, so the CQ entry leads here */
@@ -150,6 +156,7 @@ typedef struct ofi_rma_op {
     struct ofi_rma_op *next;
     struct net_path *path;
     size_t len;
+    uint32_t inc;          /* the peer's endpoint incarnation it goes to */
     int abandoned;         /* the path was reset under it: reported once already */
     net_rma_fn fn;
     void *arg;
@@ -159,6 +166,7 @@ struct net_mr {
     struct fid_mr *mr;
     void *desc;
     uint64_t key, base;
+    uint32_t inc;          /* the endpoint incarnation it was registered in */
 };
 
 struct net_path {
@@ -189,6 +197,13 @@ struct net_path {
     uint64_t fast_addr, fast_key, fast_gen; /* its place, key, the peer's generation then */
     uint64_t fast_sent, fast_credit; /* frames written into it; frames the peer took */
     uint64_t fast_frames;  /* frames sent by the fast path (statistics) */
+    /* endpoint renewal (ofi_renew) */
+    uint32_t peer_inc;     /* the incarnation of the peer's endpoint that addr names */
+    int stuck_late;        /* our endpoint was renewed under writes to the peer's incarnation
+                            * peer_inc: they may still be placed there (rma_stuck) */
+    int addr_due;          /* our endpoint's address is to be sent to the peer */
+    int addr_known;        /* the peer reached our renewed endpoint: it has its address */
+    int error_due;         /* the renewal dropped the path: to report at the next progress pass */
 };
 
 struct net_iface {
@@ -222,6 +237,11 @@ struct net_iface {
     uint32_t ring_changes;   /* rings retired so far */
     int stream_rma;          /* the provider carries writes in TCP streams */
     int nkept;               /* retired rings kept for that */
+    int nkept_old;           /* some retired ring is of an abandoned endpoint: free it */
+    uint32_t inc;            /* the endpoint's incarnation: renewals so far (ofi_renew) */
+    int addr_due, error_due; /* some path has its addr_due, error_due set */
+    int dead;                /* a renewal failed: the rail carries nothing more */
+    uint64_t fence_at;       /* ns: a renewal waits for our writes to drain since then (ofi_path_fence) */
 };
 
 /* ---- rail discovery ---------------------------------------------------- */
@@ -327,23 +347,9 @@ static void ofi_discover_rma(void)
 {
     if (!ofi_nrails || (!RM_CFG(ofi_rma_min) && !RM_CFG(ofi_fast)))
         return;
-    /* A provider that carries remote writes in TCP streams (tcp, sockets)
-     * checks a write's key when its header arrives and then places the
-     * bytes as they come. A write caught by an outage, given up and written
-     * again on another rail, would place its rest whenever the connection
-     * resumes, seconds later, into a receive buffer long handed back; and
-     * closing the endpoint to cut such connections crashes rxm in libfabric
-     * 1.17. So with failover on, those providers' rendezvous takes the copy
-     * path, whose frames the rail layer numbers and drops when late. The
-     * RDMA fast path writes only into rings of railmpi's own, which are
-     * never handed back while the rail is open, so it stays. */
-    const char *prov = ofi_rails[0]->fabric_attr->prov_name;
+    /* (providers that carry writes in TCP streams need the receiver to
+     * renew its endpoint after some faults: "endpoint renewal" below) */
     int rndv = RM_CFG(ofi_rma_min) != 0;
-    if (rndv && RM_CFG(ft) && (strstr(prov, "tcp") || strstr(prov, "sockets"))) {
-        rm_log_debug("ofi: provider %s carries remote writes in TCP streams: the copy path while failover is on "
-                     "(RAILMPI_FT=0 for remote writes)", prov);
-        rndv = 0;
-    }
     struct fi_info *hints = ofi_hints(ofi_rails[0]->fabric_attr->prov_name, 1), *list = NULL;
     if (!hints)
         return;
@@ -451,17 +457,59 @@ static rm_status_t ofi_post_recv(net_iface_t *ifc, ofi_buf_t *b)
 
 static void ofi_close(net_iface_t *ifc);
 static void ofi_ring_retire(net_path_t *p);
-static void ofi_rings_free(net_iface_t *ifc);
+static void ofi_rings_free(net_iface_t *ifc, int all);
 
 #define OFI_TRY(call, what)                                                                   \
     do {                                                                                      \
         int rc_ = (call);                                                                     \
         if (rc_) {                                                                            \
-            rm_log_error("ofi: rail %d (%s): %s: %s", dev, ifc->domain_name, what, fi_strerror(-rc_)); \
-            ofi_close(ifc);                                                                   \
+            rm_log_error("ofi: rail %d (%s): %s: %s", ifc->rail, ifc->domain_name, what, fi_strerror(-rc_)); \
             return RM_ERR_IO;                                                                 \
         }                                                                                     \
     } while (0)
+
+/* One incarnation of the rail's endpoint: its domain (a TCP-carried
+ * provider progresses per domain), address vector, completion queue and
+ * endpoint, and a pool of bounce buffers, registered where the provider
+ * wants it, every receive buffer posted and every send buffer free. On
+ * failure what was opened stays in ifc for ofi_close. */
+static rm_status_t ofi_ep_open(net_iface_t *ifc)
+{
+    OFI_TRY(fi_domain(ifc->fabric_fid, ifc->info, &ifc->domain, NULL), "fi_domain");
+    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)ifc->env.world_size};
+    OFI_TRY(fi_av_open(ifc->domain, &av, &ifc->av, NULL), "fi_av_open");
+    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
+    OFI_TRY(fi_cq_open(ifc->domain, &cq, &ifc->cq, NULL), "fi_cq_open");
+    OFI_TRY(fi_endpoint(ifc->domain, ifc->info, &ifc->ep, NULL), "fi_endpoint");
+    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->av->fid, 0), "bind address vector");
+    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->cq->fid, FI_TRANSMIT | FI_RECV), "bind completion queue");
+    OFI_TRY(fi_enable(ifc->ep), "fi_enable");
+
+    size_t nb = OFI_RX_BUFS + OFI_TX_BUFS;
+    if (!(ifc->pool = aligned_alloc(4096, OFI_POOL_LEN)))
+        return RM_ERR_NOMEM;
+    if (ifc->info->domain_attr->mr_mode & FI_MR_LOCAL) {
+        OFI_TRY(fi_mr_reg(ifc->domain, ifc->pool, nb * OFI_BUF_SIZE, FI_SEND | FI_RECV | (ifc->fast ? FI_WRITE : 0),
+                          0, 0, 0, &ifc->mr, NULL),
+                "fi_mr_reg");
+        ifc->mr_desc = fi_mr_desc(ifc->mr);
+    }
+    ifc->tx_free = NULL;
+    ifc->tx_busy = 0;
+    for (size_t i = 0; i < nb; i++) {
+        ofi_buf_t *b = &ifc->bufs[i];
+        b->data = ifc->pool + i * OFI_BUF_SIZE;
+        b->tx = i >= OFI_RX_BUFS;
+        b->path = NULL;
+        if (b->tx) {
+            b->next = ifc->tx_free;
+            ifc->tx_free = b;
+        } else if (ofi_post_recv(ifc, b) < 0) {
+            return RM_ERR_IO;
+        }
+    }
+    return RM_OK;
+}
 
 static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
 {
@@ -486,41 +534,13 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     snprintf(ifc->fabric, sizeof ifc->fabric, "%s", ifc->info->fabric_attr->name);
     snprintf(ifc->domain_name, sizeof ifc->domain_name, "%s", ifc->info->domain_attr->name);
     snprintf(ifc->prov, sizeof ifc->prov, "%s", ifc->info->fabric_attr->prov_name);
-    OFI_TRY(fi_fabric(ifc->info->fabric_attr, &ifc->fabric_fid, NULL), "fi_fabric");
-    OFI_TRY(fi_domain(ifc->fabric_fid, ifc->info, &ifc->domain, NULL), "fi_domain");
-    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)env->world_size};
-    OFI_TRY(fi_av_open(ifc->domain, &av, &ifc->av, NULL), "fi_av_open");
-    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
-    OFI_TRY(fi_cq_open(ifc->domain, &cq, &ifc->cq, NULL), "fi_cq_open");
-    OFI_TRY(fi_endpoint(ifc->domain, ifc->info, &ifc->ep, NULL), "fi_endpoint");
-    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->av->fid, 0), "bind address vector");
-    OFI_TRY(fi_ep_bind(ifc->ep, &ifc->cq->fid, FI_TRANSMIT | FI_RECV), "bind completion queue");
-    OFI_TRY(fi_enable(ifc->ep), "fi_enable");
-
-    size_t nb = OFI_RX_BUFS + OFI_TX_BUFS;
-    /* aligned_alloc wants a size that is a multiple of the alignment */
-    size_t pool_len = (nb * OFI_BUF_SIZE + 4095) / 4096 * 4096;
-    if (!(ifc->pool = aligned_alloc(4096, pool_len))) {
+    int rc = fi_fabric(ifc->info->fabric_attr, &ifc->fabric_fid, NULL);
+    rm_status_t st = rc ? RM_ERR_IO : ofi_ep_open(ifc);
+    if (rc)
+        rm_log_error("ofi: rail %d (%s): fi_fabric: %s", dev, ifc->domain_name, fi_strerror(-rc));
+    if (st != RM_OK) {
         ofi_close(ifc);
-        return RM_ERR_NOMEM;
-    }
-    if (ifc->info->domain_attr->mr_mode & FI_MR_LOCAL) {
-        OFI_TRY(fi_mr_reg(ifc->domain, ifc->pool, nb * OFI_BUF_SIZE, FI_SEND | FI_RECV | (ifc->fast ? FI_WRITE : 0),
-                          0, 0, 0, &ifc->mr, NULL),
-                "fi_mr_reg");
-        ifc->mr_desc = fi_mr_desc(ifc->mr);
-    }
-    for (size_t i = 0; i < nb; i++) {
-        ofi_buf_t *b = &ifc->bufs[i];
-        b->data = ifc->pool + i * OFI_BUF_SIZE;
-        b->tx = i >= OFI_RX_BUFS;
-        if (b->tx) {
-            b->next = ifc->tx_free;
-            ifc->tx_free = b;
-        } else if (ofi_post_recv(ifc, b) < 0) {
-            ofi_close(ifc);
-            return RM_ERR_IO;
-        }
+        return st;
     }
     *out = ifc;
     return RM_OK;
@@ -535,7 +555,7 @@ static void ofi_close(net_iface_t *ifc)
     for (int r = 0; r < ifc->env.world_size; r++)
         if (ifc->peers[r])
             ofi_ring_retire(ifc->peers[r]);
-    ofi_rings_free(ifc);
+    ofi_rings_free(ifc, 1);
     if (ifc->mr)
         fi_close(&ifc->mr->fid);
     if (ifc->cq)
@@ -633,10 +653,10 @@ static void ofi_tx_taken(net_iface_t *ifc, net_path_t *p, ofi_buf_t *b, size_t l
     p->queued += len;
 }
 
-/* A control message of the transport (a ring's address, credit) on the
- * path, by send: RM_ERR_NO_RESOURCE when no buffer is free (the caller
- * tries again later). */
-static rm_status_t ofi_ctl_send(net_path_t *p, const ofi_ctl_t *c)
+/* A control message of the transport (a ring's address, credit, the
+ * endpoint's address with `extra` its name) on the path, by send:
+ * RM_ERR_NO_RESOURCE when no buffer is free (the caller tries again later). */
+static rm_status_t ofi_ctl_send_ext(net_path_t *p, const ofi_ctl_t *c, const void *extra, size_t elen)
 {
     net_iface_t *ifc = p->ifc;
     if (p->broken)
@@ -647,7 +667,9 @@ static rm_status_t ofi_ctl_send(net_path_t *p, const ofi_ctl_t *c)
     ofi_wire_t w = {.magic = OFI_MAGIC_CTL, .src = (uint32_t)ifc->env.world_rank, .job = ifc->job, .gen = p->epoch};
     memcpy(b->data, &w, sizeof w);
     memcpy(b->data + sizeof w, c, sizeof *c);
-    size_t len = sizeof w + sizeof *c;
+    if (elen)
+        memcpy(b->data + sizeof w + sizeof *c, extra, elen);
+    size_t len = sizeof w + sizeof *c + elen;
     ssize_t rc = fi_send(ifc->ep, b->data, len, ifc->mr_desc, p->fa, &b->ctx);
     if (rc == -FI_EAGAIN)
         return RM_ERR_NO_RESOURCE;
@@ -655,6 +677,22 @@ static rm_status_t ofi_ctl_send(net_path_t *p, const ofi_ctl_t *c)
         return RM_ERR_CONN_RESET;
     ofi_tx_taken(ifc, p, b, len);
     return RM_OK;
+}
+
+static rm_status_t ofi_ctl_send(net_path_t *p, const ofi_ctl_t *c)
+{
+    return ofi_ctl_send_ext(p, c, NULL, 0);
+}
+
+/* The endpoint's name and incarnation to the peer (after a renewal). */
+static rm_status_t ofi_addr_send(net_path_t *p)
+{
+    unsigned char name[256];
+    size_t nl = sizeof name;
+    if (fi_getname(&p->ifc->ep->fid, name, &nl))
+        return RM_ERR_IO;
+    ofi_ctl_t c = {.type = OFI_CTL_ADDR, .id = p->ifc->inc, .val = nl};
+    return ofi_ctl_send_ext(p, &c, name, nl);
 }
 
 /* Our ring for the peer's small frames, made once the peer sent enough on
@@ -683,6 +721,7 @@ static void ofi_ring_make(net_path_t *p)
         return;
     }
     r->path = p;
+    r->inc = ifc->inc;
     r->id = ++ifc->next_ring;
     r->peer_gen = p->peer_gen;
     ofi_ctl_t c = {.type = OFI_CTL_RING, .id = r->id, .key = fi_mr_key(r->mr), .val = r->peer_gen,
@@ -846,7 +885,30 @@ static void ofi_tx_done(net_iface_t *ifc, ofi_buf_t *b, int failed)
  * only if it was made for this side's current generation and no newer one
  * of the peer's was seen since: a ring of before a reset on either side
  * is retired there. */
-static void ofi_ctl_recv(net_path_t *p, const ofi_wire_t *w, const ofi_ctl_t *c)
+static rm_status_t ofi_path_readdress(net_path_t *p);
+static void ofi_path_error(net_path_t *p, rm_status_t why);
+
+/* The peer renewed its endpoint (ofi_renew; by ADDR on the path itself or
+ * over another path, ofi_addr_learn): what we sent its old one is lost, and
+ * no write of ours given up on earlier can reach it any more. Sends go to
+ * the new one from now on; a path that was up fails, so that the rail layer
+ * sends its frames again (and its writes are made again) and connects it
+ * anew. */
+static void ofi_peer_renewed(net_path_t *p, uint32_t inc, const void *name, size_t len)
+{
+    if (inc <= p->peer_inc || !len || len > sizeof p->addr)
+        return;
+    rm_log_info("ofi: rail %d: rank %d renewed its endpoint (incarnation %u)", p->ifc->rail, p->peer, inc);
+    p->peer_inc = inc;
+    p->stuck_late = 0;
+    memcpy(p->addr, name, len);
+    p->addrlen = len;
+    ofi_path_readdress(p);
+    if (!p->broken && !p->announce_up)
+        ofi_path_error(p, RM_ERR_CONN_RESET);
+}
+
+static void ofi_ctl_recv(net_path_t *p, const ofi_wire_t *w, const ofi_ctl_t *c, const void *extra, size_t elen)
 {
     if (c->type == OFI_CTL_RING) {
         if (w->gen < p->peer_gen || c->val != p->epoch || p->broken || !p->ifc->fast)
@@ -860,6 +922,8 @@ static void ofi_ctl_recv(net_path_t *p, const ofi_wire_t *w, const ofi_ctl_t *c)
     } else if (c->type == OFI_CTL_CREDIT) {
         if (p->fast && c->id == p->fast_id && c->val > p->fast_credit && c->val <= p->fast_sent)
             p->fast_credit = c->val;
+    } else if (c->type == OFI_CTL_ADDR && elen == c->val) {
+        ofi_peer_renewed(p, c->id, extra, elen);
     }
 }
 
@@ -871,13 +935,13 @@ static void ofi_deliver(net_iface_t *ifc, const unsigned char *data, size_t len,
     const net_frame_hdr_t *hdr = (const net_frame_hdr_t *)(data + sizeof *w);
     size_t need = sizeof *w + sizeof *hdr;
     if (len >= sizeof *w && w->magic == OFI_MAGIC_CTL && !ring && w->job == ifc->job &&
-        w->src < (uint32_t)ifc->env.world_size && len == sizeof *w + sizeof(ofi_ctl_t)) {
+        w->src < (uint32_t)ifc->env.world_size && len >= sizeof *w + sizeof(ofi_ctl_t)) {
         net_path_t *p = ifc->peers[w->src];
         if (p) {
             ofi_ctl_t c;
             memcpy(&c, data + sizeof *w, sizeof c);
             p->rx_bytes += len;
-            ofi_ctl_recv(p, w, &c);
+            ofi_ctl_recv(p, w, &c, data + sizeof *w + sizeof c, len - sizeof *w - sizeof c);
         }
         return;
     }
@@ -890,6 +954,7 @@ static void ofi_deliver(net_iface_t *ifc, const unsigned char *data, size_t len,
     net_path_t *p = ifc->peers[w->src];
     if (!p)
         return;
+    p->addr_known = 1; /* it reached this endpoint */
     if (w->gen > p->peer_gen) {
         p->peer_gen = w->gen;
         /* the peer reset the path: its place in our ring is gone, and the
@@ -913,10 +978,14 @@ static void ofi_deliver(net_iface_t *ifc, const unsigned char *data, size_t len,
         ofi_ring_make(p);
 }
 
+/* The buffer is posted again, unless the delivery renewed the endpoint,
+ * which posted every receive buffer on the new one. */
 static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
 {
+    uint32_t inc = ifc->inc;
     ofi_deliver(ifc, b->data, len, NULL);
-    ofi_post_recv(ifc, b);
+    if (ifc->inc == inc)
+        ofi_post_recv(ifc, b);
 }
 
 /* The frames the peers wrote into our rings, in order; each slot zeroed
@@ -962,13 +1031,18 @@ static int ofi_fast_poll(net_iface_t *ifc)
 
 /* Retired rings' memory: at each progress pass, except over a provider
  * that carries writes in TCP streams, where it is kept until the rail
- * closes (ofi_ring_retire; at most OFI_FAST_KEPT rings, after which the
- * rail makes no new ones). */
-static void ofi_rings_free(net_iface_t *ifc)
+ * closes or its endpoint is renewed (ofi_ring_retire; at most OFI_FAST_KEPT
+ * rings, after which the rail makes no new ones): an abandoned endpoint
+ * places nothing more. `all`: every one (the rail closes). */
+static void ofi_rings_free(net_iface_t *ifc, int all)
 {
-    while (ifc->dead_rings) {
-        ofi_ring_t *r = ifc->dead_rings;
-        ifc->dead_rings = r->next;
+    for (ofi_ring_t **q = &ifc->dead_rings; *q;) {
+        ofi_ring_t *r = *q;
+        if (!all && ifc->stream_rma && r->inc == ifc->inc) {
+            q = &r->next;
+            continue;
+        }
+        *q = r->next;
         if (r->mr)
             fi_close(&r->mr->fid);
         free(r->mem);
@@ -1002,19 +1076,53 @@ static void ofi_rma_done(net_iface_t *ifc, ofi_rma_op_t *op, int failed)
 static int ofi_progress(net_iface_t *ifc)
 {
     int n = 0;
-    if (ifc->dead_rings && !ifc->stream_rma)
-        ofi_rings_free(ifc);
+    if (ifc->dead_rings && (!ifc->stream_rma || ifc->nkept_old))
+        ofi_rings_free(ifc, 0);
+    ifc->nkept_old = 0;
+    if (ifc->error_due) {
+        /* paths a renewal dropped (ofi_renew): failed, so that the rail
+         * layer sends their frames again and connects them anew */
+        ifc->error_due = 0;
+        for (int r = 0; r < ifc->env.world_size; r++) {
+            net_path_t *p = ifc->peers[r];
+            if (p && p->error_due) {
+                p->error_due = 0;
+                ifc->env.up.error(p->owner, ifc->rail, RM_ERR_CONN_RESET);
+                n++;
+            }
+        }
+    }
+    if (ifc->dead)
+        return n;
+    if (ifc->addr_due) {
+        /* a renewed endpoint's address, before the path reports up (and
+         * the rail layer probes it): the peer answers to it */
+        ifc->addr_due = 0;
+        for (int r = 0; r < ifc->env.world_size; r++) {
+            net_path_t *p = ifc->peers[r];
+            if (p && p->addr_due) {
+                rm_status_t st = p->broken ? RM_ERR_CONN_RESET : ofi_addr_send(p);
+                if (st == RM_ERR_NO_RESOURCE)
+                    ifc->addr_due = 1;
+                else
+                    p->addr_due = 0;
+            }
+        }
+    }
     if (ifc->announce) {
         ifc->announce = 0;
         for (int r = 0; r < ifc->env.world_size; r++) {
             net_path_t *p = ifc->peers[r];
-            if (p && p->announce_up) {
+            if (p && p->announce_up && p->addr_due) {
+                ifc->announce = 1;
+            } else if (p && p->announce_up) {
                 p->announce_up = 0;
                 ifc->env.up.up(p->owner, ifc->rail);
                 n++;
             }
         }
     }
+    uint32_t inc = ifc->inc;
     struct fi_cq_msg_entry ev[16];
     for (;;) {
         ssize_t got = fi_cq_read(ifc->cq, ev, 16);
@@ -1039,6 +1147,8 @@ static int ofi_progress(net_iface_t *ifc)
                 ofi_post_recv(ifc, b);
             }
             n++;
+            if (ifc->inc != inc)
+                return n;
             continue;
         }
         if (got < 0) {
@@ -1053,6 +1163,8 @@ static int ofi_progress(net_iface_t *ifc)
                 ofi_tx_done(ifc, b, 0);
             else
                 ofi_rx_done(ifc, b, ev[i].len);
+            if (ifc->inc != inc)
+                return n + (int)i + 1; /* renewed: the rest is the old endpoint's */
         }
         n += (int)got;
         if (got < 16)
@@ -1063,11 +1175,11 @@ static int ofi_progress(net_iface_t *ifc)
     return n;
 }
 
-static void ofi_path_forget(net_path_t *p)
+/* The path's writes are told to go elsewhere; they may still be carried
+ * out (the provider is not asked to cancel them: rxm cannot), so each
+ * reports again when the provider hands it back. */
+static void ofi_rma_giveup(net_path_t *p)
 {
-    /* its writes are told to go elsewhere; they may still be carried out
-     * (the provider is not asked to cancel them: rxm cannot), so each
-     * reports again when the provider hands it back */
     net_iface_t *ifc = p->ifc;
     for (int i = 0; i < OFI_RMA_OPS; i++) {
         ofi_rma_op_t *op = &ifc->rma_ops[i];
@@ -1076,6 +1188,11 @@ static void ofi_path_forget(net_path_t *p)
             op->fn(op->arg, RM_ERR_CONN_RESET, 0);
         }
     }
+}
+
+static void ofi_path_forget(net_path_t *p)
+{
+    ofi_rma_giveup(p);
     ofi_ring_retire(p);
     p->fast = 0;
     p->broken = 1;
@@ -1100,6 +1217,8 @@ static rm_status_t ofi_path_readdress(net_path_t *p)
 {
     net_iface_t *ifc = p->ifc;
     fi_addr_t fa;
+    if (ifc->dead)
+        return RM_ERR_UNREACHABLE;
     if (p->fa != FI_ADDR_NOTAVAIL)
         fi_av_remove(ifc->av, &p->fa, 1, 0);
     p->fa = FI_ADDR_NOTAVAIL;
@@ -1109,6 +1228,194 @@ static rm_status_t ofi_path_readdress(net_path_t *p)
     }
     p->fa = fa;
     return RM_OK;
+}
+
+/* ---- endpoint renewal ---------------------------------------------------
+ *
+ * A provider that carries remote writes in TCP streams (tcp, sockets)
+ * checks a write's key when the write's header arrives and then places its
+ * bytes as they come. A write caught by an outage, given up and written
+ * again on another rail, would place its rest whenever its connection
+ * resumes, seconds later, into a receive buffer long handed back; removing
+ * the registration does not stop it, closing the endpoint would, but
+ * libfabric 1.17's rxm crashes closing an endpoint whose connections
+ * failed. So the receiver leaves such an endpoint for a new one instead:
+ * the old one is never progressed again (data progress is manual, so
+ * nothing reaching it is placed) and never closed; the new one's address
+ * goes to each peer over the path itself (ADDR, before the path reports
+ * up), and the peers' sends and writes to the old one are lost and made
+ * again by the rail layer and proto/rdma.c. Which writes may still come is
+ * the sender's knowledge (rma_stuck); it names the rails and incarnations
+ * with WDONE, and the receiver renews (path_fence) before it lets go. */
+
+/* Abandoned endpoints: kept, reachable, until the process ends. */
+typedef struct ofi_old {
+    struct ofi_old *next;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    struct fid_mr *mr;
+    unsigned char *pool;
+} ofi_old_t;
+static ofi_old_t *ofi_abandoned;
+
+static void ofi_renew(net_iface_t *ifc)
+{
+    ofi_old_t *o = calloc(1, sizeof *o);
+    if (o) {
+        *o = (ofi_old_t){.next = ofi_abandoned, .domain = ifc->domain, .av = ifc->av, .cq = ifc->cq,
+                         .ep = ifc->ep, .mr = ifc->mr, .pool = ifc->pool};
+        ofi_abandoned = o;
+    }
+    /* the pool stays mapped (the old endpoint still names it) but gives its
+     * pages back: nothing reads or writes it any more */
+    madvise(ifc->pool, OFI_POOL_LEN, MADV_DONTNEED);
+    ifc->domain = NULL;
+    ifc->av = NULL;
+    ifc->cq = NULL;
+    ifc->ep = NULL;
+    ifc->mr = NULL;
+    ifc->mr_desc = NULL;
+    ifc->pool = NULL;
+    ifc->inc++;
+    /* Writes still in the old endpoint (given up by now: ofi_path_fence
+     * waited for the others) never report again: over for the layer above.
+     * One to the peer's current incarnation may still be placed there (its
+     * bytes may be in the kernel's socket): the path says so (rma_stuck)
+     * until the peer renews its own. */
+    for (int i = 0; i < OFI_RMA_OPS; i++) {
+        ofi_rma_op_t *op = &ifc->rma_ops[i];
+        net_path_t *p = op->path;
+        if (!p)
+            continue;
+        if (op->inc == p->peer_inc)
+            p->stuck_late = 1;
+        if (!op->abandoned) {
+            op->abandoned = 1;
+            op->fn(op->arg, RM_ERR_CONN_RESET, 0);
+        }
+        op->path = NULL;
+        op->fn(op->arg, RM_ERR_IO, 1);
+    }
+    ifc->rma_free = NULL;
+    for (int i = OFI_RMA_OPS - 1; i >= 0; i--) {
+        ifc->rma_ops[i].next = ifc->rma_free;
+        ifc->rma_free = &ifc->rma_ops[i];
+    }
+    for (int r = 0; r < ifc->env.world_size; r++)
+        if (ifc->peers[r])
+            ofi_path_forget(ifc->peers[r]);
+    ifc->nkept = 0;
+    ifc->nkept_old = 1;
+    rm_status_t st = ofi_ep_open(ifc);
+    if (st != RM_OK) {
+        rm_log_error("ofi: rail %d: cannot open a new endpoint (%s): the rail carries nothing more", ifc->rail,
+                     rm_status_str(st));
+        ifc->dead = 1;
+    }
+    for (int r = 0; r < ifc->env.world_size; r++) {
+        net_path_t *p = ifc->peers[r];
+        if (!p)
+            continue;
+        p->fa = FI_ADDR_NOTAVAIL;
+        p->addr_known = 0;
+        if (!ifc->dead && fi_av_insert(ifc->av, p->addr, 1, &p->fa, 0, NULL) != 1)
+            p->fa = FI_ADDR_NOTAVAIL;
+        if (!p->closed) {
+            p->error_due = 1;
+            ifc->error_due = 1;
+        }
+    }
+    if (ifc->inc >= OFI_RENEW_MAX && ifc->rma) {
+        rm_log_info("ofi: rail %d: %d endpoint renewals: no more remote writes on this rail", ifc->rail,
+                    OFI_RENEW_MAX);
+        ifc->rma = 0;
+    }
+    rm_log_info("ofi: rail %d: endpoint renewed (incarnation %u): writes given up on may still reach the old one",
+                ifc->rail, ifc->inc);
+}
+
+/* Renewal waits until our own writes on the rail are handed back: one
+ * still in the old endpoint may already be in the kernel's socket and
+ * would have to be fenced by its receiver in turn (two ranks writing to
+ * each other would renew by turns). Meanwhile the rail takes no new
+ * writes. A write that takes longer than half a path timeout is given up
+ * (it then counts as possibly still coming, rma_stuck). */
+static int ofi_path_fence(net_path_t *p, uint32_t inc)
+{
+    net_iface_t *ifc = p->ifc;
+    if (!ifc->stream_rma || ifc->dead || inc != ifc->inc)
+        return 1; /* nothing to fence, or renewed since */
+    uint64_t now = rm_now();
+    if (!ifc->fence_at)
+        ifc->fence_at = now;
+    int live = 0;
+    for (int i = 0; i < OFI_RMA_OPS; i++)
+        live += ifc->rma_ops[i].path && !ifc->rma_ops[i].abandoned;
+    if (live && now - ifc->fence_at < (uint64_t)RM_CFG(path_timeout_ms) * 500000ull)
+        return 0;
+    for (int r = 0; live && r < ifc->env.world_size; r++)
+        if (ifc->peers[r])
+            ofi_rma_giveup(ifc->peers[r]);
+    ifc->fence_at = 0;
+    ofi_renew(ifc);
+    return 1;
+}
+
+/* Writes given up on still in the provider would go on reading their
+ * source whenever their connection lets them: the endpoint is renewed
+ * (after our live writes drained, as for a fence). */
+static int ofi_rma_release(net_path_t *p)
+{
+    net_iface_t *ifc = p->ifc;
+    int held = 0;
+    for (int i = 0; i < OFI_RMA_OPS && !held; i++)
+        held = ifc->rma_ops[i].path && ifc->rma_ops[i].abandoned;
+    return !held || ofi_path_fence(p, ifc->inc);
+}
+
+/* What goes over another path while the peer may not know our renewed
+ * endpoint (rail_channel_addr_out): the incarnation, the name's length,
+ * the name. */
+static size_t ofi_addr_renewed(net_path_t *p, void *buf, size_t len)
+{
+    net_iface_t *ifc = p->ifc;
+    unsigned char name[256];
+    size_t nl = sizeof name;
+    uint32_t h[2];
+    if (!ifc->inc || ifc->dead || p->addr_known || p->closed || fi_getname(&ifc->ep->fid, name, &nl) ||
+        sizeof h + nl > len)
+        return 0;
+    h[0] = ifc->inc;
+    h[1] = (uint32_t)nl;
+    memcpy(buf, h, sizeof h);
+    memcpy((unsigned char *)buf + sizeof h, name, nl);
+    return sizeof h + nl;
+}
+
+static void ofi_addr_learn(net_path_t *p, const void *buf, size_t len)
+{
+    uint32_t h[2];
+    if (len < sizeof h)
+        return;
+    memcpy(h, buf, sizeof h);
+    if (h[1] == len - sizeof h)
+        ofi_peer_renewed(p, h[0], (const unsigned char *)buf + sizeof h, h[1]);
+}
+
+static int ofi_rma_stuck(net_path_t *p, uint32_t *inc)
+{
+    net_iface_t *ifc = p->ifc;
+    if (!ifc->stream_rma)
+        return 0;
+    int stuck = p->stuck_late;
+    for (int i = 0; i < OFI_RMA_OPS && !stuck; i++) {
+        const ofi_rma_op_t *op = &ifc->rma_ops[i];
+        stuck = op->path == p && op->abandoned && op->inc == p->peer_inc;
+    }
+    *inc = p->peer_inc;
+    return stuck;
 }
 
 static size_t ofi_max_payload(net_iface_t *ifc)
@@ -1154,14 +1461,19 @@ static rm_status_t ofi_reconnect(net_path_t *p)
     net_iface_t *ifc = p->ifc;
     if (p->closed)
         return RM_ERR_CLOSED;
-    if (ofi_path_readdress(p) != RM_OK)
+    if (ifc->dead || ofi_path_readdress(p) != RM_OK)
         return RM_ERR_UNREACHABLE;
     p->epoch++; /* a new generation: the peer takes it as a new connection */
     p->inflight = 0;
     p->queued = 0;
     p->broken = 0;
+    p->error_due = 0;
     p->announce_up = 1;
     ifc->announce = 1;
+    if (ifc->inc) { /* a renewed endpoint: its address first */
+        p->addr_due = 1;
+        ifc->addr_due = 1;
+    }
     return RM_OK;
 }
 
@@ -1202,6 +1514,7 @@ static rm_status_t ofi_mr_reg(net_iface_t *ifc, void *buf, size_t len, int remot
     if (!m)
         return RM_ERR_NOMEM;
     uint64_t mode = ifc->info->domain_attr->mr_mode;
+    m->inc = ifc->inc;
     if (!remote && !(mode & FI_MR_LOCAL)) {
         *out = m; /* the provider takes our buffers unregistered (desc NULL) */
         return RM_OK;
@@ -1220,10 +1533,11 @@ static rm_status_t ofi_mr_reg(net_iface_t *ifc, void *buf, size_t len, int remot
     return RM_OK;
 }
 
-static void ofi_mr_remote(const net_mr_t *m, uint64_t *key, uint64_t *base)
+static void ofi_mr_remote(const net_mr_t *m, uint64_t *key, uint64_t *base, uint32_t *inc)
 {
     *key = m->key;
     *base = m->base;
+    *inc = m->inc;
 }
 
 static void ofi_mr_dereg(net_mr_t *m)
@@ -1239,13 +1553,14 @@ static void ofi_mr_dereg(net_mr_t *m)
  * memory, not only handed to the network, so the layer above knows what
  * arrived without asking. */
 static rm_status_t ofi_rma_write(net_path_t *p, const void *src, net_mr_t *local, size_t len, uint64_t raddr,
-                                 uint64_t key, net_rma_fn fn, void *arg)
+                                 uint64_t key, uint32_t inc, net_rma_fn fn, void *arg)
 {
     net_iface_t *ifc = p->ifc;
     if (p->broken)
         return RM_ERR_CONN_RESET;
-    if (!ifc->rma)
-        return RM_ERR_UNSUPPORTED;
+    if (!ifc->rma || inc != p->peer_inc || ifc->fence_at)
+        return RM_ERR_UNSUPPORTED; /* the key died with the peer's endpoint, or is of one we do not reach
+                                    * yet; or our endpoint is about to be renewed */
     ofi_rma_op_t *op = ifc->rma_free;
     if (!op)
         return RM_ERR_NO_RESOURCE;
@@ -1264,6 +1579,7 @@ static rm_status_t ofi_rma_write(net_path_t *p, const void *src, net_mr_t *local
     ifc->rma_free = op->next;
     op->path = p;
     op->len = len;
+    op->inc = inc;
     op->abandoned = 0;
     op->fn = fn;
     op->arg = arg;
@@ -1303,4 +1619,10 @@ const net_ops_t net_ofi_ops = {
     .mr_dereg = ofi_mr_dereg,
     .rma_write = ofi_rma_write,
     .fast_frames = ofi_fast_frames,
+    .rma_stuck = ofi_rma_stuck,
+    .path_fence = ofi_path_fence,
+    .rma_giveup = ofi_rma_giveup,
+    .rma_release = ofi_rma_release,
+    .addr_renewed = ofi_addr_renewed,
+    .addr_learn = ofi_addr_learn,
 };

@@ -184,6 +184,11 @@ int proto_rdma_possible(int world, size_t bytes);
 void proto_rdma_rtr(request_t *s, const void *payload, size_t len);
 int proto_rdma_accept(request_t *r, size_t size);
 void proto_rdma_release(request_t *r);
+/* WDONE: its fences (proto_fence_t, net_ops_t.path_fence) first, then
+ * proto_rdma_wdone_finish (proto/p2p.c) completes the receive or answers
+ * CTS (PFF_COPY). */
+void proto_rdma_wdone_recv(rail_channel_t *ch, const proto_hdr_t *h, const void *payload, size_t len);
+void proto_rdma_wdone_finish(rail_channel_t *ch, uint64_t rid, int flags);
 /* A receive got all of its bytes (proto/p2p.c). */
 void proto_recv_done(request_t *r);
 

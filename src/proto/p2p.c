@@ -301,14 +301,7 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
         }
         return;
     case PF_WDONE:
-        /* every byte was written: the registrations go (with the
-         * completion), then the sender may let go of its buffer */
-        if ((r = proto_request_by_id(h.id)) && !r->done && r->kind == REQ_RECV && r->rdma) {
-            uint64_t sid = r->peer_id;
-            proto_recv_finish(r, r->bytes);
-            proto_ctl_send(rail_channel_peer(ch), PF_FIN, sid, 0);
-            rail_channel_ack_soon(ch);
-        }
+        proto_rdma_wdone_recv(ch, &h, payload, len);
         return;
     case PF_CREDIT:
         proto_credit_granted(rail_channel_peer(ch), h.id);
@@ -360,6 +353,25 @@ static rm_status_t proto_send_data(request_t *r)
     dtype_pack(r->buf, r->count, r->dt, 0, r->tmp, r->bytes);
     r->sdata = r->tmp;
     return RM_OK;
+}
+
+/* WDONE, once what the sender gave up on is fenced (proto/rdma.c): the
+ * registrations go (with the completion), then the sender may let go of
+ * its buffer. PFF_COPY: no rail could write it all; the sender streams it
+ * as DATA chunks once told (CTS). */
+void proto_rdma_wdone_finish(rail_channel_t *ch, uint64_t rid, int flags)
+{
+    request_t *r = proto_request_by_id(rid);
+    if (!r || r->done || r->kind != REQ_RECV || !r->rdma)
+        return;
+    uint64_t sid = r->peer_id;
+    if (flags & PFF_COPY) {
+        proto_ctl_send(rail_channel_peer(ch), PF_CTS, sid, r->id);
+        return;
+    }
+    proto_recv_finish(r, r->bytes);
+    proto_ctl_send(rail_channel_peer(ch), PF_FIN, sid, 0);
+    rail_channel_ack_soon(ch);
 }
 
 static rm_status_t proto_send_start(request_t *r)

@@ -18,7 +18,9 @@ enum proto_frame_type {
     PF_CREDIT,     /* id = credit the receiver has consumed so far (cumulative) */
     PF_RTR,        /* ready for remote writes (proto/rdma.c); id = sender request, aux =
                       receiver request; payload proto_rtr_t, then its proto_rdma_key_t */
-    PF_WDONE,      /* every byte was written remotely; id = receiver request */
+    PF_WDONE,      /* every byte was written remotely; id = receiver request; payload: the
+                      proto_fence_t of rails where writes given up on may still come;
+                      flags PFF_COPY: none was, the receiver answers CTS for DATA chunks */
     PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
     PF_AMDATA,     /* one-sided data, the payload all data (proto_am_data_t): flags = kind,
                       src = sender's rank in the window, ctx = window, aux = byte offset,
@@ -28,6 +30,7 @@ enum proto_frame_type {
 enum proto_frame_flags {
     PFF_SYNC = 1, /* sender waits for a match (MPI_Ssend) */
     PFF_RDMA = 2, /* RTS: the sender can write into the receive buffer (proto/rdma.c) */
+    PFF_COPY = 4, /* WDONE: the writes stopped; send the message as DATA chunks */
 };
 
 typedef struct proto_hdr {
@@ -52,8 +55,15 @@ typedef struct proto_rts {
  * byte `off` of it at base + off on that rail (proto/rdma.c). */
 #define PROTO_RDMA_KEYS_MAX 8
 typedef struct proto_rdma_key {
-    uint32_t rail, rsvd;
+    uint32_t rail, inc; /* inc: the incarnation of the rail's endpoint the key is of */
     uint64_t key, base;
 } proto_rdma_key_t;
+
+/* A rail of the receiver's where writes the sender gave up on may still be
+ * placed, and the incarnation of its endpoint they go to (net_ops_t
+ * rma_stuck, path_fence). */
+typedef struct proto_fence {
+    uint32_t rail, inc;
+} proto_fence_t;
 
 #endif

@@ -773,6 +773,48 @@ void rail_channel_report_out(rail_channel_t *ch)
         ch->paths[i].rx_hi_told = ch->paths[i].rx_hi;
 }
 
+/* A path whose transport renewed its endpoint (the ofi transport, after
+ * writes it could not stop) is reached at a new address, which the path
+ * itself tells the peer once it connects; if the peer's own endpoint
+ * changed too, neither reaches the other that way. So while such a path is
+ * not up its new address goes over another path too, every 100 ms. */
+#define RAIL_ADDR_EVERY_NS 100000000ull
+void rail_channel_addr_out(rail_channel_t *ch)
+{
+    uint64_t now = 0;
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (!p->ops->addr_renewed || !p->np || p->state == RAIL_PATH_UP)
+            continue;
+        if (!now)
+            now = rm_now();
+        if (now - p->addr_sent_at < RAIL_ADDR_EVERY_NS)
+            continue;
+        unsigned char buf[320];
+        uint32_t rail = (uint32_t)p->rail;
+        size_t n = p->ops->addr_renewed(p->np, buf + sizeof rail, sizeof buf - sizeof rail);
+        int k = n ? rail_channel_pick_for(ch, 0, 0) : -1;
+        if (k < 0 || k == i)
+            continue;
+        memcpy(buf, &rail, sizeof rail);
+        static const unsigned char none[1];
+        net_frame_hdr_t hdr = {.seq = 0, .len = (uint32_t)(sizeof rail + n), .hlen = 0, .flags = NET_F_ADDR};
+        if (rail_path_emit(ch, &ch->paths[k], &hdr, none, buf) == RM_OK)
+            p->addr_sent_at = now;
+    }
+}
+
+static void rail_channel_addr_in(rail_channel_t *ch, const void *payload, size_t len)
+{
+    uint32_t rail;
+    if (!payload || len < sizeof rail)
+        return;
+    memcpy(&rail, payload, sizeof rail);
+    rail_path_t *p = rail_path_of(ch, (int)rail);
+    if (p && p->np && p->ops->addr_learn)
+        p->ops->addr_learn(p->np, (const unsigned char *)payload + sizeof rail, len - sizeof rail);
+}
+
 static void rail_channel_report_in(rail_channel_t *ch, const void *payload, size_t len)
 {
     uint64_t now = rm_now();
@@ -913,6 +955,8 @@ void rail_channel_recv(void *owner, int rail, const net_frame_hdr_t *hdr, const 
         /* unsequenced: pure ack, probe, goodbye */
         if (hdr->flags & NET_F_REPORT)
             rail_channel_report_in(ch, payload, hdr->len);
+        else if (hdr->flags & NET_F_ADDR)
+            rail_channel_addr_in(ch, payload, hdr->len);
         else if (hdr->flags & (NET_F_PROBE | NET_F_PROBE_ACK | NET_F_BYE)) {
             if (ch->lossy)
                 rail_health_heard(ch, rail);

@@ -67,6 +67,10 @@ typedef struct rail_path {
     uint64_t unplaced;     /* places withdrawn: a copy of the frame came first by another path */
     uint64_t rma_bytes;    /* bytes written into the peer's memory over this path (proto/rdma.c) */
     int rma_out;           /* remote writes of any message in the provider on this path, abandoned ones not counted */
+    double rma_nspb;       /* ns per byte a write took here, issue to completion (smoothed; 0: none yet) */
+    uint64_t rma_slow_until; /* ns: its writes were given up as too slow: no new ones before then */
+    uint64_t rma_backoff;  /* ns: the next such pause (doubles while it repeats) */
+    uint64_t addr_sent_at; /* ns: this side's renewed address last went over another path (NET_F_ADDR) */
     /* path repository: what the transport measured (0 until it has; see
      * rail_path_measure); the adaptive policy schedules by these */
     double bw;             /* bytes per second, smoothed */
@@ -315,6 +319,10 @@ typedef struct rail_report {
 /* The health tick's delivery report to the peer (paths measured by reports
  * that brought frames since the last one). */
 void rail_channel_report_out(rail_channel_t *ch);
+/* A renewed endpoint's address over another path (NET_F_ADDR), for each
+ * path whose transport says the peer may not know it and that is not up:
+ * once per health tick, at most every 100 ms per path. */
+void rail_channel_addr_out(rail_channel_t *ch);
 /* One line per path event at RAILMPI_VERBOSE >= 1. */
 void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

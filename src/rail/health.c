@@ -483,6 +483,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
         rail_channel_flush(ch, 1);
     ch->recv_seen = ch->recv_next;
     rail_channel_report_out(ch);
+    rail_channel_addr_out(ch);
     if (!rail_ft)
         return;
     rail_channel_slow_paths(ch);
