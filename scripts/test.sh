@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build railmpi and run the whole test suite.
 #   scripts/test.sh             build/ (warnings are errors), ctest
-#   scripts/test.sh --sanitize  build-asan/ with AddressSanitizer + UBSan, ctest
+#   scripts/test.sh --sanitize [CTEST ARGS]
+#                               build-asan/ with AddressSanitizer + UBSan, ctest
 #   scripts/test.sh --tsan [CTEST ARGS]
 #                               build-tsan/ with ThreadSanitizer, ctest (CTEST ARGS,
 #                               e.g. -L 'unit|mpi', narrow the run; default: everything,
@@ -24,7 +25,8 @@ case $mode in
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
         export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
         # what third-party libraries keep for themselves (tests/lsan.supp says what and why)
-        export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" ;;
+        export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
+        ctest_args+=("$@") ;;
     --tsan)
         dir=build-tsan
         opts+=(-DRAILMPI_TSAN=ON)

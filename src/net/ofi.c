@@ -347,9 +347,18 @@ static void ofi_discover_rma(void)
 {
     if (!ofi_nrails || (!RM_CFG(ofi_rma_min) && !RM_CFG(ofi_fast)))
         return;
-    /* (providers that carry writes in TCP streams need the receiver to
-     * renew its endpoint after some faults: "endpoint renewal" below) */
+    /* Providers that carry writes in TCP streams need the receiver to
+     * renew its endpoint after some faults ("endpoint renewal" below),
+     * which costs recovery time under load for no gain in rate there (the
+     * copy path carries as much): with failover on they take the copy path
+     * unless RAILMPI_OFI_RMA_STREAM=1. */
+    const char *prov = ofi_rails[0]->fabric_attr->prov_name;
     int rndv = RM_CFG(ofi_rma_min) != 0;
+    if (rndv && RM_CFG(ft) && !RM_CFG(ofi_rma_stream) && (strstr(prov, "tcp") || strstr(prov, "sockets"))) {
+        rm_log_debug("ofi: provider %s carries remote writes in TCP streams: the copy path while failover is on "
+                     "(RAILMPI_OFI_RMA_STREAM=1 for remote writes)", prov);
+        rndv = 0;
+    }
     struct fi_info *hints = ofi_hints(ofi_rails[0]->fabric_attr->prov_name, 1), *list = NULL;
     if (!hints)
         return;

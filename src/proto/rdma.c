@@ -327,6 +327,8 @@ static void proto_rdma_wdone(proto_rdma_send_t *ws, rail_channel_t *ch, int flag
  * (PROTO_RDMA_STALL_FACTOR). */
 static void proto_rdma_stalls(proto_rdma_send_t *ws, rail_channel_t *ch)
 {
+    if (!RM_CFG(ft))
+        return; /* without failover a renewal would fail the rail's paths, and so the job */
     uint64_t now = rm_now(), floor = (uint64_t)RM_CFG(path_timeout_ms) * 500000ull;
     for (int c = 0; c < ws->nchunks; c++) {
         if (ws->state[c] != CH_OUT || now - ws->out_at[c] < floor)

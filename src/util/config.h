@@ -65,6 +65,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Rendezvous messages from this size on are written straight from the send buffer into the " \
       "receive buffer (fi_write striped over the ofi rails) where the provider has FI_RMA; 0: " \
       "never (the copy path)")                                                                    \
+    X(OFI_RMA_STREAM, ofi_rma_stream, RM_CFG_INT, "0",                                            \
+      "With failover on, remote writes over providers that carry them in TCP streams (tcp, "      \
+      "tcp;ofi_rxm, sockets) too: a fault may then cost an endpoint renewal; 0: the copy path "   \
+      "there (as fast on those providers)")                                                       \
     X(OFI_FAST, ofi_fast, RM_CFG_INT, "1",                                                        \
       "RDMA fast path: small frames are written into a ring in the peer's memory (fi_write) where " \
       "the provider has FI_RMA and places a write's bytes in order (not iWARP); 0: sent as messages") \

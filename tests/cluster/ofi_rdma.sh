@@ -4,11 +4,13 @@
 # ways from and into buffers freed, unmapped and allocated again between
 # sends, and checks every byte; the statistics must show both rails' bytes
 # written remotely (not sent as copies), both ways; then many large
-# messages in flight at once, with failover on (over tcp;ofi_rxm a write
-# given up on after a path failure is fenced by renewing the receiver's
-# endpoint: docs/transport-ofi.md). Then with failover off, and with
-# remote writes off (RAILMPI_OFI_RMA_MIN=0): the copy path, nothing written
-# remotely. Last, libfabric's shm provider. Root only; torn down on exit.
+# messages in flight at once, with failover on and RAILMPI_OFI_RMA_STREAM=1
+# (over tcp;ofi_rxm a write given up on after a path failure is fenced by
+# renewing the receiver's endpoint: docs/transport-ofi.md). Then with
+# failover off; with the defaults (failover on: the copy path over
+# tcp;ofi_rxm) and with remote writes off (RAILMPI_OFI_RMA_MIN=0), nothing
+# written remotely. Last, libfabric's shm provider. Root only; torn down
+# on exit.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -35,15 +37,19 @@ written() { # OUT
 }
 # then 48 messages of 4 MiB in flight at once, twice: the writes of all
 # of them must leave room for each rail's heartbeats
-run "$tmp/rdma" -- "$tmp/rdma_reuse" 48 48
+run "$tmp/rdma" -- -genv RAILMPI_OFI_RMA_STREAM 1 "$tmp/rdma_reuse" 48 48
 grep "^OK" "$tmp/rdma"
 written "$tmp/rdma"
-echo "OK: remote writes over tcp;ofi_rxm with failover on"
+echo "OK: remote writes over tcp;ofi_rxm with failover on (RAILMPI_OFI_RMA_STREAM=1)"
 run "$tmp/noft" -- -genv RAILMPI_FT 0 "$tmp/rdma_reuse" 12
 written "$tmp/noft"
 run "$tmp/copy" -- -genv RAILMPI_FT 0 -genv RAILMPI_OFI_RMA_MIN 0 "$tmp/rdma_reuse" 12
 if grep -qE "written remotely [1-9][0-9]* bytes" "$tmp/copy"; then
     grep stats "$tmp/copy"; echo "FAIL: remote writes with RAILMPI_OFI_RMA_MIN=0"; exit 1
+fi
+run "$tmp/ft" -- "$tmp/rdma_reuse" 12
+if grep -qE "written remotely [1-9][0-9]* bytes" "$tmp/ft"; then
+    grep stats "$tmp/ft"; echo "FAIL: remote writes over tcp;ofi_rxm with failover on by default"; exit 1
 fi
 # libfabric's shm provider (the virtual hosts share this machine's memory)
 if fi_info -p shm -c FI_RMA >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A remote write given up on must not land after its receive completed
-# (libfabric transport, tcp;ofi_rxm, failover on): 4 MiB messages go by
+# (libfabric transport, tcp;ofi_rxm, failover on, remote writes on over it:
+# RAILMPI_OFI_RMA_STREAM=1): 4 MiB messages go by
 # remote writes from host 1's rank to host 2's, one at a time, while host 1's
 # NIC on rail 1 goes down three times for 3 s (4, 12 and 20 s into a 30 s
 # run). The message in flight then has a write stuck on rail 1 in the
@@ -21,7 +22,7 @@ export RAILMPI_TEST_NET=ofi
 fault_cluster w 1gbit
 "$fault_build/bin/mpicc" -O2 "$here/late_write.c" -o "$tmp/late_write" ||
     { echo "FAIL: cannot build late_write"; exit 1; }
-timeout -k 5 100 "${mx[@]}" -ppn 1 -genv RAILMPI_VERBOSE 1 -genv RAILMPI_STATS 1 \
+timeout -k 5 100 "${mx[@]}" -ppn 1 -genv RAILMPI_VERBOSE 1 -genv RAILMPI_STATS 1 -genv RAILMPI_OFI_RMA_STREAM 1 \
     "$tmp/late_write" 30 > "$tmp/stress.out" 2>&1 &
 stress_pid=$!
 fault_start nic 4 3

@@ -1198,6 +1198,63 @@ static void test_host_lease(void)
     rail_health_setup(1);
 }
 
+/* Renewed addresses: a path whose transport has a new address the peer may
+ * not know, and that is not up, has it sent over another path (NET_F_ADDR,
+ * at most every 100 ms); the peer's channel hands it to that path's
+ * transport. */
+static const char renewed_addr[] = "new-address-of-rail-1";
+static int renewed_known;     /* the fake transport: the peer has our address */
+static char learned[64];
+static int learned_rail = -1;
+static size_t fake_addr_renewed(net_path_t *p, void *buf, size_t len)
+{
+    if (p->rail != 1 || renewed_known || len < sizeof renewed_addr)
+        return 0;
+    memcpy(buf, renewed_addr, sizeof renewed_addr);
+    return sizeof renewed_addr;
+}
+static void fake_addr_learn(net_path_t *p, const void *buf, size_t len)
+{
+    learned_rail = p->rail;
+    memcpy(learned, buf, len < sizeof learned ? len : sizeof learned - 1);
+}
+
+static void test_renewed_addr(void)
+{
+    net_ops_t ops = fake_ops;
+    ops.addr_renewed = fake_addr_renewed;
+    ops.addr_learn = fake_addr_learn;
+    rail_channel_t tx, rx;
+    adaptive_pair(&tx, &ops);
+    rail_channel_init(&rx, 1);
+    rail_channel_add_path(&rx, &ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&rx, &ops, NULL, &fake_paths[1], 1);
+    nwire[0] = nwire[1] = 0;
+    renewed_known = 0;
+    rail_channel_addr_out(&tx);
+    if (nwire[0] || nwire[1])
+        FAIL("renewed address sent while its path is up");
+    tx.paths[1].state = RAIL_PATH_DOWN;
+    rail_channel_addr_out(&tx);
+    if (count_flag(0, NET_F_ADDR) != 1 || count_flag(1, NET_F_ADDR) != 0)
+        FAIL("a down path's renewed address must go over the other path (rail 0: %d, rail 1: %d)",
+             count_flag(0, NET_F_ADDR), count_flag(1, NET_F_ADDR));
+    rail_channel_addr_out(&tx);
+    if (count_flag(0, NET_F_ADDR) != 1)
+        FAIL("renewed address sent again within 100 ms");
+    deliver_on(&rx, 0, &wire[0][0]);
+    if (learned_rail != 1 || strcmp(learned, renewed_addr))
+        FAIL("the peer's transport must learn the address on rail 1 (rail %d, \"%s\")", learned_rail, learned);
+    renewed_known = 1;
+    tx.paths[1].addr_sent_at = 0;
+    nwire[0] = 0;
+    rail_channel_addr_out(&tx);
+    if (nwire[0])
+        FAIL("renewed address sent once the peer knows it");
+    rail_channel_destroy(&tx);
+    rail_channel_destroy(&rx);
+}
+
 int main(void)
 {
     if (rm_config_load() != RM_OK)
@@ -1214,6 +1271,7 @@ int main(void)
     test_failover_policy();
     test_measured_adaptive();
     test_delivery_reports();
+    test_renewed_addr();
     test_zcopy_second_copy();
     test_zcopy_withdrawn();
     test_ack_stall();
