@@ -252,6 +252,23 @@ static int ofi_rail_ordered[OFI_MAX_RAILS]; /* has remote writes and places thei
 static int ofi_nrails = -1;
 
 /* Providers that reach no other host, or only as a fallback of last resort. */
+/* Every remote-write slot on the free list (at open, and after a renewal,
+ * when the old endpoint will never hand one back). */
+static void ofi_rma_ops_free(net_iface_t *ifc)
+{
+    ifc->rma_free = NULL;
+    for (int i = OFI_RMA_OPS - 1; i >= 0; i--) {
+        ifc->rma_ops[i].next = ifc->rma_free;
+        ifc->rma_free = &ifc->rma_ops[i];
+    }
+}
+
+/* A provider that carries remote writes in TCP streams (tcp, sockets). */
+static int ofi_prov_streams(const char *prov)
+{
+    return strstr(prov, "tcp") || strstr(prov, "sockets");
+}
+
 static int ofi_local_only(const char *prov)
 {
     return !strcmp(prov, "shm") || !strcmp(prov, "sm2") || !strncmp(prov, "ofi_hook", 8) ||
@@ -354,7 +371,7 @@ static void ofi_discover_rma(void)
      * unless RAILMPI_OFI_RMA_STREAM=1. */
     const char *prov = ofi_rails[0]->fabric_attr->prov_name;
     int rndv = RM_CFG(ofi_rma_min) != 0;
-    if (rndv && RM_CFG(ft) && !RM_CFG(ofi_rma_stream) && (strstr(prov, "tcp") || strstr(prov, "sockets"))) {
+    if (rndv && RM_CFG(ft) && !RM_CFG(ofi_rma_stream) && ofi_prov_streams(prov)) {
         rm_log_debug("ofi: provider %s carries remote writes in TCP streams: the copy path while failover is on "
                      "(RAILMPI_OFI_RMA_STREAM=1 for remote writes)", prov);
         rndv = 0;
@@ -534,12 +551,9 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     ifc->info = ofi_rails[dev];
     ifc->rma = ofi_rail_rma[dev];
     ifc->fast = ofi_rail_ordered[dev];
-    ifc->stream_rma = strstr(ifc->info->fabric_attr->prov_name, "tcp") || strstr(ifc->info->fabric_attr->prov_name, "sockets");
+    ifc->stream_rma = ofi_prov_streams(ifc->info->fabric_attr->prov_name);
     ifc->next_key = 1;
-    for (int i = OFI_RMA_OPS - 1; i >= 0; i--) {
-        ifc->rma_ops[i].next = ifc->rma_free;
-        ifc->rma_free = &ifc->rma_ops[i];
-    }
+    ofi_rma_ops_free(ifc);
     snprintf(ifc->fabric, sizeof ifc->fabric, "%s", ifc->info->fabric_attr->name);
     snprintf(ifc->domain_name, sizeof ifc->domain_name, "%s", ifc->info->domain_attr->name);
     snprintf(ifc->prov, sizeof ifc->prov, "%s", ifc->info->fabric_attr->prov_name);
@@ -1307,11 +1321,7 @@ static void ofi_renew(net_iface_t *ifc)
         op->path = NULL;
         op->fn(op->arg, RM_ERR_IO, 1);
     }
-    ifc->rma_free = NULL;
-    for (int i = OFI_RMA_OPS - 1; i >= 0; i--) {
-        ifc->rma_ops[i].next = ifc->rma_free;
-        ifc->rma_free = &ifc->rma_ops[i];
-    }
+    ofi_rma_ops_free(ifc);
     for (int r = 0; r < ifc->env.world_size; r++)
         if (ifc->peers[r])
             ofi_path_forget(ifc->peers[r]);
