@@ -26,6 +26,7 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,36 @@ static int ofi_load(void)
 #define fi_dupinfo ofi_lib.dupinfo
 #define fi_fabric ofi_lib.fabric
 #define fi_strerror ofi_lib.strerror
+
+/* Loading libfabric and its first fi_getinfo run the providers' libraries'
+ * set-up, and libinfinipath (behind the psm provider) installs a backtrace
+ * handler for SIGINT, SIGILL, SIGABRT, SIGBUS, SIGSEGV and SIGTERM there,
+ * whichever provider is then chosen: mpiexec's SIGTERM, a Ctrl-C or a crash
+ * would run it instead of what the program or the default set. Every
+ * signal's disposition is taken before those calls and put back after them;
+ * the handlers only print, no provider needs them. */
+typedef struct {
+    struct sigaction act[NSIG];
+} ofi_signals_t;
+
+static void ofi_signals_take(ofi_signals_t *s)
+{
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sigaction(sig, NULL, &s->act[sig]))
+            s->act[sig].sa_handler = SIG_ERR; /* not a signal this process may catch */
+}
+
+static void ofi_signals_put_back(const ofi_signals_t *s)
+{
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction now;
+        if (s->act[sig].sa_handler == SIG_ERR || sigaction(sig, NULL, &now) ||
+            (now.sa_handler == s->act[sig].sa_handler && now.sa_flags == s->act[sig].sa_flags))
+            continue;
+        rm_log_debug("ofi: libfabric changed the action of signal %d (%s); put back", sig, strsignal(sig));
+        sigaction(sig, &s->act[sig], NULL);
+    }
+}
 
 #define OFI_MAX_RAILS 8
 #define OFI_PAYLOAD_MAX 65536
@@ -241,6 +272,7 @@ struct net_iface {
     uint32_t inc;            /* the endpoint's incarnation: renewals so far (ofi_renew) */
     int addr_due, error_due; /* some path has its addr_due, error_due set */
     int dead;                /* a renewal failed: the rail carries nothing more */
+    int troubled;            /* a path failed or was reset, or the provider failed an operation */
     uint64_t fence_at;       /* ns: a renewal waits for our writes to drain since then (ofi_path_fence) */
 };
 
@@ -405,10 +437,8 @@ static void ofi_discover_rma(void)
 
 /* Every domain of the chosen provider, one rail each, ordered by fabric name
  * so that every host numbers the networks it shares alike. */
-static int ofi_discover(void)
+static int ofi_discover_rails(void)
 {
-    if (ofi_nrails >= 0)
-        return ofi_nrails;
     ofi_nrails = 0;
     if (!ofi_load())
         return 0;
@@ -448,6 +478,17 @@ static int ofi_discover(void)
                      ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name,
                      ofi_rail_rma[i] ? ", remote writes" : "", ofi_rail_ordered[i] ? ", RDMA fast path" : "");
     return ofi_nrails;
+}
+
+static int ofi_discover(void)
+{
+    if (ofi_nrails >= 0)
+        return ofi_nrails;
+    ofi_signals_t sigs;
+    ofi_signals_take(&sigs);
+    int n = ofi_discover_rails();
+    ofi_signals_put_back(&sigs);
+    return n;
 }
 
 static int ofi_query(const net_env_t *env)
@@ -569,30 +610,45 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     return RM_OK;
 }
 
+/* At the end (MPI_Finalize) the rail's provider objects are closed, except
+ * where libfabric 1.17's rxm (or a TCP-carried provider) may have closed
+ * some of the endpoint's connections itself after an error: closing the
+ * endpoint then dereferences NULL in rxm_close_conn (CI's ThreadSanitizer
+ * run of tests/fault/ofi_switch_down.sh: a rank died in MPI_Finalize). An
+ * endpoint whose paths failed, were reset or saw an operation fail is left
+ * open with its domain and buffers, as a renewal leaves the old one
+ * (ofi_renew), until the process ends; what railmpi allocated for itself
+ * is freed either way. */
 static void ofi_close(net_iface_t *ifc)
 {
     if (!ifc)
         return;
-    if (ifc->ep)
+    int keep = ifc->troubled && (ifc->stream_rma || strstr(ifc->prov, "rxm")) && ifc->ep;
+    if (keep)
+        rm_log_debug("ofi: rail %d: its connections met errors: the provider's endpoint stays open until the "
+                     "process ends", ifc->rail);
+    if (ifc->ep && !keep)
         fi_close(&ifc->ep->fid);
     for (int r = 0; r < ifc->env.world_size; r++)
         if (ifc->peers[r])
             ofi_ring_retire(ifc->peers[r]);
     ofi_rings_free(ifc, 1);
-    if (ifc->mr)
-        fi_close(&ifc->mr->fid);
-    if (ifc->cq)
-        fi_close(&ifc->cq->fid);
-    if (ifc->av)
-        fi_close(&ifc->av->fid);
-    if (ifc->domain)
-        fi_close(&ifc->domain->fid);
-    if (ifc->fabric_fid)
-        fi_close(&ifc->fabric_fid->fid);
+    if (!keep) {
+        if (ifc->mr)
+            fi_close(&ifc->mr->fid);
+        if (ifc->cq)
+            fi_close(&ifc->cq->fid);
+        if (ifc->av)
+            fi_close(&ifc->av->fid);
+        if (ifc->domain)
+            fi_close(&ifc->domain->fid);
+        if (ifc->fabric_fid)
+            fi_close(&ifc->fabric_fid->fid);
+        free(ifc->pool);
+    }
     for (int r = 0; r < ifc->env.world_size; r++)
         free(ifc->peers[r]);
     free(ifc->peers);
-    free(ifc->pool);
     free(ifc);
 }
 
@@ -658,6 +714,7 @@ static rm_status_t ofi_connect(net_iface_t *ifc, int peer, const char *peer_addr
 
 static void ofi_path_error(net_path_t *p, rm_status_t why)
 {
+    p->ifc->troubled = 1;
     if (p->broken)
         return;
     p->broken = 1;
@@ -1156,6 +1213,7 @@ static int ofi_progress(net_iface_t *ifc)
             if (fi_cq_readerr(ifc->cq, &err, 0) != 1)
                 break;
             ofi_buf_t *b = err.op_context;
+            ifc->troubled = 1;
             if (!b)
                 continue;
             if (ofi_is_rma(ifc, b)) {
@@ -1467,6 +1525,7 @@ static void ofi_path_reset(net_path_t *p)
 {
     rm_log_debug("ofi: rail %d: reset the path to rank %d (generation %llu): %d sends in the provider, %d of them its",
                  p->ifc->rail, p->peer, (unsigned long long)p->epoch, p->ifc->tx_busy, p->inflight);
+    p->ifc->troubled = 1;
     ofi_path_forget(p);
 }
 

@@ -3,7 +3,8 @@
 # tcp;ofi_rxm provider over two rails): point-to-point and collective tests
 # with one and two ranks per host, and a bandwidth run whose statistics must
 # show both rails carrying data over ofi; then both transports on one channel
-# (RAILMPI_NET=tcp,ofi: four rails). Root only; torn down on exit.
+# (RAILMPI_NET=tcp,ofi: four rails); every signal's action as the program
+# set it (signals_kept.c). Root only; torn down on exit.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -29,5 +30,8 @@ run OK "$tmp/both" -- -genv RAILMPI_NET tcp,ofi -genv RAILMPI_STATS 1 -ppn 1 "$b
 for r in "0 (tcp)" "1 (tcp)" "2 (ofi)" "3 (ofi)"; do
     grep -qF "stats: peer 1 rail $r" "$tmp/both" || { grep stats "$tmp/both"; echo "FAIL: no rail $r with RAILMPI_NET=tcp,ofi"; exit 1; }
 done
+# libfabric's providers' libraries must not take the program's signals
+"$build/bin/mpicc" -O2 "$here/signals_kept.c" -o "$tmp/signals_kept" || { echo "FAIL: cannot build signals_kept"; exit 1; }
+run "^OK signals" "$tmp/sig" -- -genv RAILMPI_NET ofi -ppn 1 "$tmp/signals_kept"
 grep -E "^(1048576|4194304) " "$tmp/bw"
 echo "OK: engine over ofi (tcp;ofi_rxm), alone and beside tcp"
