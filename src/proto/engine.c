@@ -254,6 +254,21 @@ static void proto_cpus_merge(cpu_set_t *cpus, const char *card)
     }
 }
 
+/* How many rm_cpu_relax() calls take `ns` on this core (timed once: the
+ * instruction takes from a few to over a hundred cycles by processor). */
+static int proto_relax_count(int64_t ns)
+{
+    if (ns <= 0)
+        return 0;
+    enum { TRIES = 256 };
+    uint64_t t0 = rm_now();
+    for (int i = 0; i < TRIES; i++)
+        rm_cpu_relax();
+    uint64_t each = (rm_now() - t0) / TRIES;
+    int64_t n = ns / (int64_t)(each ? each : 1);
+    return n < 1 ? 1 : n > 100000 ? 100000 : (int)n;
+}
+
 rm_status_t proto_init(int rank, int size, const char *job_id)
 {
     rm_status_t st;
@@ -269,6 +284,8 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     }
     strcpy(proto_eng.job_secret, RM_CFG_STR(job_secret));
     proto_eng.spin_count = (int)RM_CFG(spin_count);
+    proto_eng.spin_ns = (uint64_t)RM_CFG(spin_time_us) * 1000u;
+    proto_eng.idle_clock = 16; /* until the hosts are known (below) */
     const char *cma = RM_CFG_STR(shm_cma);
     if (!strcasecmp(cma, "off")) {
         proto_eng.cma = 0;
@@ -426,6 +443,10 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         if ((st = rail_host_setup(&hc)) < 0)
             return st;
     }
+    /* a pass over network rails makes a system call per socket: beside it
+     * a clock read is cheap. On one host a pass takes tens of nanoseconds,
+     * and a wait shorter than 16 of them (a small message's) reads none. */
+    proto_eng.idle_clock = proto_proc.nnodes > 1 ? 1 : 16;
     /* more ranks here than cores they may run on together: a rank that
      * spins while it waits holds the core the rank it waits for needs, so
      * it yields at once. Counted over the union of the host's ranks' CPU
@@ -433,6 +454,7 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
      * are not oversubscribed for that. */
     if (CPU_COUNT(&cpus) > 0 && nlocal > CPU_COUNT(&cpus) && RM_CFG(spin_oversubscribed) >= 1)
         proto_eng.spin_count = (int)RM_CFG(spin_oversubscribed);
+    proto_eng.catchup_relax = nlocal > 1 ? proto_relax_count(RM_CFG(poll_backoff_ns)) : 0;
     proto_eng.eager_max = eager;
     proto_eng.chunk = chunk;
     proto_eng.secret_shared = *proto_eng.job_secret != 0;
@@ -517,9 +539,29 @@ int proto_rail_migrate(int rail, int off)
     return n;
 }
 
+/* The start of the timed spin is the thread's (MPI_THREAD_MULTIPLE: each
+ * thread waits in its own loop). */
+static _Thread_local uint64_t proto_idle_since;
+
+/* Spinning for RAILMPI_SPIN_TIME_US: a pass over network rails costs a
+ * system call per socket, so RAILMPI_SPIN_COUNT passes took 2.5 ms there,
+ * and two ranks sharing a core (virtual hosts on one machine, another job)
+ * handed it over only that often: 2.5 ms per message instead of 27 us. */
+static int proto_idle_timed(int idle)
+{
+    if (!proto_eng.spin_ns || (idle & (proto_eng.idle_clock - 1))) /* a power of two: no division per pass */
+        return 0;
+    uint64_t now = rm_now();
+    if (idle == proto_eng.idle_clock) {
+        proto_idle_since = now;
+        return 0;
+    }
+    return now - proto_idle_since >= proto_eng.spin_ns;
+}
+
 int proto_idle_due(int *idle)
 {
-    if (++*idle < proto_eng.spin_count)
+    if (++*idle < proto_eng.spin_count && !proto_idle_timed(*idle))
         return 0;
     *idle = 0;
     return 1;
@@ -528,14 +570,30 @@ int proto_idle_due(int *idle)
 rm_status_t proto_wait(request_t *r)
 {
     /* proto_idle_due written out: this loop's pass is what a small
-     * message's latency waits on */
+     * message's latency waits on.
+     * The first pass that finds nothing after one that found something
+     * holds off for RAILMPI_POLL_BACKOFF_NS: a receiver that has caught up
+     * with a sender still writing a stream of small messages would poll
+     * the very cache line the sender writes next, so each of the sender's
+     * writes waits for the line to come back from the receiver's core. On
+     * a virtual machine's two cores (8-byte messages, 64 in flight) runs
+     * fell either way, 4 million messages/s (204 ns per MPI_Isend) or 6-6.5
+     * (104-121 ns); with the hold-off 6.5-6.7 in every run of that hour,
+     * alternating with the build before. At other times both went at
+     * 3.7-4.0 (210 ns per MPI_Isend) whatever the setting: the cost of a
+     * cache line between those cores had changed (docs/performance.md). An
+     * answer takes a round trip (about 1 us here), longer than the wait:
+     * latency is unchanged. */
     int idle = 0;
     while (!r->done) {
         if (proto_progress()) {
             idle = 0;
-        } else if (++idle >= proto_eng.spin_count) {
+        } else if (++idle >= proto_eng.spin_count || proto_idle_timed(idle)) {
             idle = 0;
             rm_lock_yield();
+        } else if (idle == 1) {
+            for (int i = 0; i < proto_eng.catchup_relax; i++)
+                rm_cpu_relax();
         }
     }
     return RM_OK;

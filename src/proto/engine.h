@@ -66,6 +66,9 @@ typedef struct proto_engine {
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
     int spin_count;
+    uint64_t spin_ns;   /* RAILMPI_SPIN_TIME_US, 0: none */
+    int idle_clock;     /* idle passes between clock reads of a timed spin (a power of two) */
+    int catchup_relax;  /* RAILMPI_POLL_BACKOFF_NS as rm_cpu_relax() calls, 0: none */
     char job_id[128];
     char job_secret[56]; /* the TCP handshake's; fits tcp_hello_t's field */
 } proto_engine_t;

@@ -229,7 +229,8 @@ int proto_progress(void);
 rm_status_t proto_wait(request_t *r);
 /* A wait loop's pass found nothing to do: 1 when the caller should yield
  * its core now (after RAILMPI_SPIN_COUNT such passes in a row, or
- * RAILMPI_SPIN_OVERSUBSCRIBED on an oversubscribed host); *idle counts the
+ * RAILMPI_SPIN_OVERSUBSCRIBED on an oversubscribed host, or passes over
+ * RAILMPI_SPIN_TIME_US microseconds); *idle counts the
  * passes and is reset to 0 by the caller when a pass did something. */
 int proto_idle_due(int *idle);
 rm_status_t proto_waitall(int n, request_t **reqs);

@@ -47,6 +47,12 @@ rm_status_t proto_setting_changed(int row)
         proto_eng.spin_count = (int)v;
         return RM_OK;
     }
+    if (!strcmp(name, "SPIN_TIME_US")) {
+        if (v < 0)
+            return RM_ERR_INVALID;
+        proto_eng.spin_ns = (uint64_t)v * 1000u;
+        return RM_OK;
+    }
     if (!strcmp(name, "STRIPING_THRESHOLD")) {
         proto_eng.stripe_min = (size_t)v;
         return RM_OK;

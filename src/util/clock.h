@@ -18,6 +18,19 @@ static inline uint64_t rm_now(void)
     return (uint64_t)ts.tv_sec * RM_SEC + (uint64_t)ts.tv_nsec;
 }
 
+/* A short wait inside a polling loop that tells the core so (x86 PAUSE,
+ * Arm YIELD): tens of nanoseconds, an exact length it does not promise. */
+static inline void rm_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield" ::: "memory");
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /* Seconds since the Unix epoch, with microseconds. */
 static inline double rm_wall(void)
 {

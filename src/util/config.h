@@ -28,6 +28,13 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Chunk size of the pipelined copy used when single-copy is off or refused")                 \
     X(SPIN_COUNT, spin_count, RM_CFG_INT, "2000",                                                 \
       "Progress polls before a waiting rank yields the core (sched_yield)")                       \
+    X(SPIN_TIME_US, spin_time_us, RM_CFG_INT, "20",                                               \
+      "Microseconds a waiting rank polls with nothing arriving before it yields the core, "       \
+      "whichever of this and RAILMPI_SPIN_COUNT comes first (0: the count alone)")               \
+    X(POLL_BACKOFF_NS, poll_backoff_ns, RM_CFG_INT, "400",                                        \
+      "Nanoseconds a waiting rank on a host with other ranks holds off when a progress pass "    \
+      "finds nothing right after one that found something (it has caught up with a sender "      \
+      "that is still writing); 0: never")                                                         \
     X(SPIN_OVERSUBSCRIBED, spin_oversubscribed, RM_CFG_INT, "1",                                  \
       "Progress polls before a waiting rank yields, instead of RAILMPI_SPIN_COUNT, when this "    \
       "host's ranks outnumber the cores they may run on together (the union of their CPU masks)")\

@@ -7,13 +7,17 @@
  *     yields at once (RAILMPI_SPIN_OVERSUBSCRIBED), so each round trip yields
  *     and none takes several times as long as MPI_Recv's (a wait that polled
  *     RAILMPI_SPIN_COUNT times first would hold the core the peer needs);
- *   "apart": one CPU each: waits poll and hardly ever yield.
+ *   "apart": one CPU each: waits poll and hardly ever yield;
+ *   "late": rank 1 answers 300 us late: each wait yields at least once when
+ *     the spin is timed (RAILMPI_SPIN_TIME_US) and hardly ever under a spin
+ *     count it never reaches ("late-count", RAILMPI_SPIN_TIME_US=0).
  * Without an argument (the MPI suite) only the messages are checked. */
 #include <mpi.h>
 
 #include "check.h"
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int rank;
 
@@ -58,6 +62,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "";
+    int late = !strncmp(mode, "late", 4);
+    int n = late ? N / 4 : N;
     CHECK(size == 2, "needs 2 ranks, has %d", size);
     CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
     CHECK(MPI_T_pvar_get_index("proto_wait_yields", MPI_T_PVAR_CLASS_COUNTER, &idx) == MPI_SUCCESS,
@@ -72,7 +78,7 @@ int main(int argc, char **argv)
         unsigned long long y0 = yields();
         double t0 = MPI_Wtime();
         char b = 0;
-        for (int i = 0; i < N; i++) {
+        for (int i = 0; i < n; i++) {
             if (rank == 0) {
                 b = (char)i;
                 MPI_Send(&b, 1, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
@@ -82,15 +88,19 @@ int main(int argc, char **argv)
                 recv_one(&b, 0, 1, way);
                 CHECK(b == (char)i, "%s, round trip %d: got %d", way_name[way], i, b);
                 b++;
+                if (late) {
+                    struct timespec ts = {0, 300000};
+                    nanosleep(&ts, NULL);
+                }
                 MPI_Send(&b, 1, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
             }
         }
-        t[way] = (MPI_Wtime() - t0) / N * 1e6;
+        t[way] = (MPI_Wtime() - t0) / n * 1e6;
         y[way] = yields() - y0;
     }
     if (rank == 0) {
         for (int way = 0; way < WAYS; way++)
-            printf("%s: %llu yields over %d round trips, %.2f us each\n", way_name[way], y[way], N, t[way]);
+            printf("%s: %llu yields over %d round trips, %.2f us each\n", way_name[way], y[way], n, t[way]);
         for (int way = 0; way < WAYS; way++) {
             if (!strcmp(mode, "shared")) {
                 CHECK(y[way] >= N / 2, "%s on a shared core: %llu yields over %d round trips", way_name[way],
@@ -99,6 +109,12 @@ int main(int argc, char **argv)
                       "while the peer needs the core", way_name[way], t[way], t[0]);
             } else if (!strcmp(mode, "apart")) {
                 CHECK(y[way] < N / 4, "%s, one core each: %llu yields over %d round trips", way_name[way], y[way], N);
+            } else if (!strcmp(mode, "late")) {
+                CHECK(y[way] >= (unsigned long long)n, "%s, answers 300 us late: %llu yields over %d round trips "
+                      "(a timed spin yields in each)", way_name[way], y[way], n);
+            } else if (!strcmp(mode, "late-count")) {
+                CHECK(y[way] < (unsigned long long)n / 4, "%s, answers 300 us late, spin count only: %llu yields "
+                      "over %d round trips", way_name[way], y[way], n);
             }
         }
     }

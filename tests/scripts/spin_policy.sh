@@ -1,7 +1,8 @@
 #!/bin/bash
 # When a waiting rank yields its core: at once only where this host's ranks
 # outnumber the cores they may run on together (the union of their CPU
-# masks), else after RAILMPI_SPIN_COUNT polls. Ranks pinned to a core each
+# masks), else after RAILMPI_SPIN_COUNT polls or RAILMPI_SPIN_TIME_US of
+# them, whichever comes first. Ranks pinned to a core each
 # (mpiexec's default binding, or taskset per rank) see one CPU apiece and
 # must not count as oversubscribed for it; two ranks that share one core
 # must. The verbose start-up line says which, and MPI_T counts the yields.
@@ -39,10 +40,16 @@ policy "$tmp/over" -- -n 2 -bind-to none taskset -c 0 "$prog" > "$tmp/o"
 # tests/mpi/spin_yields.c counts yields with MPI_T): on one shared CPU each
 # round trip yields and none spins while the peer needs the core; on a CPU
 # each, waits poll
-for m in "shared:taskset -c 0" "apart:$tmp/pin"; do
-    timeout -k 5 60 "$bin/mpiexec" -n 2 -bind-to none ${m#*:} "$build/tests/mpi/mpi_spin_yields" "${m%%:*}" \
-        > "$tmp/y" 2>&1 || fail "ways of waiting, ${m%%:*}: $(grep -m3 -E 'FAIL|rror' "$tmp/y" | tr '\n' ' ')"
-    sed "s/^/${m%%:*}: /" "$tmp/y" | grep -v OK
+# (the spin count alone: a sanitized build's round trips take 7-18 us, near
+# the timed spin). With the peer answering 300 us late and a spin count never
+# reached, the timed spin yields in every wait, and without it none does.
+for m in "shared:0:2000:taskset -c 0" "apart:0:2000:$tmp/pin" "late:20:1000000000:$tmp/pin" \
+    "late-count:0:1000000000:$tmp/pin"; do
+    IFS=: read -r mode us count wrap <<< "$m"
+    RAILMPI_SPIN_TIME_US=$us RAILMPI_SPIN_COUNT=$count timeout -k 5 60 "$bin/mpiexec" -n 2 -bind-to none $wrap \
+        "$build/tests/mpi/mpi_spin_yields" "$mode" > "$tmp/y" 2>&1 ||
+        fail "ways of waiting, $mode: $(grep -m3 -E 'FAIL|rror' "$tmp/y" | tr '\n' ' ')"
+    sed "s/^/$mode: /" "$tmp/y" | grep -v OK
 done
 [ $fails = 0 ] && echo "OK: waiting ranks yield at once only when the host's ranks outnumber its cores, in every way of waiting"
 exit $((fails > 0))
