@@ -53,6 +53,29 @@ check "rerun.sh, a stall in both runs" 77 "SKIP: the kernel held a rank in both 
 out=$(timeout 60 bash "$here/rerun.sh" "$work/inner.sh" 0 fail 2>&1); rc=$?
 check "rerun.sh, a failure without a stall" 1 "FAIL: the inner test fails" "$out" $rc
 ! grep -q "running it once more" <<<"$out" || { echo "FAIL: rerun.sh reran a plain failure"; fails=$((fails + 1)); }
-[ -z "$(ip netns list | grep '^q[0-9]*h')" ] || { echo "FAIL: a cluster was left behind"; fails=$((fails + 1)); }
+# The fault tests' machine-hold rule (tests/fault/lib.sh, hold_watch): a timing
+# check that fails across a time the test's own timer was held (here: its
+# watcher stopped for 0.4 s, as a loaded machine would) exits 75 with the hold
+# shown; without the hold the same failure stays a failure.
+cat > "$work/inner_fault.sh" <<EOF2
+set -u
+fault_build=$build
+. "$here/../fault/lib.sh"
+fault_cluster r
+t0=\$EPOCHREALTIME
+sleep 0.2 # the watcher is running
+if [ \$1 = 1 ]; then kill -STOP \$hold_pid; sleep 0.4; kill -CONT \$hold_pid; fi
+sleep 0.3
+printf 'progress %s\nprogress %s\n' "\$t0" "\$EPOCHREALTIME" > "\$tmp/stress.out"
+echo "start \$t0" > "\$tmp/faults"
+check_gap 0.1
+[ \$fails = 0 ] || exit 1
+EOF2
+out=$(timeout 60 bash "$work/inner_fault.sh" 1 2>&1); rc=$?
+check "a stall check failed across a machine hold" 75 "machine hold: the test's own 20 ms timer woke late ([0-9]* ms at" "$out" $rc
+out=$(timeout 60 bash "$work/inner_fault.sh" 0 2>&1); rc=$?
+check "a stall check failed without a hold" 1 "FAIL: traffic stalled for 0\.[5-9]" "$out" $rc
+grep -q "machine hold" <<<"$out" && { echo "FAIL: a hold was noted where there was none"; fails=$((fails + 1)); }
+[ -z "$(ip netns list | grep -E '^[qr][0-9]*h')" ] || { echo "FAIL: a cluster was left behind"; fails=$((fails + 1)); }
 [ $fails = 0 ] || exit 1
-echo "OK: kernel stalls are told from failures; rerun.sh runs a stalled failure once more"
+echo "OK: kernel stalls and machine holds are told from failures; rerun.sh runs a stalled failure once more"

@@ -13,7 +13,9 @@
 # (tests/scripts/topo_hosts.sh places its ranks), rma_shared and rma_nofree
 # (MPI_Win_allocate_shared needs one host); and flood, whose memory bound is
 # the tcp and shm transports' (ofi's registered bounce buffers, about 20 MiB
-# per rail, are touched as traffic comes: see docs/transport-ofi.md).
+# per rail, are touched as traffic comes: see docs/transport-ofi.md); and
+# coll_nb_progress, whose timing bound needs the computing rank's core to
+# itself (tests/cluster/lib.sh, suite_runs).
 # Odd rank counts are left out: mpiexec -n 3 over two hosts fails at start-up
 # over any transport. Root only; torn down on exit.
 set -u
