@@ -17,6 +17,7 @@
 #include "util/config.h"
 #include "util/log.h"
 #include "util/rails.h"
+#include "util/sock.h"
 
 #include <arpa/inet.h>
 #include <rdma/fabric.h>
@@ -273,6 +274,7 @@ struct net_iface {
     int addr_due, error_due; /* some path has its addr_due, error_due set */
     int dead;                /* a renewal failed: the rail carries nothing more */
     int troubled;            /* a path failed or was reset, or the provider failed an operation */
+    int rto_cap;             /* RAILMPI_OFI_TCP_RTO_MAX_MS for the provider's sockets; 0: none */
     uint64_t fence_at;       /* ns: a renewal waits for our writes to drain since then (ofi_path_fence) */
 };
 
@@ -578,6 +580,36 @@ static rm_status_t ofi_ep_open(net_iface_t *ifc)
     return RM_OK;
 }
 
+/* Over a provider that carries the rail in TCP connections of its own
+ * (tcp;ofi_rxm), a connection that lost segments while a link was down
+ * waits out TCP's exponential backoff: after an 8 s outage it resumed 4-6 s
+ * after the link was back, and while it waits every frame this side sends
+ * the peer there stays in its socket. Its longest retransmission timeout is
+ * capped (RAILMPI_OFI_TCP_RTO_MAX_MS) on every socket of this process bound
+ * to the rail's address: at open (the listener, whose accepted connections
+ * inherit it) and whenever a path of the rail is reset or reconnected, the
+ * times when the provider may have made new ones. A kernel without the
+ * option (before 6.15) keeps its backoff. */
+static void ofi_cap_rto(net_iface_t *ifc)
+{
+    if (!ifc->rto_cap || !ifc->ep)
+        return;
+    struct sockaddr_storage sa;
+    size_t nl = sizeof sa;
+    memset(&sa, 0, sizeof sa);
+    if (fi_getname(&ifc->ep->fid, &sa, &nl) || (sa.ss_family != AF_INET && sa.ss_family != AF_INET6))
+        return;
+    int n = rm_sock_cap_rto((const struct sockaddr *)&sa, ifc->rto_cap);
+    if (n < 0 && errno == ENOPROTOOPT) {
+        rm_log_debug("ofi: rail %d: the kernel has no TCP_RTO_MAX_MS: the provider's connections back off as TCP does",
+                     ifc->rail);
+        ifc->rto_cap = 0;
+    } else if (n > 0) {
+        rm_log_debug("ofi: rail %d: retransmission timeout of %d provider sockets capped at %d ms", ifc->rail, n,
+                     ifc->rto_cap);
+    }
+}
+
 static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
 {
     if (dev < 0 || dev >= ofi_discover())
@@ -593,6 +625,9 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     ifc->rma = ofi_rail_rma[dev];
     ifc->fast = ofi_rail_ordered[dev];
     ifc->stream_rma = ofi_prov_streams(ifc->info->fabric_attr->prov_name);
+    if (ifc->stream_rma && RM_CFG(ofi_tcp_rto_max_ms) > 0) /* the kernel takes 1000-120000 */
+        ifc->rto_cap = RM_CFG(ofi_tcp_rto_max_ms) < 1000 ? 1000 : RM_CFG(ofi_tcp_rto_max_ms) > 120000 ? 120000
+                                                                  : (int)RM_CFG(ofi_tcp_rto_max_ms);
     ifc->next_key = 1;
     ofi_rma_ops_free(ifc);
     snprintf(ifc->fabric, sizeof ifc->fabric, "%s", ifc->info->fabric_attr->name);
@@ -606,6 +641,7 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
         ofi_close(ifc);
         return st;
     }
+    ofi_cap_rto(ifc);
     *out = ifc;
     return RM_OK;
 }
@@ -1527,6 +1563,7 @@ static void ofi_path_reset(net_path_t *p)
                  p->ifc->rail, p->peer, (unsigned long long)p->epoch, p->ifc->tx_busy, p->inflight);
     p->ifc->troubled = 1;
     ofi_path_forget(p);
+    ofi_cap_rto(p->ifc);
 }
 
 /* No connection to rebuild on a reliable-datagram endpoint: the address is
@@ -1541,6 +1578,7 @@ static rm_status_t ofi_reconnect(net_path_t *p)
         return RM_ERR_CLOSED;
     if (ifc->dead || ofi_path_readdress(p) != RM_OK)
         return RM_ERR_UNREACHABLE;
+    ofi_cap_rto(ifc);
     p->epoch++; /* a new generation: the peer takes it as a new connection */
     p->inflight = 0;
     p->queued = 0;

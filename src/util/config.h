@@ -79,6 +79,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(OFI_FAST, ofi_fast, RM_CFG_INT, "1",                                                        \
       "RDMA fast path: small frames are written into a ring in the peer's memory (fi_write) where " \
       "the provider has FI_RMA and places a write's bytes in order (not iWARP); 0: sent as messages") \
+    X(OFI_TCP_RTO_MAX_MS, ofi_tcp_rto_max_ms, RM_CFG_INT, "1000",                                 \
+      "Over providers that carry the rails in TCP (tcp, tcp;ofi_rxm, sockets): the longest "     \
+      "retransmission timeout of the provider's connections (Linux >= 6.15; from 1000), so they " \
+      "resume within it of a link's return; 0: the kernel's (backoff up to 120 s)")              \
     X(TCP_RAILS, tcp_rails, RM_CFG_STR, "",                                                       \
       "TCP rails: comma list of CIDR subnets or interface names (empty: every up, non-loopback "  \
       "IPv4 interface except the launcher's)")                                                    \

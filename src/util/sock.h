@@ -4,6 +4,7 @@
 #define RM_UTIL_SOCK_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 
 /* Connect a TCP socket to "host:port" (close-on-exec). Returns the fd or -1.
  * With local_ip, the local address the connection uses is written there. */
@@ -20,5 +21,15 @@ void rm_sock_nodelay(int fd);
  * -1 with errno set when the kernel refused the congestion control (the
  * connection then keeps the system's; the other options are set anyway). */
 int rm_sock_rail_opts(int fd);
+
+/* Caps the retransmission timeout (Linux's TCP_RTO_MAX_MS, from 6.15; at
+ * least 1000 ms) of every TCP socket of this process bound to the address
+ * of `local` (its port not compared): the sockets a libfabric provider
+ * keeps for itself, which railmpi never sees otherwise. A connection that
+ * lost segments while its link was down then retransmits within `ms` of
+ * the link's return instead of after an exponential backoff of seconds.
+ * Returns how many sockets took it, or -1 with errno set (ENOPROTOOPT: the
+ * kernel has no such option). */
+int rm_sock_cap_rto(const struct sockaddr *local, int ms);
 
 #endif
