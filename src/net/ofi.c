@@ -275,6 +275,7 @@ struct net_iface {
     int dead;                /* a renewal failed: the rail carries nothing more */
     int troubled;            /* a path failed or was reset, or the provider failed an operation */
     int rto_cap;             /* RAILMPI_OFI_TCP_RTO_MAX_MS for the provider's sockets; 0: none */
+    uint64_t rto_scanned;    /* ns: the last scan for them (ofi_cap_rto) */
     uint64_t fence_at;       /* ns: a renewal waits for our writes to drain since then (ofi_path_fence) */
 };
 
@@ -588,12 +589,18 @@ static rm_status_t ofi_ep_open(net_iface_t *ifc)
  * capped (RAILMPI_OFI_TCP_RTO_MAX_MS) on every socket of this process bound
  * to the rail's address: at open (the listener, whose accepted connections
  * inherit it) and whenever a path of the rail is reset or reconnected, the
- * times when the provider may have made new ones. A kernel without the
- * option (before 6.15) keeps its backoff. */
-static void ofi_cap_rto(net_iface_t *ifc)
+ * times when the provider may have made new ones. A rail's failure resets
+ * every path there in one tick, so the scan (the process's descriptors) is
+ * made at most once per 50 ms, except at open (`force`). A kernel without
+ * the option (before 6.15) keeps its backoff. */
+static void ofi_cap_rto(net_iface_t *ifc, int force)
 {
     if (!ifc->rto_cap || !ifc->ep)
         return;
+    uint64_t now = rm_now();
+    if (!force && now - ifc->rto_scanned < 50 * RM_MS)
+        return;
+    ifc->rto_scanned = now;
     struct sockaddr_storage sa;
     size_t nl = sizeof sa;
     memset(&sa, 0, sizeof sa);
@@ -625,9 +632,9 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     ifc->rma = ofi_rail_rma[dev];
     ifc->fast = ofi_rail_ordered[dev];
     ifc->stream_rma = ofi_prov_streams(ifc->info->fabric_attr->prov_name);
-    if (ifc->stream_rma && RM_CFG(ofi_tcp_rto_max_ms) > 0) /* the kernel takes 1000-120000 */
-        ifc->rto_cap = RM_CFG(ofi_tcp_rto_max_ms) < 1000 ? 1000 : RM_CFG(ofi_tcp_rto_max_ms) > 120000 ? 120000
-                                                                  : (int)RM_CFG(ofi_tcp_rto_max_ms);
+    long long rto = RM_CFG(ofi_tcp_rto_max_ms);
+    if (ifc->stream_rma && rto > 0) /* the kernel takes 1000-120000 */
+        ifc->rto_cap = (int)(rto < 1000 ? 1000 : rto > 120000 ? 120000 : rto);
     ifc->next_key = 1;
     ofi_rma_ops_free(ifc);
     snprintf(ifc->fabric, sizeof ifc->fabric, "%s", ifc->info->fabric_attr->name);
@@ -641,7 +648,7 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
         ofi_close(ifc);
         return st;
     }
-    ofi_cap_rto(ifc);
+    ofi_cap_rto(ifc, 1);
     *out = ifc;
     return RM_OK;
 }
@@ -1563,7 +1570,7 @@ static void ofi_path_reset(net_path_t *p)
                  p->ifc->rail, p->peer, (unsigned long long)p->epoch, p->ifc->tx_busy, p->inflight);
     p->ifc->troubled = 1;
     ofi_path_forget(p);
-    ofi_cap_rto(p->ifc);
+    ofi_cap_rto(p->ifc, 0);
 }
 
 /* No connection to rebuild on a reliable-datagram endpoint: the address is
@@ -1578,7 +1585,7 @@ static rm_status_t ofi_reconnect(net_path_t *p)
         return RM_ERR_CLOSED;
     if (ifc->dead || ofi_path_readdress(p) != RM_OK)
         return RM_ERR_UNREACHABLE;
-    ofi_cap_rto(ifc);
+    ofi_cap_rto(ifc, 0);
     p->epoch++; /* a new generation: the peer takes it as a new connection */
     p->inflight = 0;
     p->queued = 0;
