@@ -22,6 +22,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Largest payload of one shared-memory frame; caps the shm eager threshold")                 \
     X(SHM_RING_SIZE, shm_ring_size, RM_CFG_SIZE, "1m",                                            \
       "Bytes of each shared-memory queue (one per sender/receiver pair; a power of two)")         \
+    X(SHM_PREFAULT, shm_prefault, RM_CFG_SIZE, "64m",                                             \
+      "Map the shared-memory queues in at MPI_Init while all of a host's queues together take "  \
+      "at most this many bytes (else their first lap takes a page fault a page); 0: never")      \
     X(SHM_CMA, shm_cma, RM_CFG_STR, "auto",                                                       \
       "Single-copy large transfers with process_vm_readv: auto, on (fail if refused) or off")     \
     X(SHM_PIPELINE_CHUNK, shm_pipeline_chunk, RM_CFG_SIZE, "65536",                               \
