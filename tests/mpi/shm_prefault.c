@@ -2,7 +2,9 @@
 /* The shared-memory queues mapped in at MPI_Init (RAILMPI_SHM_PREFAULT).
  * Each rank reads /proc/self/smaps after MPI_Init and finds its mappings of
  * the host's segments (/dev/shm/railmpi-JOB-RANK, unlinked by then): its
- * own inbox, and each peer's inbox where its own ring to that peer lies.
+ * own inbox, and each peer's on its host where its own ring to that peer
+ * lies (the cluster suite runs it across hosts too; a multi-host job's
+ * health segment, railmpi-JOB-hostN-health-..., is not a queue).
  * With the queues mapped in ahead, the inbox's resident size is the whole
  * segment and each peer's mapping holds at least one ring; without, only
  * the pages the start-up messages touched are resident. The suite runs it
@@ -34,6 +36,8 @@ static int read_maps(seg_map_t *maps, int max)
     int n = 0, in_seg = 0;
     while (fgets(line, sizeof line, f)) {
         const char *name = strstr(line, "/railmpi-");
+        if (name && strstr(name, "-host"))
+            name = NULL; /* the host's health segment */
         unsigned long lo, hi;
         if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
             in_seg = 0;
@@ -64,13 +68,18 @@ int main(int argc, char **argv)
 
     seg_map_t maps[64];
     int n = read_maps(maps, 64);
-    if (size > 1) {
-        /* one host: the own inbox and every peer's */
-        CHECK(n == size, "%d shared-memory segments mapped, expected %d", n, size);
+    MPI_Comm node;
+    int nlocal;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &nlocal);
+    MPI_Comm_free(&node);
+    if (nlocal > 1) {
+        /* the own inbox and every peer's on this host */
+        CHECK(n == nlocal, "%d shared-memory segments mapped, expected %d", n, nlocal);
         long ring_kb = 0;
         for (int i = 0; i < n; i++)
             if (maps[i].rank == rank)
-                ring_kb = maps[i].size_kb / size; /* a ring per local sender, and a little header */
+                ring_kb = maps[i].size_kb / nlocal; /* a ring per local sender, and a little header */
         CHECK(ring_kb >= 16, "no inbox of my own among the mappings");
         for (int i = 0; i < n; i++) {
             const seg_map_t *m = &maps[i];
@@ -84,7 +93,7 @@ int main(int argc, char **argv)
                       m->rank, m->rss_kb, m->size_kb);
         }
     } else {
-        CHECK(n == 0, "a rank alone mapped %d shared-memory segments", n);
+        CHECK(n == 0, "a rank alone on its host mapped %d shared-memory segments", n);
     }
 
     /* a lap and a half of each ring (1 MiB rings, 128-byte frames: 8192 a lap) */
@@ -99,7 +108,8 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
-        printf("shm_prefault: %d ranks, queues %s\n", size, ahead ? "mapped in ahead" : "mapped as touched");
+        printf("shm_prefault: %d ranks, %d on rank 0's host, queues %s\n", size, nlocal,
+               nlocal == 1 ? "none" : ahead ? "mapped in ahead" : "mapped as touched");
     MPI_Finalize();
     return 0;
 }
