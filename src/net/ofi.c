@@ -106,6 +106,12 @@ static void ofi_signals_put_back(const ofi_signals_t *s)
 #define OFI_MAX_RAILS 8
 #define OFI_PAYLOAD_MAX 65536
 #define OFI_RX_BUFS 64
+/* With multi-receive (FI_MULTI_RECV, where the provider has it) the same
+ * receive memory is posted as OFI_MRECV_BUFS buffers of OFI_RX_BUFS /
+ * OFI_MRECV_BUFS frames' room each: the provider places one message after
+ * another in a buffer and hands it back once less than a largest frame is
+ * left, so small messages take tens of bytes of it, not a 64 KiB buffer each. */
+#define OFI_MRECV_BUFS 4
 #define OFI_TX_BUFS 256
 /* sends one path may have in the provider's hands: a dead path must not
  * take every buffer of its rail with it */
@@ -262,6 +268,7 @@ struct net_iface {
     int announce;            /* some path waits to report up */
     uint64_t job;
     int fast;                /* the RDMA fast path is on for this rail */
+    int mrecv;               /* receives are posted as multi-receive buffers */
     ofi_ring_t *rings;       /* live rings, polled by progress */
     ofi_ring_t *dead_rings;  /* retired, freed at the next progress pass */
     int nrings;
@@ -284,6 +291,7 @@ struct net_iface {
 static struct fi_info *ofi_rails[OFI_MAX_RAILS];
 static int ofi_rail_rma[OFI_MAX_RAILS];
 static int ofi_rail_ordered[OFI_MAX_RAILS]; /* has remote writes and places their bytes in order: the fast path */
+static int ofi_rail_mrecv[OFI_MAX_RAILS];   /* multi-receive buffers (FI_MULTI_RECV) */
 static int ofi_nrails = -1;
 
 /* Providers that reach no other host, or only as a fallback of last resort. */
@@ -392,6 +400,24 @@ static int ofi_places_in_order(const struct fi_info *fi)
     return ordered;
 }
 
+/* Rail i takes (a copy of) the description in list of its own domain and
+ * fabric, asked again with more capabilities; 1 if it did. */
+static int ofi_rail_take(int i, const struct fi_info *list)
+{
+    for (const struct fi_info *fi = list; fi; fi = fi->next) {
+        if (!fi->domain_attr->name || strcmp(fi->domain_attr->name, ofi_rails[i]->domain_attr->name) ||
+            strcmp(fi->fabric_attr->name, ofi_rails[i]->fabric_attr->name))
+            continue;
+        struct fi_info *dup = fi_dupinfo(fi);
+        if (!dup)
+            return 0;
+        fi_freeinfo(ofi_rails[i]);
+        ofi_rails[i] = dup;
+        return 1;
+    }
+    return 0;
+}
+
 /* The rails again, asked with remote writes, which not every provider has:
  * a rail whose domain offers them takes that description instead (asked
  * for at first, they would have hidden the providers without). */
@@ -421,21 +447,62 @@ static void ofi_discover_rma(void)
         return;
     }
     for (int i = 0; i < ofi_nrails; i++) {
-        for (struct fi_info *fi = list; fi; fi = fi->next) {
-            if (!fi->domain_attr->name || strcmp(fi->domain_attr->name, ofi_rails[i]->domain_attr->name) ||
-                strcmp(fi->fabric_attr->name, ofi_rails[i]->fabric_attr->name))
-                continue;
-            struct fi_info *dup = fi_dupinfo(fi);
-            if (dup) {
-                fi_freeinfo(ofi_rails[i]);
-                ofi_rails[i] = dup;
-                ofi_rail_rma[i] = rndv;
-                ofi_rail_ordered[i] = RM_CFG(ofi_fast) && ofi_places_in_order(dup);
-            }
-            break;
+        if (ofi_rail_take(i, list)) {
+            ofi_rail_rma[i] = rndv;
+            ofi_rail_ordered[i] = RM_CFG(ofi_fast) && ofi_places_in_order(ofi_rails[i]);
         }
     }
     fi_freeinfo(list);
+}
+
+/* Multi-receive buffers (FI_MULTI_RECV) where the rail's domain offers them,
+ * asked as remote writes are (asked for at first, it would hide providers
+ * without): the rail takes that description, with the caps it had. */
+static void ofi_discover_mrecv(void)
+{
+    const char *want = RM_CFG_STR(ofi_multi_recv);
+    if (!ofi_nrails || !strcmp(want, "0"))
+        return;
+    if (strcmp(want, "1") && strcmp(want, "auto")) {
+        rm_log_warn("RAILMPI_OFI_MULTI_RECV=%s: expected auto, 1 or 0; taken as auto", want);
+        want = "auto";
+    }
+    /* libfabric 1.17's ofi_rxm (tcp;ofi_rxm, verbs;ofi_rxm): when a rail's
+     * connections fail it fails receives under way (FI_ECANCELED,
+     * FI_ETIMEDOUT on a multi-receive buffer's messages), and with
+     * multi-receive buffers tests/fault/ofi_switch_down.sh then met a message
+     * with 64 corrupted bytes, frames with garbage headers and a rail that
+     * never came back, in about 1 run of 8; none in 8 runs with one buffer
+     * per message. Where inside the provider this comes from is not pinned
+     * down; railmpi asks for them there only when told to (1). */
+    if (!strcmp(want, "auto") && strstr(ofi_rails[0]->fabric_attr->prov_name, "ofi_rxm")) {
+        rm_log_debug("ofi: provider %s: one posted buffer per message (its multi-receive is not safe "
+                     "across connection failures; RAILMPI_OFI_MULTI_RECV=1 asks for it)",
+                     ofi_rails[0]->fabric_attr->prov_name);
+        return;
+    }
+    /* libfabric 1.17's shm provider offers FI_MULTI_RECV but dies in
+     * fi_setopt(FI_OPT_MIN_MULTI_RECV) (a segmentation fault inside the
+     * provider), without which a buffer's last message could be cut short */
+    if (!strcmp(ofi_rails[0]->fabric_attr->prov_name, "shm")) {
+        rm_log_debug("ofi: provider shm: one posted buffer per message (its multi-receive cannot be set up)");
+        return;
+    }
+    for (int i = 0; i < ofi_nrails; i++) {
+        struct fi_info *hints = ofi_hints(ofi_rails[i]->fabric_attr->prov_name, (ofi_rails[i]->caps & FI_RMA) != 0);
+        struct fi_info *list = NULL;
+        if (!hints)
+            return;
+        hints->caps |= FI_MULTI_RECV;
+        int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, hints, &list);
+        fi_freeinfo(hints);
+        if (rc) {
+            rm_log_debug("ofi: provider %s has no multi-receive buffers", ofi_rails[i]->fabric_attr->prov_name);
+            return;
+        }
+        ofi_rail_mrecv[i] = ofi_rail_take(i, list);
+        fi_freeinfo(list);
+    }
 }
 
 /* Every domain of the chosen provider, one rail each, ordered by fabric name
@@ -476,10 +543,12 @@ static int ofi_discover_rails(void)
     fi_freeinfo(list);
     qsort(ofi_rails, (size_t)ofi_nrails, sizeof ofi_rails[0], ofi_rail_cmp);
     ofi_discover_rma();
+    ofi_discover_mrecv();
     for (int i = 0; i < ofi_nrails; i++)
-        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s%s%s", i, ofi_rails[i]->fabric_attr->prov_name,
+        rm_log_debug("ofi: rail %d: provider %s, fabric %s, domain %s%s%s%s", i, ofi_rails[i]->fabric_attr->prov_name,
                      ofi_rails[i]->fabric_attr->name, ofi_rails[i]->domain_attr->name,
-                     ofi_rail_rma[i] ? ", remote writes" : "", ofi_rail_ordered[i] ? ", RDMA fast path" : "");
+                     ofi_rail_rma[i] ? ", remote writes" : "", ofi_rail_ordered[i] ? ", RDMA fast path" : "",
+                     ofi_rail_mrecv[i] ? ", multi-receive buffers" : "");
     return ofi_nrails;
 }
 
@@ -514,7 +583,15 @@ static rm_status_t ofi_post_recv(net_iface_t *ifc, ofi_buf_t *b)
 {
     ssize_t rc;
     do {
-        rc = fi_recv(ifc->ep, b->data, OFI_BUF_SIZE, ifc->mr_desc, FI_ADDR_UNSPEC, &b->ctx);
+        if (ifc->mrecv) {
+            struct iovec iov = {.iov_base = b->data, .iov_len = b->len};
+            void *desc = ifc->mr_desc;
+            struct fi_msg msg = {.msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = FI_ADDR_UNSPEC,
+                                 .context = &b->ctx};
+            rc = fi_recvmsg(ifc->ep, &msg, FI_MULTI_RECV);
+        } else {
+            rc = fi_recv(ifc->ep, b->data, b->len, ifc->mr_desc, FI_ADDR_UNSPEC, &b->ctx);
+        }
         if (rc == -FI_EAGAIN)
             fi_cq_read(ifc->cq, NULL, 0);
     } while (rc == -FI_EAGAIN);
@@ -548,11 +625,17 @@ static rm_status_t ofi_ep_open(net_iface_t *ifc)
     OFI_TRY(fi_domain(ifc->fabric_fid, ifc->info, &ifc->domain, NULL), "fi_domain");
     struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)ifc->env.world_size};
     OFI_TRY(fi_av_open(ifc->domain, &av, &ifc->av, NULL), "fi_av_open");
-    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_MSG, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
+    /* FI_CQ_FORMAT_DATA: a multi-receive completion says where in its buffer the message is */
+    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_DATA, .size = 4 * (OFI_RX_BUFS + OFI_TX_BUFS)};
     OFI_TRY(fi_cq_open(ifc->domain, &cq, &ifc->cq, NULL), "fi_cq_open");
     OFI_TRY(fi_endpoint(ifc->domain, ifc->info, &ifc->ep, NULL), "fi_endpoint");
     OFI_TRY(fi_ep_bind(ifc->ep, &ifc->av->fid, 0), "bind address vector");
     OFI_TRY(fi_ep_bind(ifc->ep, &ifc->cq->fid, FI_TRANSMIT | FI_RECV), "bind completion queue");
+    if (ifc->mrecv) { /* a buffer goes back once it could not hold the largest frame */
+        size_t min = OFI_BUF_SIZE;
+        OFI_TRY(fi_setopt(&ifc->ep->fid, FI_OPT_ENDPOINT, FI_OPT_MIN_MULTI_RECV, &min, sizeof min),
+                "FI_OPT_MIN_MULTI_RECV");
+    }
     OFI_TRY(fi_enable(ifc->ep), "fi_enable");
 
     size_t nb = OFI_RX_BUFS + OFI_TX_BUFS;
@@ -569,8 +652,15 @@ static rm_status_t ofi_ep_open(net_iface_t *ifc)
     for (size_t i = 0; i < nb; i++) {
         ofi_buf_t *b = &ifc->bufs[i];
         b->data = ifc->pool + i * OFI_BUF_SIZE;
+        b->len = OFI_BUF_SIZE;
         b->tx = i >= OFI_RX_BUFS;
         b->path = NULL;
+        if (!b->tx && ifc->mrecv) { /* the receive memory as OFI_MRECV_BUFS buffers */
+            if (i >= OFI_MRECV_BUFS)
+                continue;
+            b->len = (size_t)(OFI_RX_BUFS / OFI_MRECV_BUFS) * OFI_BUF_SIZE;
+            b->data = ifc->pool + i * b->len;
+        }
         if (b->tx) {
             b->next = ifc->tx_free;
             ifc->tx_free = b;
@@ -631,6 +721,7 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     ifc->info = ofi_rails[dev];
     ifc->rma = ofi_rail_rma[dev];
     ifc->fast = ofi_rail_ordered[dev];
+    ifc->mrecv = ofi_rail_mrecv[dev];
     ifc->stream_rma = ofi_prov_streams(ifc->info->fabric_attr->prov_name);
     long long rto = RM_CFG(ofi_tcp_rto_max_ms);
     if (ifc->stream_rma && rto > 0) /* the kernel takes 1000-120000 */
@@ -653,15 +744,42 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     return RM_OK;
 }
 
+/* Abandoned endpoints (an endpoint left for a new one, ofi_renew, or one
+ * that cannot be closed at the end, ofi_close): the provider's objects and
+ * the bounce buffers they name, kept open and reachable until the process
+ * ends. */
+typedef struct ofi_old {
+    struct ofi_old *next;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    struct fid_mr *mr;
+    unsigned char *pool;
+} ofi_old_t;
+static ofi_old_t *ofi_abandoned;
+
+static void ofi_abandon(net_iface_t *ifc, int with_fabric)
+{
+    ofi_old_t *o = calloc(1, sizeof *o);
+    if (!o)
+        return;
+    *o = (ofi_old_t){.next = ofi_abandoned, .fabric = with_fabric ? ifc->fabric_fid : NULL,
+                     .domain = ifc->domain, .av = ifc->av, .cq = ifc->cq, .ep = ifc->ep, .mr = ifc->mr,
+                     .pool = ifc->pool};
+    ofi_abandoned = o;
+}
+
 /* At the end (MPI_Finalize) the rail's provider objects are closed, except
  * where libfabric 1.17's rxm (or a TCP-carried provider) may have closed
  * some of the endpoint's connections itself after an error: closing the
  * endpoint then dereferences NULL in rxm_close_conn (CI's ThreadSanitizer
  * run of tests/fault/ofi_switch_down.sh: a rank died in MPI_Finalize). An
  * endpoint whose paths failed, were reset or saw an operation fail is left
- * open with its domain and buffers, as a renewal leaves the old one
- * (ofi_renew), until the process ends; what railmpi allocated for itself
- * is freed either way. */
+ * open with its domain and the bounce buffers it names, abandoned as a
+ * renewal leaves the old one (ofi_renew) until the process ends; the rest
+ * of what railmpi allocated for the rail is freed either way. */
 static void ofi_close(net_iface_t *ifc)
 {
     if (!ifc)
@@ -676,7 +794,9 @@ static void ofi_close(net_iface_t *ifc)
         if (ifc->peers[r])
             ofi_ring_retire(ifc->peers[r]);
     ofi_rings_free(ifc, 1);
-    if (!keep) {
+    if (keep) {
+        ofi_abandon(ifc, 1);
+    } else {
         if (ifc->mr)
             fi_close(&ifc->mr->fid);
         if (ifc->cq)
@@ -1054,8 +1174,16 @@ static void ofi_ctl_recv(net_path_t *p, const ofi_wire_t *w, const ofi_ctl_t *c,
  * ring of the path. */
 static void ofi_deliver(net_iface_t *ifc, const unsigned char *data, size_t len, ofi_ring_t *ring)
 {
-    const ofi_wire_t *w = (const ofi_wire_t *)data;
-    const net_frame_hdr_t *hdr = (const net_frame_hdr_t *)(data + sizeof *w);
+    /* the headers copied out: in a multi-receive buffer a message starts
+     * wherever the one before it ended, at any alignment */
+    ofi_wire_t wire = {0};
+    net_frame_hdr_t fh = {0};
+    if (len >= sizeof wire)
+        memcpy(&wire, data, sizeof wire);
+    if (len >= sizeof wire + sizeof fh)
+        memcpy(&fh, data + sizeof wire, sizeof fh);
+    const ofi_wire_t *w = &wire;
+    const net_frame_hdr_t *hdr = &fh;
     size_t need = sizeof *w + sizeof *hdr;
     if (len >= sizeof *w && w->magic == OFI_MAGIC_CTL && !ring && w->job == ifc->job &&
         w->src < (uint32_t)ifc->env.world_size && len >= sizeof *w + sizeof(ofi_ctl_t)) {
@@ -1101,13 +1229,24 @@ static void ofi_deliver(net_iface_t *ifc, const unsigned char *data, size_t len,
         ofi_ring_make(p);
 }
 
-/* The buffer is posted again, unless the delivery renewed the endpoint,
- * which posted every receive buffer on the new one. */
-static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, size_t len)
+/* A message arrived (its place: the buffer, or where in a multi-receive
+ * buffer the completion says). The buffer is posted again once it is handed
+ * back (a multi-receive one: FI_MULTI_RECV), unless the delivery renewed the
+ * endpoint, which posted every receive buffer on the new one. Nothing keeps
+ * a pointer into a delivered message: the layers above copy what they keep. */
+static void ofi_rx_done(net_iface_t *ifc, ofi_buf_t *b, const struct fi_cq_data_entry *ev)
 {
     uint32_t inc = ifc->inc;
-    ofi_deliver(ifc, b->data, len, NULL);
-    if (ifc->inc == inc)
+    if (!ifc->mrecv) {
+        ofi_deliver(ifc, b->data, ev->len, NULL);
+    } else if ((ev->flags & FI_RECV) && ev->len) {
+        const unsigned char *at = ev->buf;
+        if (at >= b->data && at < b->data + b->len && ev->len <= (size_t)(b->data + b->len - at))
+            ofi_deliver(ifc, at, ev->len, NULL);
+        else
+            rm_log_info("ofi: rail %d: a receive completion points outside its buffer: dropped", ifc->rail);
+    }
+    if (ifc->inc == inc && (!ifc->mrecv || (ev->flags & FI_MULTI_RECV)))
         ofi_post_recv(ifc, b);
 }
 
@@ -1246,7 +1385,7 @@ static int ofi_progress(net_iface_t *ifc)
         }
     }
     uint32_t inc = ifc->inc;
-    struct fi_cq_msg_entry ev[16];
+    struct fi_cq_data_entry ev[16];
     for (;;) {
         ssize_t got = fi_cq_read(ifc->cq, ev, 16);
         if (got == -FI_EAGAIN)
@@ -1267,8 +1406,8 @@ static int ofi_progress(net_iface_t *ifc)
                 rm_log_info("ofi: rail %d: a send failed: %s", ifc->rail,
                             fi_cq_strerror(ifc->cq, err.prov_errno, err.err_data, NULL, 0));
                 ofi_tx_done(ifc, b, 1);
-            } else if (err.err != FI_ECANCELED) {
-                ofi_post_recv(ifc, b);
+            } else if (err.err != FI_ECANCELED && (!ifc->mrecv || (err.flags & FI_MULTI_RECV))) {
+                ofi_post_recv(ifc, b); /* a multi-receive buffer stays posted unless handed back */
             }
             n++;
             if (ifc->inc != inc)
@@ -1286,7 +1425,7 @@ static int ofi_progress(net_iface_t *ifc)
             else if (b->tx)
                 ofi_tx_done(ifc, b, 0);
             else
-                ofi_rx_done(ifc, b, ev[i].len);
+                ofi_rx_done(ifc, b, &ev[i]);
             if (ifc->inc != inc)
                 return n + (int)i + 1; /* renewed: the rest is the old endpoint's */
         }
@@ -1372,26 +1511,9 @@ static rm_status_t ofi_path_readdress(net_path_t *p)
  * the sender's knowledge (rma_stuck); it names the rails and incarnations
  * with WDONE, and the receiver renews (path_fence) before it lets go. */
 
-/* Abandoned endpoints: kept, reachable, until the process ends. */
-typedef struct ofi_old {
-    struct ofi_old *next;
-    struct fid_domain *domain;
-    struct fid_av *av;
-    struct fid_cq *cq;
-    struct fid_ep *ep;
-    struct fid_mr *mr;
-    unsigned char *pool;
-} ofi_old_t;
-static ofi_old_t *ofi_abandoned;
-
 static void ofi_renew(net_iface_t *ifc)
 {
-    ofi_old_t *o = calloc(1, sizeof *o);
-    if (o) {
-        *o = (ofi_old_t){.next = ofi_abandoned, .domain = ifc->domain, .av = ifc->av, .cq = ifc->cq,
-                         .ep = ifc->ep, .mr = ifc->mr, .pool = ifc->pool};
-        ofi_abandoned = o;
-    }
+    ofi_abandon(ifc, 0);
     /* the pool stays mapped (the old endpoint still names it) but gives its
      * pages back: nothing reads or writes it any more */
     madvise(ifc->pool, OFI_POOL_LEN, MADV_DONTNEED);

@@ -82,6 +82,11 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(OFI_FAST, ofi_fast, RM_CFG_INT, "1",                                                        \
       "RDMA fast path: small frames are written into a ring in the peer's memory (fi_write) where " \
       "the provider has FI_RMA and places a write's bytes in order (not iWARP); 0: sent as messages") \
+    X(OFI_MULTI_RECV, ofi_multi_recv, RM_CFG_STR, "auto",                                         \
+      "Receive into multi-receive buffers (FI_MULTI_RECV: messages placed one after another in a " \
+      "few large posted buffers): auto, where the provider has them natively (not through "      \
+      "ofi_rxm: with them messages came corrupted after connection failures there); 1: wherever " \
+      "offered; 0: one posted buffer per message")                                                \
     X(OFI_TCP_RTO_MAX_MS, ofi_tcp_rto_max_ms, RM_CFG_INT, "1000",                                 \
       "Over providers that carry the rails in TCP (tcp, tcp;ofi_rxm, sockets): the longest "     \
       "retransmission timeout of the provider's connections (Linux >= 6.15; from 1000), so they " \
