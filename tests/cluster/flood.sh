@@ -18,7 +18,11 @@ out=$(timeout 150 "$build/bin/mpiexec" -hosts "${name}h1,${name}h2" -ppn 2 -laun
     "$build/tests/mpi/mpi_flood" 20000 40 2 2>&1)
 rc=$?
 echo "$out" | tail -5
-[ $rc = 0 ] && echo "$out" | grep -q "^OK" || { echo "FAIL: flood across hosts (rc $rc)"; exit 1; }
+if [ $rc != 0 ] || ! echo "$out" | grep -q "^OK"; then
+    # what the ranks said besides the startup lines: rail events, errors
+    echo "$out" | grep -v "host monitor:" | grep -E "^railmpi|^flood|FAIL" | tail -40
+    echo "FAIL: flood across hosts (rc $rc)"; exit 1
+fi
 echo "OK: flood across hosts"
 
 "$build/bin/mpicc" -O2 "$here/stream_credit.c" -o "$tmp/stream_credit" || { echo "FAIL: cannot build stream_credit"; exit 1; }

@@ -91,7 +91,22 @@ static void phase(int nranks, size_t len, long n, double poll_s, long bound_kb)
     CHECK(next && want, "no memory");
     for (long k = 0; k < n * (nranks - 1); k++) {
         MPI_Status st;
-        MPI_Recv(buf, (int)len, MPI_BYTE, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &st);
+        MPI_Request rq;
+        MPI_Irecv(buf, (int)len, MPI_BYTE, MPI_ANY_SOURCE, TAG_DATA, MPI_COMM_WORLD, &rq);
+        /* a receive that waits a minute is a hang: say where it stands */
+        int got = 0;
+        double since = MPI_Wtime();
+        while (!got) {
+            MPI_Test(&rq, &got, &st);
+            if (!got && MPI_Wtime() - since > 60) {
+                printf("FAIL: %zu-byte flood: no message for 60 s after %ld of %ld;", len, k, n * (nranks - 1));
+                for (int s = 1; s < nranks; s++)
+                    printf(" rank %d: %ld of %ld", s, next[s], n);
+                printf("\n");
+                fflush(stdout);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
         int src = st.MPI_SOURCE, cnt;
         MPI_Get_count(&st, MPI_BYTE, &cnt);
         CHECK(src > 0 && src < nranks && next[src] < n, "unexpected message from %d", src);
