@@ -2,7 +2,9 @@
 # Small messages on one host, railmpi, MPICH and Open MPI side by side:
 # latency (ping-pong, half round trip) 1 B - 1 KiB and the windowed message
 # rate (64 messages in flight, then a 1-byte answer) 1 B - 4 KiB, with one
-# pair of ranks (2 ranks) and two pairs at once (4 ranks: 0-1 and 2-3).
+# pair of ranks (2 ranks) and two pairs at once (4 ranks: 0-1 and 2-3), once
+# with the receives posted ahead and once with every message arriving
+# before its receive (matched out of the unexpected queue).
 # All three run the same program, bench/msgrate.c. Every rank is pinned to
 # core (rank mod cores) by a small wrapper, the same for all three: with 4
 # ranks on a 2-core machine two ranks share each core (oversubscribed; each
@@ -78,7 +80,9 @@ def med(np, kind, impl):
 print(f"# {rounds} rounds, {iters} iterations per size; load average before: {load0}, after: {load1}")
 tables = (("lat", 2, "latency, 1 pair (us, half round trip; median; lower is better)", min),
           ("rate", 2, "message rate, 1 pair (million messages/s, window 64; median; higher is better)", max),
-          ("rate", 4, "message rate, 2 pairs on 2 cores, oversubscribed (million messages/s, window 64; median)", max))
+          ("rate", 4, "message rate, 2 pairs on 2 cores, oversubscribed (million messages/s, window 64; median)", max),
+          ("unexp", 2, "message rate, 1 pair, every message unexpected (million messages/s, window 64; median)", max),
+          ("unexp", 4, "message rate, 2 pairs, every message unexpected, oversubscribed (million messages/s, window 64; median)", max))
 for kind, np, title, better in tables:
     d = {i: med(np, kind, i)[0] for i in impls}
     fmt = (lambda v: f"{v:.3f}") if kind == "lat" else (lambda v: f"{v / 1e6:.2f}")

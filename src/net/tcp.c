@@ -123,7 +123,7 @@ struct net_path {
     uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
     /* bursts of small frames (tcp_send): when the last direct send returned,
      * and whether txq holds frames kept back on purpose (on tcp_held) */
-    uint64_t sent_at;
+    uint64_t sent_at; /* rm_ticks */
     int held;
     struct net_path *held_next;
 };
@@ -188,7 +188,7 @@ static int tcp_hot_out; /* tcp_hot is out of the epoll set */
 #define TCP_HOLD_BYTES 65536
 #define TCP_HOLD_FRAME (4096 + 64)
 static net_path_t *tcp_held;
-static uint64_t tcp_burst_ns; /* RAILMPI_TCP_BURST_NS; 0: every frame at once */
+static uint64_t tcp_burst_ticks; /* RAILMPI_TCP_BURST_NS in rm_ticks; 0: every frame at once */
 
 /* ---- rail discovery ---------------------------------------------------- */
 
@@ -245,7 +245,8 @@ static rm_status_t tcp_open(const net_env_t *env, int dev, net_iface_t **out)
     }
     ifc->npeers = env->world_size;
     ifc->ev_kind = TCP_EV_LISTEN;
-    tcp_burst_ns = RM_CFG(tcp_burst_ns) > 0 ? (uint64_t)RM_CFG(tcp_burst_ns) : 0;
+    rm_ticks_init();
+    tcp_burst_ticks = RM_CFG(tcp_burst_ns) > 0 ? rm_ticks_of_ns((uint64_t)RM_CFG(tcp_burst_ns)) : 0;
     ifc->env = *env;
     ifc->rail = dev;
     snprintf(ifc->ifname, sizeof ifc->ifname, "%s", devs[dev].ifname);
@@ -740,7 +741,7 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
     int hold = 0;
     if (!queued && p->conn && p->conn->state == TC_UP) {
         /* in a burst: held, the rest of the burst gathers behind it */
-        if (is_small && tcp_burst_ns && rm_now() - p->sent_at < tcp_burst_ns) {
+        if (is_small && tcp_burst_ticks && rm_ticks() - p->sent_at < tcp_burst_ticks) {
             hold = 1;
             goto keep;
         }
@@ -755,8 +756,8 @@ static rm_status_t tcp_send(net_path_t *p, const net_frame_hdr_t *hdr, const voi
             return RM_ERR_CONN_RESET;
         }
         done = n > 0 ? (size_t)n : 0;
-        if (tcp_burst_ns && is_small)
-            p->sent_at = rm_now();
+        if (tcp_burst_ticks && is_small)
+            p->sent_at = rm_ticks();
         if (done == total)
             return RM_OK;
     }

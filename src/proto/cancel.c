@@ -84,8 +84,7 @@ void proto_cancel_req_recv(rail_channel_t *ch, const proto_hdr_t *h)
             proto_credit_consumed(u->world_src, proto_credit_cost(u->size));
         else if (u->win)
             proto_early_drop(u->world_src, u->sid);
-        free(u->data);
-        free(u);
+        match_unexp_free(u);
     }
     /* a reply that cannot go means the channel failed: the sender learns
      * that from its own side */

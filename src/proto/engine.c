@@ -284,7 +284,8 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
     }
     strcpy(proto_eng.job_secret, RM_CFG_STR(job_secret));
     proto_eng.spin_count = (int)RM_CFG(spin_count);
-    proto_eng.spin_ns = (uint64_t)RM_CFG(spin_time_us) * 1000u;
+    rm_ticks_init();
+    proto_eng.spin_ticks = rm_ticks_of_ns((uint64_t)RM_CFG(spin_time_us) * 1000u);
     proto_eng.idle_clock = 16; /* until the hosts are known (below) */
     const char *cma = RM_CFG_STR(shm_cma);
     if (!strcasecmp(cma, "off")) {
@@ -443,10 +444,13 @@ rm_status_t proto_init(int rank, int size, const char *job_id)
         if ((st = rail_host_setup(&hc)) < 0)
             return st;
     }
-    /* a pass over network rails makes a system call per socket: beside it
-     * a clock read is cheap. On one host a pass takes tens of nanoseconds,
-     * and a wait shorter than 16 of them (a small message's) reads none. */
-    proto_eng.idle_clock = proto_proc.nnodes > 1 ? 1 : 16;
+    /* a pass over network rails makes a system call per socket (0.3 us or
+     * more), so every 4th pass reads the clock: the spin's end comes on time
+     * to a microsecond or two, and a pass waiting for a small message's
+     * answer does not carry a clock read (80-odd cycles here) each time.
+     * On one host a pass takes tens of nanoseconds, and a wait shorter than
+     * 16 of them (a small message's) reads none. */
+    proto_eng.idle_clock = proto_proc.nnodes > 1 ? 4 : 16;
     /* more ranks here than cores they may run on together: a rank that
      * spins while it waits holds the core the rank it waits for needs, so
      * it yields at once. Counted over the union of the host's ranks' CPU
@@ -540,28 +544,31 @@ int proto_rail_migrate(int rail, int off)
 }
 
 /* The start of the timed spin is the thread's (MPI_THREAD_MULTIPLE: each
- * thread waits in its own loop). */
+ * thread waits in its own loop); proto_wait keeps its own on the stack. */
 static _Thread_local uint64_t proto_idle_since;
 
 /* Spinning for RAILMPI_SPIN_TIME_US: a pass over network rails costs a
  * system call per socket, so RAILMPI_SPIN_COUNT passes took 2.5 ms there,
  * and two ranks sharing a core (virtual hosts on one machine, another job)
- * handed it over only that often: 2.5 ms per message instead of 27 us. */
-static int proto_idle_timed(int idle)
+ * handed it over only that often: 2.5 ms per message instead of 27 us.
+ * The clock is rm_ticks: a wait for a small message's answer across hosts
+ * reads it every few passes, and clock_gettime there was a measurable part
+ * of the round trip. */
+static int proto_idle_timed(int idle, uint64_t *since)
 {
-    if (!proto_eng.spin_ns || (idle & (proto_eng.idle_clock - 1))) /* a power of two: no division per pass */
+    if (!proto_eng.spin_ticks || (idle & (proto_eng.idle_clock - 1))) /* a power of two: no division per pass */
         return 0;
-    uint64_t now = rm_now();
+    uint64_t now = rm_ticks();
     if (idle == proto_eng.idle_clock) {
-        proto_idle_since = now;
+        *since = now;
         return 0;
     }
-    return now - proto_idle_since >= proto_eng.spin_ns;
+    return now - *since >= proto_eng.spin_ticks;
 }
 
 int proto_idle_due(int *idle)
 {
-    if (++*idle < proto_eng.spin_count && !proto_idle_timed(*idle))
+    if (++*idle < proto_eng.spin_count && !proto_idle_timed(*idle, &proto_idle_since))
         return 0;
     *idle = 0;
     return 1;
@@ -587,11 +594,12 @@ rm_status_t proto_wait(request_t *r)
      * MPI_Recv), and holding off there put 400 ns on a round trip of
      * 300: the 8-byte one-way latency went from 0.30 us to 0.14-0.19. */
     int idle = 0, found = 0;
+    uint64_t since = 0;
     while (!r->done) {
         if (proto_progress()) {
             idle = 0;
             found = 1;
-        } else if (++idle >= proto_eng.spin_count || proto_idle_timed(idle)) {
+        } else if (++idle >= proto_eng.spin_count || proto_idle_timed(idle, &since)) {
             idle = 0;
             rm_lock_yield();
         } else if (idle == 1 && found) {

@@ -66,7 +66,7 @@ typedef struct proto_engine {
     int cma;            /* single-copy reads allowed: 1 yes, 0 no */
     int cma_required;   /* RAILMPI_SHM_CMA=on: refusal is an error */
     int spin_count;
-    uint64_t spin_ns;   /* RAILMPI_SPIN_TIME_US, 0: none */
+    uint64_t spin_ticks; /* RAILMPI_SPIN_TIME_US in rm_ticks, 0: none */
     int idle_clock;     /* idle passes between clock reads of a timed spin (a power of two) */
     int catchup_relax;  /* RAILMPI_POLL_BACKOFF_NS as rm_cpu_relax() calls, 0: none */
     char job_id[128];
@@ -111,11 +111,14 @@ void *proto_am_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 
 /* ---- flow control and rendezvous windows (flow.c) ---- */
 /* What a message of `len` bytes held by the receiver costs: its bytes and
- * the bookkeeping around them. */
+ * the bookkeeping around them, or the block an unexpected message takes
+ * from match.c's size classes where that is more (a payload just past a
+ * power of two: up to twice its bytes). */
 #define PROTO_CREDIT_OVERHEAD 256
 static inline size_t proto_credit_cost(size_t len)
 {
-    return len + PROTO_CREDIT_OVERHEAD;
+    size_t held = match_unexp_bytes(len);
+    return held > len + PROTO_CREDIT_OVERHEAD ? held : len + PROTO_CREDIT_OVERHEAD;
 }
 rm_status_t proto_flow_init(int world_size);
 void proto_flow_destroy(void);

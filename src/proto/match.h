@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "proto/proto.h"
+#include "util/pool.h"
 
 typedef struct unexp {
     struct unexp *bnext, *bprev; /* per-key FIFO */
@@ -20,7 +21,8 @@ typedef struct unexp {
     uint64_t sid;              /* sender's request id */
     uint64_t addr;             /* RTS: sender's data for single copy */
     size_t win;                /* RTS: bytes sent ahead as PF_RDATA (proto/flow.c) */
-    unsigned char *data;       /* EAGER: the payload */
+    unsigned char *data;       /* EAGER: the payload, in the same allocation */
+    int cls;                   /* its size class in match.c's pool */
 } unexp_t;
 
 typedef struct mq_bucket mq_bucket_t;
@@ -46,7 +48,20 @@ request_t *match_take_posted(match_state_t *m, uint32_t ctx, int src, int tag);
 /* Remove a specific posted receive (cancel). Returns 1 if it was queued. */
 int match_remove_posted(match_state_t *m, request_t *r);
 
-/* Unexpected messages */
+/* Unexpected messages. An entry and its payload are one block from a pool
+ * of size classes (match.c), so a message that arrives before its receive
+ * is posted costs no malloc. */
+#define MQ_UNEXP_MIN_SHIFT 7 /* the smallest class's payload room: 128 bytes */
+#define MQ_UNEXP_CLASSES 8   /* up to 16 KiB */
+/* The memory an unexpected message of `len` payload bytes holds (flow
+ * control charges at least this, proto_credit_cost). */
+static inline size_t match_unexp_bytes(size_t len)
+{
+    return rm_pool_block_bytes(sizeof(unexp_t), MQ_UNEXP_MIN_SHIFT, MQ_UNEXP_CLASSES, len);
+}
+unexp_t *match_unexp_new(size_t len); /* NULL: out of memory */
+void match_unexp_free(unexp_t *u);
+size_t match_unexp_kept(int cls); /* entries of a pooled class waiting for reuse */
 rm_status_t match_add_unexp(match_state_t *m, unexp_t *u);
 /* Find the earliest unexpected message matching (src/tag may be wildcards);
  * `take` removes it. */

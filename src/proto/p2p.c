@@ -197,8 +197,7 @@ static void proto_recv_matched(request_t *r, unexp_t *u)
     } else {
         proto_rndv_matched(r, u->world_src, u->sid, u->size, u->addr, u->win, u->flags & PFF_RDMA);
     }
-    free(u->data);
-    free(u);
+    match_unexp_free(u);
 }
 
 /* ---- incoming frames -------------------------------------------------- */
@@ -206,7 +205,7 @@ static void proto_recv_matched(request_t *r, unexp_t *u)
 static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void *payload,
                             size_t len)
 {
-    unexp_t *u = malloc(sizeof *u);
+    unexp_t *u = match_unexp_new(h->type == PF_EAGER ? len : 0);
     if (!u)
         goto nomem;
     u->ctx = h->ctx;
@@ -219,12 +218,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     u->sid = h->id;
     u->addr = 0;
     u->win = 0;
-    u->data = NULL;
     if (h->type == PF_EAGER) {
-        if (len && !(u->data = malloc(len))) {
-            free(u);
-            goto nomem;
-        }
         if (len)
             memcpy(u->data, payload, len);
     } else {
@@ -235,8 +229,7 @@ static void proto_unexp_add(rail_channel_t *ch, const proto_hdr_t *h, const void
     }
     if (match_add_unexp(&proto_eng.mq, u) == RM_OK)
         return;
-    free(u->data);
-    free(u);
+    match_unexp_free(u);
 nomem:
     rm_log_error("out of memory queueing an unexpected message from rank %d; aborting", rail_channel_peer(ch));
     abort();

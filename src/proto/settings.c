@@ -4,6 +4,7 @@
  * messages, disagreeing about it. */
 #include "proto/engine.h"
 #include "rail/sched.h"
+#include "util/clock.h"
 #include "util/config.h"
 
 #include <string.h>
@@ -50,7 +51,7 @@ rm_status_t proto_setting_changed(int row)
     if (!strcmp(name, "SPIN_TIME_US")) {
         if (v < 0)
             return RM_ERR_INVALID;
-        proto_eng.spin_ns = (uint64_t)v * 1000u;
+        proto_eng.spin_ticks = rm_ticks_of_ns((uint64_t)v * 1000u);
         return RM_OK;
     }
     if (!strcmp(name, "STRIPING_THRESHOLD")) {

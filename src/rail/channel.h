@@ -121,7 +121,7 @@ typedef struct rail_frame {
     int copied;            /* payload is `copy`, allocated with the frame */
     int delivered;         /* ooo: an unordered frame already handed up */
     int path;              /* unacked: the path it went out on, -1 = to be sent again */
-    int pooled;            /* allocated at the pool's size (channel.c) */
+    int pooled;            /* its size class in the frame pool (channel.c) */
     int reported;          /* unacked: the peer reported it delivered (path->kept_dlv) */
     rail_sent_fn sent;
     void *arg;

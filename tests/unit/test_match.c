@@ -1,5 +1,9 @@
 /* Matching queues: FIFO per key, wildcard ordering against specific
- * receives, unexpected-message lookups, removal. */
+ * receives, unexpected-message lookups, removal; unexpected entries and
+ * their payloads from the pools (match_unexp_new): room for the payload in
+ * the class of the next power of two, as much as match_unexp_bytes (what
+ * flow control charges) says, reuse without malloc, and a bounded number
+ * kept for reuse. */
 #include "proto/match.h"
 
 #include <stdio.h>
@@ -114,6 +118,60 @@ int main(void)
         if (match_find_unexp(&m, 6, MPI_ANY_SOURCE, 1, 1) != e3) FAIL("idle: unexpected reused key");
         if (m.nposted != 0 || m.nunexp != 0) FAIL("idle: %zu posted, %zu unexpected left", m.nposted, m.nunexp);
     }
+
+    /* unexpected entries: the payload fits in the entry, every byte of it
+     * (ASan checks the writes), for sizes around both pooled classes */
+    static const size_t lens[] = {0, 1, 127, 128, 129, 255, 256, 257, 1024, 1025, 4095, 4096, 4097,
+                                  16383, 16384, 16385, 65536};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        unexp_t *u = match_unexp_new(lens[i]);
+        if (!u || !u->data) FAIL("unexp_new(%zu)", lens[i]);
+        memset(u->data, 0x5a, lens[i]);
+        if (lens[i] && (u->data[0] != 0x5a || u->data[lens[i] - 1] != 0x5a)) FAIL("unexp payload %zu", lens[i]);
+        /* the class whose room is the smallest power of two >= the payload, from 128 B */
+        int want = 0;
+        while (want < 8 && ((size_t)128 << want) < lens[i])
+            want++;
+        if (u->cls != want) FAIL("a %zu-byte payload in class %d, not %d", lens[i], u->cls, want);
+        /* what flow control charges for it (match_unexp_bytes) is what it holds */
+        size_t held = sizeof(unexp_t) + (want < 8 ? (size_t)128 << want : lens[i]);
+        if (match_unexp_bytes(lens[i]) != held)
+            FAIL("a %zu-byte payload holds %zu bytes, match_unexp_bytes says %zu", lens[i], held,
+                 match_unexp_bytes(lens[i]));
+        match_unexp_free(u);
+    }
+    /* a freed entry of a pooled class is the next one handed out: no malloc */
+    unexp_t *s1 = match_unexp_new(16);
+    match_unexp_free(s1);
+    if (match_unexp_new(128) != s1) FAIL("a small entry was not reused");
+    unexp_t *m1 = match_unexp_new(3000);
+    match_unexp_free(m1);
+    if (match_unexp_new(4096) != m1) FAIL("a 4 KiB entry was not reused");
+    size_t before[8];
+    for (int c = 0; c < 8; c++)
+        before[c] = match_unexp_kept(c);
+    unexp_t *b1 = match_unexp_new(20000); /* beyond the classes: freed, never kept */
+    match_unexp_free(b1);
+    for (int c = 0; c < 8; c++)
+        if (match_unexp_kept(c) != before[c]) FAIL("class %d kept a 20000-byte entry", c);
+    match_unexp_free(s1);
+    match_unexp_free(m1);
+    /* a flood's entries: at most 256 KiB of them wait for reuse afterwards,
+     * and the pool is full then */
+    enum { FLOOD = 20000 };
+    static unexp_t *flood[FLOOD];
+    for (int i = 0; i < FLOOD; i++)
+        if (!(flood[i] = match_unexp_new(64))) FAIL("flood entry %d", i);
+    for (int i = 0; i < FLOOD; i++)
+        match_unexp_free(flood[i]);
+    size_t kept = match_unexp_kept(0), room = sizeof(unexp_t) + 128;
+    if (kept * room > (256u << 10) || (kept + 1) * room <= (256u << 10))
+        FAIL("after a flood of %d, %zu small entries (%zu bytes each) wait for reuse", FLOOD, kept, room);
+    for (int i = 0; i < FLOOD; i++)
+        if (!(flood[i] = match_unexp_new(64))) FAIL("flood entry %d again", i);
+    if (match_unexp_kept(0) != 0) FAIL("%zu entries kept while 20000 are in use", match_unexp_kept(0));
+    for (int i = 0; i < FLOOD; i++)
+        match_unexp_free(flood[i]);
 
     match_destroy(&m);
     for (int i = 0; i < nallocs; i++)
