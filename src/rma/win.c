@@ -328,14 +328,39 @@ rm_status_t rma_win_detach(win_t *w, const void *base)
     return RM_ERR_NOT_FOUND;
 }
 
+/* Whether the bytes [a, b) are all attached: the region holding a, then
+ * the one holding where that region ends, and so on, so an access may run
+ * from one region into an adjacent one (the two halves of an array attached
+ * separately). An empty range needs a region it starts in or at the end of. */
+static int rma_win_attached(const win_t *w, uintptr_t a, uintptr_t b)
+{
+    if (a > b)
+        return 0;
+    if (a == b) {
+        for (const rma_region_t *r = w->regions; r; r = r->next)
+            if ((uintptr_t)r->base <= a && a <= (uintptr_t)r->base + (uintptr_t)r->size)
+                return 1;
+        return 0;
+    }
+    while (a < b) {
+        uintptr_t next = a;
+        for (const rma_region_t *r = w->regions; r; r = r->next) {
+            uintptr_t lo = (uintptr_t)r->base, end = lo + (uintptr_t)r->size;
+            if (lo <= a && a < end && end > next)
+                next = end;
+        }
+        if (next == a)
+            return 0; /* a is not attached */
+        a = next;
+    }
+    return 1;
+}
+
 char *rma_win_target_mem(win_t *w, uint64_t disp, int64_t lo, int64_t hi)
 {
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
         uintptr_t a = (uintptr_t)disp + (uintptr_t)lo, b = (uintptr_t)disp + (uintptr_t)hi;
-        for (rma_region_t *r = w->regions; r; r = r->next)
-            if (a >= (uintptr_t)r->base && b <= (uintptr_t)r->base + (uintptr_t)r->size && a <= b)
-                return (char *)(uintptr_t)disp;
-        return NULL;
+        return rma_win_attached(w, a, b) ? (char *)(uintptr_t)disp : NULL;
     }
     if ((int64_t)disp < 0 || (int64_t)disp + lo < 0 || (int64_t)disp + hi > (int64_t)w->len)
         return NULL;
