@@ -24,8 +24,13 @@ int mpi_win_raise(win_t *w, int errclass, const char *fn, const char *fmt, ...)
 }
 
 /* ---- info hints ---------------------------------------------------------
- * Kept as given; MPI_Win_get_info answers the hints railmpi knows with
- * their values in use (the defaults unless set), then any other key set. */
+ * MPI_Win_get_info answers the hints the standard gives defaults for, with
+ * the values railmpi works by (MPI-4.1, window info: the hints in use, not
+ * those given): railmpi takes locks on every window, orders every
+ * accumulate, accepts any mix of operations and exchanges each rank's size
+ * and unit, whatever the application asserted; a shared window's parts
+ * follow each other unless every rank gave alloc_shared_noncontig true.
+ * Hints it does not act on are not kept. */
 static const char *const win_hint_keys[][2] = {
     {"no_locks", "false"},
     {"accumulate_ordering", "rar,raw,war,waw"},
@@ -34,43 +39,6 @@ static const char *const win_hint_keys[][2] = {
     {"same_disp_unit", "false"},
 };
 #define WIN_NHINTS (int)(sizeof win_hint_keys / sizeof win_hint_keys[0])
-
-static int win_hints_set(win_t *w, MPI_Info info)
-{
-    if (info == MPI_INFO_NULL)
-        return MPI_SUCCESS;
-    int n, rc = PMPI_Info_get_nkeys(info, &n);
-    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
-        int flag = 0;
-        if ((rc = PMPI_Info_get_nthkey(info, i, key)) != MPI_SUCCESS ||
-            (rc = PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag)) != MPI_SUCCESS || !flag)
-            continue;
-        comm_hint_t *h = w->hints;
-        while (h && strcmp(h->key, key))
-            h = h->next;
-        if (h) {
-            char *v = strdup(val);
-            if (!v)
-                return MPI_ERR_NO_MEM;
-            free(h->val);
-            h->val = v;
-            continue;
-        }
-        comm_hint_t one = {.key = key, .val = val};
-        if (comm_hints_copy(&one, &w->hints) < 0)
-            return MPI_ERR_NO_MEM;
-    }
-    return rc;
-}
-
-static const char *win_hint(const win_t *w, const char *key)
-{
-    for (const comm_hint_t *h = w->hints; h; h = h->next)
-        if (!strcmp(h->key, key))
-            return h->val;
-    return NULL;
-}
 
 /* ---- creation ------------------------------------------------------------ */
 
@@ -89,21 +57,21 @@ static int win_create_common(const char *fn_name_, void *base, MPI_Aint size, in
     }
     CHECK_ARG(c, flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC || baseptr,
               "baseptr is NULL");
+    int noncontig = 0;
     if (info != MPI_INFO_NULL) {
-        int n;
+        int n, flag = 0;
+        char v[8];
         if (PMPI_Info_get_nkeys(info, &n) != MPI_SUCCESS)
             MPI_FAIL(c, MPI_ERR_INFO, "invalid info 0x%x", (unsigned)info);
+        PMPI_Info_get(info, "alloc_shared_noncontig", (int)sizeof v - 1, v, &flag);
+        noncontig = flag && !strcmp(v, "true");
     }
     win_t *w;
     rm_status_t st = rma_win_create(c, base, size, flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : disp_unit,
-                                    flavor, &w);
+                                    flavor, noncontig, &w);
     if (st == RM_ERR_UNSUPPORTED)
         MPI_FAIL(c, MPI_ERR_RMA_SHARED, "the processes of the communicator are not all on one host");
     MPI_CHECK_STATUS(c, st);
-    if ((err = win_hints_set(w, info)) != MPI_SUCCESS) {
-        rma_win_free(w);
-        MPI_FAIL(c, err, "cannot keep the info hints");
-    }
     if (baseptr)
         *(void **)baseptr = w->base;
     *win = w->handle;
@@ -234,8 +202,6 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     int n;
     if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &n) != MPI_SUCCESS)
         WIN_FAIL(w, MPI_ERR_INFO, "invalid info 0x%x", (unsigned)info);
-    if ((err = win_hints_set(w, info)) != MPI_SUCCESS)
-        WIN_FAIL(w, err, "cannot keep the info hints");
     MPI_END();
 }
 
@@ -250,17 +216,10 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     MPI_Info in;
     if ((err = PMPI_Info_create(&in)) != MPI_SUCCESS)
         goto fn_exit;
-    for (int i = 0; i < WIN_NHINTS && err == MPI_SUCCESS; i++) {
-        const char *v = win_hint(w, win_hint_keys[i][0]);
-        err = PMPI_Info_set(in, win_hint_keys[i][0], v ? v : win_hint_keys[i][1]);
-    }
-    for (comm_hint_t *h = w->hints; h && err == MPI_SUCCESS; h = h->next) {
-        int known = 0;
-        for (int i = 0; i < WIN_NHINTS; i++)
-            known |= !strcmp(h->key, win_hint_keys[i][0]);
-        if (!known)
-            err = PMPI_Info_set(in, h->key, h->val);
-    }
+    for (int i = 0; i < WIN_NHINTS && err == MPI_SUCCESS; i++)
+        err = PMPI_Info_set(in, win_hint_keys[i][0], win_hint_keys[i][1]);
+    if (err == MPI_SUCCESS && w->flavor == MPI_WIN_FLAVOR_SHARED)
+        err = PMPI_Info_set(in, "alloc_shared_noncontig", w->noncontig ? "true" : "false");
     if (err != MPI_SUCCESS) {
         PMPI_Info_free(&in);
         goto fn_exit;

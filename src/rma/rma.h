@@ -52,12 +52,12 @@ typedef struct win {
     char *seg;          /* MPI_Win_allocate_shared: the mapped segment */
     size_t seg_len;
     MPI_Aint *seg_off;  /* rank -> offset of its part in the segment */
+    int noncontig;      /* the parts start on cache lines, not each right after the last */
     rma_region_t *regions; /* MPI_Win_create_dynamic */
     /* MPI-side state */
     errhandler_t *errh;
     char name[MPI_MAX_OBJECT_NAME];
     struct attr_list *attrs;
-    comm_hint_t *hints;
     MPI_Aint attr_size; /* what the predefined attributes point at */
     int attr_unit, attr_flavor, attr_model;
     /* origin side */
@@ -92,9 +92,11 @@ win_t *rma_win_get(MPI_Win h);  /* NULL if not a live window */
 win_t *rma_win_by_id(uint32_t id);
 /* Collective over comm. base/len: the memory (create), or NULL with
  * flavor ALLOCATE / SHARED to have it allocated; DYNAMIC: none.
+ * noncontig: this rank allows a shared window's parts not to follow each
+ * other (alloc_shared_noncontig); they start on cache lines if all allow it.
  * RM_ERR_UNSUPPORTED: a shared window whose ranks are not all on one host. */
 rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit, int flavor,
-                           win_t **out);
+                           int noncontig, win_t **out);
 rm_status_t rma_win_free(win_t *w); /* collective; the caller checked the epochs */
 void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, int *unit, void *baseptr);
 rm_status_t rma_win_attach(win_t *w, void *base, MPI_Aint size);

@@ -113,7 +113,6 @@ static void rma_win_destroy(win_t *w)
     free(w->posts);
     free(w->bases);
     free(w->pids);
-    comm_hints_free(&w->hints);
     if (w->errh)
         errhandler_release(w->errh);
     if (w->comm)
@@ -121,8 +120,10 @@ static void rma_win_destroy(win_t *w)
     free(w);
 }
 
-/* The segment of a shared window (coll_shm_segment). Every rank's part
- * starts on a cache line. */
+/* The segment of a shared window (coll_shm_segment). The parts follow
+ * each other in rank order (MPI-4.1: contiguous unless alloc_shared_noncontig)
+ * from a cache line; each starts on a cache line of its own when the
+ * window allows it (w->noncontig; MPI_Win_allocate's windows too). */
 static rm_status_t rma_win_map_shared(win_t *w)
 {
     /* a cache line per rank first: the lock word that serialises the
@@ -130,7 +131,7 @@ static rm_status_t rma_win_map_shared(win_t *w)
     size_t hdr = RMA_SEG_LOCK_BYTES * (size_t)w->size, data = 0;
     for (int r = 0; r < w->size; r++) {
         w->seg_off[r] = (MPI_Aint)(hdr + data);
-        data += ((size_t)w->sizes[r] + 63) & ~(size_t)63;
+        data += w->noncontig ? ((size_t)w->sizes[r] + 63) & ~(size_t)63 : (size_t)w->sizes[r];
     }
     if (!data)
         return RM_OK; /* every part empty: no segment */
@@ -155,7 +156,7 @@ static int rma_same_host(const comm_t *c)
 }
 
 rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit, int flavor,
-                           win_t **out)
+                           int noncontig, win_t **out)
 {
     *out = NULL;
     /* every rank sees the same hosts: all refuse together */
@@ -219,22 +220,28 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
         rma_wins = w;
     }
     /* one exchange tells every rank everyone's size and unit, and whether
-     * all could go on (a window some rank could not create fails on all) */
-    MPI_Aint mine[5] = {w->len, disp_unit, local_ok, (MPI_Aint)(uintptr_t)w->base, (MPI_Aint)getpid()};
+     * all could go on (a window some rank could not create fails on all)
+     * and allow a noncontiguous layout (a rank that does not counts on its
+     * neighbours' parts following its own) */
+    enum { NX = 6 };
+    MPI_Aint mine[NX] = {w->len, disp_unit, local_ok, (MPI_Aint)(uintptr_t)w->base, (MPI_Aint)getpid(),
+                         noncontig || flavor != MPI_WIN_FLAVOR_SHARED};
     MPI_Aint *all = malloc(sizeof mine * (size_t)n);
     if (!all) {
         /* a few bytes per rank: without them this rank cannot take part */
         rma_win_destroy(w);
         return RM_ERR_NOMEM;
     }
-    st = coll_allgather(mine, 5, dtype_get(MPI_AINT), all, 5, dtype_get(MPI_AINT), w->comm);
+    st = coll_allgather(mine, NX, dtype_get(MPI_AINT), all, NX, dtype_get(MPI_AINT), w->comm);
+    w->noncontig = 1;
     for (int r = 0; st >= 0 && r < n; r++) {
-        if (!all[5 * r + 2])
+        if (!all[NX * r + 2])
             st = RM_ERR_NOMEM;
-        w->sizes[r] = all[5 * r];
-        w->units[r] = (int)all[5 * r + 1];
-        w->bases[r] = (uint64_t)all[5 * r + 3];
-        w->pids[r] = (int)all[5 * r + 4];
+        w->sizes[r] = all[NX * r];
+        w->units[r] = (int)all[NX * r + 1];
+        w->bases[r] = (uint64_t)all[NX * r + 3];
+        w->pids[r] = (int)all[NX * r + 4];
+        w->noncontig &= all[NX * r + 5] != 0;
     }
     free(all);
     if (st >= 0 && segment) {

@@ -1,10 +1,8 @@
 /* ranks: 1 2 3 4 */
 /* MPI_Comm_create_group involves only the group, MPI_Comm_idup completes
  * from progress (even while the caller blocks elsewhere), keeps the
- * topology, and info hints set on a communicator are returned. */
+ * topology, and the calls taking info hints take them. */
 #include "check.h"
-
-#include <string.h>
 
 static int rank, size;
 
@@ -162,40 +160,17 @@ static void test_idup(void)
             MPI_Comm_free(&selfs[i]);
 }
 
-static int hint(MPI_Comm c, const char *key, char *val)
-{
-    MPI_Info in;
-    int flag = 0;
-    MPI_Comm_get_info(c, &in);
-    MPI_Info_get(in, key, MPI_MAX_INFO_VAL - 1, val, &flag);
-    MPI_Info_free(&in);
-    return flag;
-}
-
+/* Hints are taken by every call that takes an info; railmpi acts on none,
+ * so none is returned (tests/mpi/info_used.c); a bad info is an error. */
 static void test_info(void)
 {
-    char v[MPI_MAX_INFO_VAL];
     MPI_Info in;
     MPI_Info_create(&in);
     MPI_Info_set(in, "mpi_assert_no_any_tag", "true");
-    MPI_Info_set(in, "railmpi_example", "42");
     MPI_Comm d, dd;
     CHECK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, in, &d) == MPI_SUCCESS, "dup_with_info");
-    CHECK(hint(d, "mpi_assert_no_any_tag", v) && !strcmp(v, "true"), "hint from dup_with_info");
-    CHECK(hint(d, "railmpi_example", v) && !strcmp(v, "42"), "second hint");
-    CHECK(!hint(MPI_COMM_WORLD, "railmpi_example", v), "the parent got the hint");
-    /* set_info adds and replaces, dup carries them */
-    MPI_Info_set(in, "railmpi_example", "43");
-    MPI_Info_delete(in, "mpi_assert_no_any_tag");
-    MPI_Comm_set_info(d, in);
-    CHECK(hint(d, "railmpi_example", v) && !strcmp(v, "43"), "replaced hint: %s", v);
-    CHECK(hint(d, "mpi_assert_no_any_tag", v), "set_info dropped an untouched hint");
-    MPI_Comm_dup(d, &dd);
-    CHECK(hint(dd, "railmpi_example", v) && !strcmp(v, "43"), "Comm_dup lost the hints");
-    MPI_Comm_free(&dd);
-    /* dup_with_info takes only the new info's hints */
-    MPI_Comm_dup_with_info(d, in, &dd);
-    CHECK(!hint(dd, "mpi_assert_no_any_tag", v), "dup_with_info kept the parent's hints");
+    CHECK(MPI_Comm_set_info(d, in) == MPI_SUCCESS, "set_info");
+    CHECK(MPI_Comm_dup(d, &dd) == MPI_SUCCESS, "dup of a communicator with hints");
     MPI_Comm_free(&dd);
     MPI_Comm_free(&d);
     MPI_Info_free(&in);
