@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libhwloc-dev libfabric-dev libfabric-bin mpich libmpich-dev openmpi-bin libopenmpi-dev
       netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 slurm-wlm munge
-      libpmix-dev gfortran libhdf5-mpich-dev hdf5-tools)
+      libpmix-dev gfortran libhdf5-mpich-dev hdf5-tools
+      debhelper dpkg-dev man-db lmod meson ninja-build autoconf automake libtool)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
