@@ -20,6 +20,17 @@ pkgs=(librailmpi-dev railmpi-bin railmpi-doc librailmpi12)
 groups=(mpi mpirun "mpi-$ma")
 state=/var/tmp/railmpi-debian-packages-test.state
 
+# dpkg, waiting up to a minute while another dpkg or apt holds the lock
+dpkgw() {
+    local i out
+    for i in $(seq 30); do
+        out=$(dpkg "$@" 2>&1) && return 0
+        echo "$out" | grep -qi "lock" || { echo "$out"; return 1; }
+        sleep 2
+    done
+    echo "$out"
+    return 1
+}
 installed() { dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^[ic]'; }
 # the group's selection: "auto", "manual PATH", or "none"
 selection() {
@@ -33,13 +44,14 @@ restore_selections() {
         case $s in
             manual) update-alternatives --quiet --set "$g" "$v" ;;
             auto) update-alternatives --quiet --auto "$g" ;;
+            none) update-alternatives --quiet --auto "$g" 2>/dev/null ;;  # railmpi's own group, if any
         esac
     done <"$state"
 }
 cleanup() {
     local p rm=()
     for p in "${pkgs[@]}"; do installed "$p" && rm+=("$p"); done
-    [ ${#rm[@]} = 0 ] || dpkg --purge "${rm[@]}" >/dev/null 2>&1 || echo "cleanup: dpkg --purge ${rm[*]} failed"
+    [ ${#rm[@]} = 0 ] || dpkgw --purge "${rm[@]}" >/dev/null || echo "cleanup: dpkg --purge ${rm[*]} failed"
     [ -f "$state" ] && restore_selections && rm -f "$state"
     rm -rf "$tmp"
 }
@@ -69,10 +81,17 @@ owned=$(xargs dpkg -S <"$tmp/files" 2>/dev/null)
 [ -z "$owned" ] || fail "files other packages own: $owned"
 while read -r f; do [ -e "$f" ] || [ -L "$f" ] && fail "$f exists before install"; done <"$tmp/files"
 
-dpkg -i "${debs[@]}" >"$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log"; fail "dpkg -i"; exit 1; }
-# installed, nothing switched: every group keeps its selection
+dpkgw -i "${debs[@]}" >"$tmp/dpkg.log" || { cat "$tmp/dpkg.log"; fail "dpkg -i"; exit 1; }
+# installed, nothing switched: every group keeps its selection (a group
+# railmpi alone makes, with neither MPICH nor Open MPI installed, is automatic)
+saved() {
+    local before
+    before=$(grep "^$1 " "$state")
+    [ "$before" = "$1 none" ] && before="$1 auto $(update-alternatives --list "$1" | grep railmpi)"
+    echo "$before"
+}
 for g in "${groups[@]}"; do
-    [ "$g $(selection "$g")" = "$(grep "^$g " "$state")" ] || fail "installing changed $g: $(selection "$g")"
+    [ "$g $(selection "$g")" = "$(saved "$g")" ] || fail "installing changed $g: $(selection "$g")"
 done
 # registered at 10, below the others, with every slave they have (the C++
 # libraries and hdf5's pkg-config name excepted: railmpi has no C++ library
@@ -140,6 +159,8 @@ run pkg-config --libs mpi-fort | grep -q -- "-L$P/lib" || fail "pkg-config mpi-f
 for t in mpiexec mpirun mpicc mpicxx mpifort mpif77; do
     case $(readlink -f "$(man -w "$t")") in *railmpi*) ;; *) fail "man $t: $(readlink -f "$(man -w "$t")")" ;; esac
 done
+# man-db's trigger indexed the pages: apropos finds them
+apropos railbench | grep -q "^railbench (1) *- latency" || fail "apropos railbench: $(apropos railbench 2>&1)"
 for pg in /usr/share/man/man1/{mpicc,mpifort,mpiexec}.railmpi.1.gz /usr/share/man/man1/rail{bench,stat}.1.gz; do
     w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$pg" 2>&1 >/dev/null)
     [ -z "$w" ] || fail "$pg: $w"
@@ -149,16 +170,16 @@ cd /
 # the selections back as they were
 restore_selections
 for g in "${groups[@]}"; do
-    [ "$g $(selection "$g")" = "$(grep "^$g " "$state")" ] || fail "restoring $g: $(selection "$g")"
+    [ "$g $(selection "$g")" = "$(saved "$g")" ] || fail "restoring $g: $(selection "$g")"
 done
 
 # remove: out of every group, its files gone; purge: nothing left at all
-dpkg -r "${pkgs[@]}" >"$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log"; fail "dpkg -r"; }
+dpkgw -r "${pkgs[@]}" >"$tmp/dpkg.log" || { cat "$tmp/dpkg.log"; fail "dpkg -r"; }
 for g in "${groups[@]}"; do
     update-alternatives --list "$g" 2>/dev/null | grep -q railmpi && fail "removed, still in $g"
 done
 while read -r f; do [ -e "$f" ] || [ -L "$f" ] && fail "removed, $f is left"; done <"$tmp/files"
-dpkg --purge "${pkgs[@]}" >"$tmp/dpkg.log" 2>&1 || { cat "$tmp/dpkg.log"; fail "dpkg --purge"; }
+dpkgw --purge "${pkgs[@]}" >"$tmp/dpkg.log" || { cat "$tmp/dpkg.log"; fail "dpkg --purge"; }
 for p in "${pkgs[@]}"; do
     [ -z "$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null)" ] || fail "purged, dpkg still knows $p"
     ls /var/lib/dpkg/info/"$p".* /var/lib/dpkg/info/"$p":* >/dev/null 2>&1 && fail "purged, $p's dpkg files are left"
