@@ -5,10 +5,7 @@
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
-skip_if_sanitized "$build" "installed wrappers do not add sanitizer flags"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/p" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
+install_to_tmp "$build"
 for f in bin/mpicc bin/mpicxx bin/mpiexec bin/mpirun include/mpi.h lib/libmpi.so.12 lib/libmpich.so.12 \
          lib/libmpi.so lib/pkgconfig/mpi.pc; do
     [ -e "$tmp/p/$f" ] || fail "missing $f"
