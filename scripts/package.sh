@@ -25,9 +25,15 @@ command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || {
     exit 1
 }
 version=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)
+# a native package: its version is the project's
+project=$(sed -n 's/^project(railmpi VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+[ "$version" = "$project" ] || {
+    echo "package.sh: debian/changelog says $version, CMakeLists.txt $project: add a changelog entry (dch -v $project)" >&2
+    exit 1
+}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tree=$work/railmpi-${version%-*}
+tree=$work/railmpi-$version
 mkdir "$tree"
 # the sources without build directories and outputs
 tar -C "$src" --exclude=./.git --exclude='./build*' --exclude=./deb-out --exclude=./demo-out \
