@@ -159,6 +159,11 @@ run pkg-config --libs mpi-fort | grep -q -- "-L$P/lib" || fail "pkg-config mpi-f
 for t in mpiexec mpirun mpicc mpicxx mpifort mpif77; do
     case $(readlink -f "$(man -w "$t")") in *railmpi*) ;; *) fail "man $t: $(readlink -f "$(man -w "$t")")" ;; esac
 done
+# the packaged modulefile names the packages' prefix
+if [ -f /usr/share/lmod/lmod/init/bash ]; then
+    m=$(run bash -c ". /usr/share/lmod/lmod/init/bash; module use $P/share/modulefiles; module load railmpi; command -v mpicc" 2>&1)
+    [ "$m" = "$P/bin/mpicc" ] || fail "module load railmpi (packaged): $m"
+fi
 # man-db's trigger indexed the pages: apropos finds them
 apropos railbench | grep -q "^railbench (1) *- latency" || fail "apropos railbench: $(apropos railbench 2>&1)"
 for pg in /usr/share/man/man1/{mpicc,mpifort,mpiexec}.railmpi.1.gz /usr/share/man/man1/rail{bench,stat}.1.gz; do
