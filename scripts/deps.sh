@@ -4,9 +4,16 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libhwloc-dev libfabric-dev libfabric-bin mpich libmpich-dev openmpi-bin libopenmpi-dev
       netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 slurm-wlm munge
-      libpmix-dev gfortran libhdf5-mpich-dev hdf5-tools)
+      libpmix-dev gfortran libhdf5-mpich-dev hdf5-tools
+      debhelper dpkg-dev man-db lmod meson ninja-build autoconf automake libtool)
+# lmod and environment-modules exclude each other: where Environment Modules
+# is installed, tests/scripts/modules.sh uses it and lmod stays out
+if dpkg-query -W -f='${Status}' environment-modules 2>/dev/null | grep -q "install ok installed"; then
+    pkgs=("${pkgs[@]/lmod}")
+fi
 missing=()
 for p in "${pkgs[@]}"; do
+    [ -n "$p" ] || continue
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

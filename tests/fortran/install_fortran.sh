@@ -7,10 +7,7 @@ set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../scripts/lib.sh"
-skip_if_sanitized "$build" "installed wrappers do not add sanitizer flags"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/p" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
+install_to_tmp "$build"
 for f in bin/mpifort bin/mpif90 bin/mpif77 include/mpif.h include/mpi.mod include/mpi_f08.mod \
          lib/libmpifort.so.12 lib/libmpichfort.so.12 lib/pkgconfig/mpi-fort.pc; do
     [ -e "$tmp/p/$f" ] || fail "missing $f"

@@ -9,6 +9,14 @@ skip_if_sanitized() {
         exit 77
     fi
 }
+# install_to_tmp BUILD: for the tests of an installed railmpi: skips (77) when
+# BUILD is sanitized, makes $tmp (removed at exit) and installs BUILD in $tmp/p.
+install_to_tmp() {
+    skip_if_sanitized "$1" "installed wrappers do not add sanitizer flags"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    cmake --install "$1" --prefix "$tmp/p" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
+}
 # sanitized_pmix_ranks BUILD DIR: in a sanitized build, ranks started by a
 # PMIx server report the few bytes libpmix's PMIx_Init keeps until exit as
 # leaks. Suppress exactly those (full stacks, so that the suppression matches
