@@ -130,6 +130,10 @@ int io_mem_unpack(io_file_t *f, void *buf, MPI_Count count, dtype_t *dt, const c
 typedef struct io_piece {
     MPI_Offset off, len, pos;
 } io_piece_t;
+/* Steps the view walk has taken in this process, all files together (one
+ * per run of the filetype an access touches; one for a whole access through
+ * a dense filetype): the MPI_T counter io_view_steps. */
+unsigned long long io_view_steps(void);
 /* The pieces of packed bytes [d, d + n) of the view, in order (file offsets
  * increase: filetypes are monotonic). */
 int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **out, MPI_Count *np);

@@ -199,8 +199,8 @@ ssize_t io_pio(int fd, int write, char *p, size_t len, MPI_Offset off)
 #define IO_SIEVE_DIRECT 4096
 
 typedef struct io_sieve {
-    char *win;
-    size_t size;
+    char *win;          /* made when a small piece first needs it */
+    size_t size;        /* 0: no sieving */
     MPI_Offset lo, hi; /* window holds file bytes [lo, hi) */
     MPI_Offset end;    /* last byte the access needs + 1 */
 } io_sieve_t;
@@ -209,9 +209,13 @@ typedef struct io_sieve {
  * bytes placed (short at end of file) or -errno. */
 static ssize_t io_sieve_read(int fd, io_sieve_t *s, char *p, size_t len, MPI_Offset off)
 {
-    int inside = off >= s->lo && off + (MPI_Offset)len <= s->hi;
-    if (!s->win || len >= s->size / 2 || (!inside && len >= IO_SIEVE_DIRECT))
+    int inside = s->win && off >= s->lo && off + (MPI_Offset)len <= s->hi;
+    if (!s->size || len >= s->size / 2 || (!inside && len >= IO_SIEVE_DIRECT))
         return io_pio(fd, 0, p, len, off);
+    if (!s->win && !(s->win = malloc(s->size))) {
+        s->size = 0; /* no window: every piece read as it is */
+        return io_pio(fd, 0, p, len, off);
+    }
     if (!inside) {
         size_t want = s->size;
         if ((MPI_Offset)want > s->end - off)
@@ -228,19 +232,42 @@ static ssize_t io_sieve_read(int fd, io_sieve_t *s, char *p, size_t len, MPI_Off
 }
 
 /* Walks the file pieces of packed bytes [d, d + n) of the view, runs that
- * meet in the file merged into one piece. */
+ * meet in the file merged into one piece. A step is one run of one item (or
+ * the part of it the access covers); a dense filetype (its one run fills its
+ * extent: the default view, any contiguous type) makes the whole access one
+ * step, so the walk costs O(1) there and O(runs) through any other view.
+ * The steps are counted for the MPI_T counter io_view_steps. */
 typedef struct io_walk {
     const io_file_t *f;
     MPI_Offset item, poff, plen;
     MPI_Count r, j, left;
-    int have;
+    MPI_Count steps;
+    int have, dense;
 } io_walk_t;
+
+static _Atomic unsigned long long io_steps;
+
+unsigned long long io_view_steps(void)
+{
+    return atomic_load_explicit(&io_steps, memory_order_relaxed);
+}
+
+static int io_view_dense(const io_file_t *f)
+{
+    return f->nruns == 1 && f->runs[0].off == 0 && f->runs[0].len == f->ftype->extent;
+}
 
 static void io_walk_init(io_walk_t *w, const io_file_t *f, MPI_Offset d, MPI_Count n)
 {
     MPI_Count fsize = f->ftype->size;
-    *w = (io_walk_t){.f = f, .item = d / fsize, .r = d % fsize, .left = n};
-    w->j = io_run_find(f, w->r);
+    *w = (io_walk_t){.f = f, .item = d / fsize, .r = d % fsize, .left = n, .dense = io_view_dense(f)};
+    if (!w->dense)
+        w->j = io_run_find(f, w->r);
+}
+
+static void io_walk_end(const io_walk_t *w)
+{
+    atomic_fetch_add_explicit(&io_steps, (unsigned long long)w->steps, memory_order_relaxed);
 }
 
 static int io_walk_seg(io_walk_t *w, MPI_Offset *off, MPI_Offset *len)
@@ -248,6 +275,15 @@ static int io_walk_seg(io_walk_t *w, MPI_Offset *off, MPI_Offset *len)
     const io_file_t *f = w->f;
     if (w->left == 0)
         return 0;
+    w->steps++;
+    if (w->dense) {
+        /* items back to back, each one run from its start: data byte x is
+         * file byte disp + x */
+        *off = f->disp + w->item * f->ftype->extent + w->r;
+        *len = w->left;
+        w->left = 0;
+        return 1;
+    }
     *off = f->disp + w->item * f->ftype->extent + f->runs[w->j].off + (w->r - f->rsum[w->j]);
     *len = f->rsum[w->j + 1] - w->r;
     if (*len > w->left)
@@ -297,6 +333,7 @@ int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **o
             cap = cap ? 2 * cap : 16;
             io_piece_t *p = realloc(*out, sizeof *p * (size_t)cap);
             if (!p) {
+                io_walk_end(&w);
                 free(*out);
                 *out = NULL;
                 return -ENOMEM;
@@ -306,6 +343,7 @@ int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **o
         (*out)[(*np)++] = (io_piece_t){off, len, pos};
         pos += len;
     }
+    io_walk_end(&w);
     return 0;
 }
 
@@ -313,7 +351,7 @@ int io_view_pieces(const io_file_t *f, MPI_Offset d, MPI_Count n, io_piece_t **o
  * ind_wr_buffer_size bytes, which is read, overlaid and written back as one
  * range under a write lock (the holes may belong to other writers). */
 typedef struct io_wsieve {
-    char *win;
+    char *win;          /* made when a window first needs filling */
     size_t size;
     MPI_Offset lo, hi;  /* the window spans [lo, hi) */
     io_piece_t *pc;     /* pieces in it: pos is an offset into the caller's buffer */
@@ -333,6 +371,8 @@ static int io_wsieve_flush(int fd, io_wsieve_t *w, const char *p)
         covered += w->pc[i].len;
     int rc = 0;
     if (np > 1 && covered < (MPI_Offset)span) {
+        if (!w->win && !(w->win = malloc(w->size)))
+            goto one_by_one;
         if (!w->locked && io_lock(fd, F_WRLCK, w->lo, (MPI_Offset)span) < 0)
             goto one_by_one; /* no locks here (an NFS without lockd): no sieving */
         ssize_t m = io_pio(fd, 0, w->win, span, w->lo);
@@ -407,17 +447,14 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
     io_wsieve_t ws = {.locked = f->atomic};
     if (!write && f->nruns > 1 && strcmp(f->hints[IO_HINT_ROMIO_DS_READ], "disable")) {
         s.size = (size_t)strtoll(f->hints[IO_HINT_IND_RD_BUFFER_SIZE], NULL, 10);
-        s.win = malloc(s.size);
     }
-    if (sieve_w) {
+    if (sieve_w)
         ws.size = (size_t)strtoll(f->hints[IO_HINT_IND_WR_BUFFER_SIZE], NULL, 10);
-        ws.win = malloc(ws.size);
-    }
     io_walk_t w;
     io_walk_init(&w, f, d, n);
     MPI_Offset off, len, pos = 0;
     while (io_walk_next(&w, &off, &len)) {
-        if (write && ws.win) {
+        if (write && ws.size) {
             if ((rc = io_wsieve_add(f->fd, &ws, p, off, len, pos)) < 0)
                 break;
             pos += len;
@@ -433,7 +470,8 @@ static int io_access(io_file_t *f, int write, MPI_Offset d, char *p, MPI_Count n
         if (m < len)
             break; /* end of file */
     }
-    if (rc == 0 && ws.win)
+    io_walk_end(&w);
+    if (rc == 0 && ws.size)
         rc = io_wsieve_flush(f->fd, &ws, p);
     *done = rc == 0 || !write ? pos : 0;
     free(s.win);

@@ -30,6 +30,7 @@ static const struct {
     [MPIT_CAT_TCP] = {"tcp", "The TCP transport: one connection per rail and peer"},
     [MPIT_CAT_RAIL] = {"rail", "Network rails: striping policy, fault tolerance, path health, traffic per "
                                "rail and peer"},
+    [MPIT_CAT_IO] = {"io", "MPI-IO: the file view walk"},
 };
 
 int mpit_category_count(void)

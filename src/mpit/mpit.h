@@ -88,6 +88,6 @@ int mpit_category_categories(int index, int len, int *out);
 int mpit_category_stamp(void);
 
 /* Category indices, in mpit_category_info order. */
-enum { MPIT_CAT_GENERAL, MPIT_CAT_PROTO, MPIT_CAT_SHM, MPIT_CAT_TCP, MPIT_CAT_RAIL, MPIT_NCATS };
+enum { MPIT_CAT_GENERAL, MPIT_CAT_PROTO, MPIT_CAT_SHM, MPIT_CAT_TCP, MPIT_CAT_RAIL, MPIT_CAT_IO, MPIT_NCATS };
 
 #endif

@@ -5,6 +5,7 @@
  * Only network rails count: shared memory and a rank's channel to itself
  * are no rail. */
 #include "mpit/mpit.h"
+#include "io/io.h"
 #include "proto/proto.h"
 #include "rail/channel.h"
 #include "rail/host.h"
@@ -38,7 +39,7 @@ typedef enum {
     MPIT_F_TX_BYTES, MPIT_F_TX_FRAMES, MPIT_F_RX_BYTES, MPIT_F_RX_FRAMES, MPIT_F_RESENT,
     MPIT_F_FAILURES, MPIT_F_RECOVERIES, MPIT_F_SUSPECTS, MPIT_F_DOWN, MPIT_F_STATE,
     MPIT_F_PARTITIONED, MPIT_F_HOST_STATE, MPIT_F_HOST_PROBES, MPIT_F_HOST_FAILURES,
-    MPIT_F_SHORT_WINDOWS, MPIT_F_YIELDS,
+    MPIT_F_SHORT_WINDOWS, MPIT_F_YIELDS, MPIT_F_IO_STEPS,
 } mpit_field_t;
 
 typedef struct mpit_pvar {
@@ -88,6 +89,9 @@ static const mpit_pvar_t mpit_pvars[] = {
     {"proto_wait_yields", "Times this process gave its core away (sched_yield) while it waited in MPI with "
      "nothing to do (RAILMPI_SPIN_COUNT, RAILMPI_SPIN_OVERSUBSCRIBED, RAILMPI_SPIN_CORE_MATES)", C,
      MPIT_PER_PROCESS, MPIT_F_YIELDS},
+    {"io_view_steps", "Steps the MPI-IO file view walk took in this process: one per run of the filetype "
+     "an access touches, one for a whole access through a contiguous filetype (the default view)", C,
+     MPIT_PER_PROCESS, MPIT_F_IO_STEPS},
 };
 #undef C
 #undef T
@@ -110,6 +114,13 @@ static MPI_Datatype mpit_pvar_type(const mpit_pvar_t *v)
     return v->var_class == MPI_T_PVAR_CLASS_TIMER ? MPI_DOUBLE : MPI_UNSIGNED_LONG_LONG;
 }
 
+static int mpit_pvar_category(const mpit_pvar_t *v)
+{
+    if (v->field == MPIT_F_IO_STEPS)
+        return MPIT_CAT_IO;
+    return v->field == MPIT_F_SHORT_WINDOWS || v->field == MPIT_F_YIELDS ? MPIT_CAT_PROTO : MPIT_CAT_RAIL;
+}
+
 int mpit_pvar_info(int index, mpit_pvar_info_t *out)
 {
     if (index < 0 || index >= MPIT_NPVARS)
@@ -129,8 +140,7 @@ int mpit_pvar_info(int index, mpit_pvar_info_t *out)
                               .enumtype = !state                        ? MPI_T_ENUM_NULL
                                           : v->field == MPIT_F_HOST_STATE ? &mpit_host_state_enum
                                                                           : &mpit_path_state_enum,
-                              .category = v->field == MPIT_F_SHORT_WINDOWS || v->field == MPIT_F_YIELDS ? MPIT_CAT_PROTO
-                                                                                             : MPIT_CAT_RAIL};
+                              .category = mpit_pvar_category(v)};
     return MPI_SUCCESS;
 }
 
@@ -235,7 +245,7 @@ static void mpit_pvar_sample(const mpit_pvar_t *v, int n, uint64_t *u, double *d
         return;
     }
     if (v->shape == MPIT_PER_PROCESS) {
-        u[0] = rm_lock_yields;
+        u[0] = v->field == MPIT_F_IO_STEPS ? io_view_steps() : rm_lock_yields;
         return;
     }
     int rails = mpit_rails(), world = proto_proc.world_size;
