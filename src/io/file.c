@@ -230,7 +230,8 @@ static int io_find_hosts(io_file_t *f)
         gethostname(me, sizeof me - 1);
     char *all = calloc((size_t)c->size, sizeof me);
     f->hostof = calloc((size_t)c->size, sizeof *f->hostof);
-    if (!all || !f->hostof) {
+    f->plan = malloc(sizeof *f->plan * IO_PLAN_NI * (size_t)c->size);
+    if (!all || !f->hostof || !f->plan) {
         free(all);
         return -ENOMEM;
     }
@@ -260,6 +261,7 @@ static void io_file_free(io_file_t *f)
     free(f->runs);
     free(f->rsum);
     free(f->hostof);
+    free(f->plan);
     if (f->etype)
         dtype_release(f->etype);
     if (f->ftype)

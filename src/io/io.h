@@ -36,6 +36,10 @@ enum io_hint {
 };
 extern const char *const io_hint_names[IO_NHINTS];
 
+/* Numbers each process contributes to a collective access's plan
+ * (src/io/twophase.c). */
+#define IO_PLAN_NI 7
+
 typedef struct io_file {
     int index;           /* MPI_File_c2f */
     comm_t *comm;        /* private duplicate of the opening communicator */
@@ -63,6 +67,7 @@ typedef struct io_file {
     long long cb_nodes_asked; /* the application's cb_nodes, 0 when not given */
     int cb_list_asked;        /* the application gave cb_config_list */
     int *hostof;         /* host index of each rank of comm (0..nhosts-1) */
+    long long *plan;     /* IO_PLAN_NI per rank: what a collective access gathers */
     int nhosts;
     /* split collective in progress (MPI_File_*_begin) */
     int split;
@@ -146,11 +151,15 @@ int io_file_extent(io_file_t *f, dtype_t *dt, MPI_Aint *extent);
 /* ---- collective buffering (src/io/twophase.c) ---- */
 /* The _all forms: collective over the file's communicator. Two-phase
  * aggregation when romio_cb_read/write say so ("automatic": the processes'
- * byte ranges interleave), each process's own access otherwise. */
+ * byte ranges interleave), each process's own access otherwise. *cls: this
+ * process's argument error class (0: none; buf, count and dt are then not
+ * looked at) in, the largest of every process's out; the call moves nothing
+ * when it is not 0. One allgather agrees on it, on the errors of the set-up
+ * and on the plan. */
 int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
-                 MPI_Count *bytes);
+                 MPI_Count *bytes, int *cls);
 int io_read_all(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *dt,
-                MPI_Count *bytes);
+                MPI_Count *bytes, int *cls);
 /* The plan, as pure functions (tests/unit/test_io.c): aggregators are the
  * first process of each host, then the second of each, ... until `want`
  * (comm ranks into aggr, their number returned); [gmin, gmax) is cut into

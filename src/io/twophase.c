@@ -410,29 +410,41 @@ static int io_tp_round_read(io_tp_t *t, io_tp_round_t *r, char *win, char *packe
     return rc;
 }
 
-/* Everybody's range; whether to aggregate. -1: do it independently. */
-static int io_tp_plan(io_tp_t *t, int write)
+/* Everybody's range and the agreement on the call, in one allgather: the
+ * largest argument error class (*cls in and out) and errno (rc, of packing
+ * and walking the view) of all; 0 with *indep when each process is to do its
+ * own access, 0 to aggregate (the plan made), or the agreed -errno. */
+static int io_tp_plan(io_tp_t *t, int write, int rc, int *cls, int *indep)
 {
     io_file_t *f = t->f;
     const char *mode = f->hints[write ? IO_HINT_ROMIO_CB_WRITE : IO_HINT_ROMIO_CB_READ];
-    if (!strcmp(mode, "disable") || f->atomic || t->size == 1)
-        return -1; /* atomic mode: each access under its own lock */
-    /* (first byte, end, readable, pieces, bytes) of every process */
-    enum { NI = 5 };
-    long long mine[NI] = {-1, -1, f->can_read, (long long)t->np, 0};
+    *indep = 1;
+    if (t->size == 1)
+        return rc;
+    /* (first byte, end, readable, pieces, bytes, class, errno) of every process */
+    enum { NI = IO_PLAN_NI };
+    long long mine[NI] = {-1, -1, f->can_read, (long long)t->np, 0, *cls, -rc};
     if (t->np > 0) {
         mine[0] = t->pc[0].off;
         mine[1] = t->pc[t->np - 1].off + t->pc[t->np - 1].len;
     }
     for (MPI_Count i = 0; i < t->np; i++)
         mine[4] += t->pc[i].len;
-    long long *all = malloc(sizeof *all * NI * (size_t)t->size);
-    if (!all)
-        return -ENOMEM;
+    long long *all = f->plan; /* made at open: nothing here can fail but the exchange */
     dtype_t *ll = dtype_get(MPI_LONG_LONG);
-    if (coll_allgather(mine, NI, ll, all, NI, ll, f->comm) < 0) {
-        free(all);
+    if (coll_allgather(mine, NI, ll, all, NI, ll, f->comm) < 0)
         return -EIO;
+    long long worst_cls = 0, worst_rc = 0;
+    for (int i = 0; i < t->size; i++) {
+        if (all[NI * i + 5] > worst_cls)
+            worst_cls = all[NI * i + 5];
+        if (all[NI * i + 6] > worst_rc)
+            worst_rc = all[NI * i + 6];
+    }
+    *cls = (int)worst_cls;
+    if (worst_cls || worst_rc || !strcmp(mode, "disable") || f->atomic) {
+        /* atomic mode: each access under its own lock */
+        return (int)-worst_rc;
     }
     int interleaved = 0, any = 0, readable = 1;
     long long pieces = 0, bytes = 0;
@@ -453,18 +465,18 @@ static int io_tp_plan(io_tp_t *t, int write)
             t->gmax = a[1];
         any = 1;
     }
-    free(all);
     /* a domain with holes is read before it is written */
     if (!any || !readable || (!interleaved && strcmp(mode, "enable")))
-        return -1;
+        return 0;
     /* All on one host: the processes share one page cache, and each
      * writing its own pieces (one copy) beats funnelling them through
      * aggregators (three copies and a wait for the slowest) unless the
      * pieces are tiny (docs/performance.md). */
     if (strcmp(mode, "enable") && f->nhosts == 1 && pieces > 0 &&
         bytes / pieces >= IO_TP_ONE_HOST_PIECE)
-        return -1;
-    int rc = io_tp_aggregators(t);
+        return 0;
+    *indep = 0;
+    rc = io_tp_aggregators(t);
     if (rc < 0)
         return rc;
     io_tp_split(t->gmin, t->gmax, t->naggr, io_hint_num(f, IO_HINT_STRIPING_UNIT, 0), &t->base,
@@ -475,22 +487,21 @@ static int io_tp_plan(io_tp_t *t, int write)
     return 0;
 }
 
-static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_Count n,
-                     int *independent, MPI_Count *done)
+/* rc: this process's error so far (packing); *cls: its argument error
+ * class in, everybody's largest out (nothing is done when there is one);
+ * *npieces: this process's pieces in the file. */
+static int io_tp_run(io_file_t *f, int write, MPI_Offset off, char *packed, MPI_Count n, int rc,
+                     int *cls, int *independent, MPI_Count *npieces, MPI_Count *done)
 {
     *done = 0;
     io_tp_t t = {.f = f, .size = f->comm->size};
-    *independent = 0;
-    int rc = io_view_pieces(f, off * f->etype->size, n, &t.pc, &t.np);
-    /* agree before anything collective, so nobody is left waiting */
-    if ((rc = io_agree(f, rc)) < 0)
+    if (rc == 0 && !*cls)
+        rc = io_view_pieces(f, off * f->etype->size, n, &t.pc, &t.np);
+    *npieces = t.np;
+    /* agree before anything else collective, so nobody is left waiting */
+    rc = io_tp_plan(&t, write, rc, cls, independent);
+    if (*independent || *cls)
         goto out;
-    rc = io_tp_plan(&t, write);
-    if (rc == -1) {
-        *independent = 1;
-        rc = 0;
-        goto out;
-    }
     if ((rc = io_agree(f, rc)) < 0)
         goto out;
     int me_aggr = 0;
@@ -555,17 +566,19 @@ out:
 }
 
 /* A collective write not aggregated: each process writes its own pieces.
- * On one host they take turns, one process at a time holding an fcntl
+ * On one host, when they are several, they take turns, one process at a time holding an fcntl
  * lock on a byte far past any data: the kernel serialises buffered
  * writes to one file anyway (the inode lock), and processes contending for
  * it at every piece, more of them than cores, wrote 10-20% slower than
  * the same pieces written in turns (docs/io.md). Waiting in the lock
- * sleeps, so the writing process has a core to itself. Where the file
- * system has no locks the pieces go out at once. */
+ * sleeps, so the writing process has a core to itself. One piece is one
+ * system call that takes the inode lock once: no turn (it would only add
+ * two fcntl calls and a wake-up to every small collective write). Where the
+ * file system has no locks the pieces go out at once. */
 static int io_tp_write_own(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count,
-                           dtype_t *dt, MPI_Count *bytes)
+                           dtype_t *dt, MPI_Count npieces, MPI_Count *bytes)
 {
-    int turn = f->nhosts == 1 && f->comm->size > 1 && !f->atomic && count * dt->size > 0 &&
+    int turn = f->nhosts == 1 && f->comm->size > 1 && !f->atomic && npieces > 1 &&
                io_lock(f->fd, F_WRLCK, IO_TURN_BYTE, 1) == 0;
     int rc = io_write(f, off, buf, count, dt, bytes);
     if (turn)
@@ -574,44 +587,42 @@ static int io_tp_write_own(io_file_t *f, MPI_Offset off, const void *buf, MPI_Co
 }
 
 int io_write_all(io_file_t *f, MPI_Offset off, const void *buf, MPI_Count count, dtype_t *dt,
-                 MPI_Count *bytes)
+                 MPI_Count *bytes, int *cls)
 {
     *bytes = 0;
     /* an aggregator rewrites the holes of its window: this process's own
      * nonblocking writes there must be in the file first */
     io_file_quiesce(f);
     char *src = NULL;
-    int owned = 0, independent = 0;
-    int rc = io_mem_pack(f, buf, count, dt, &src, &owned);
-    int arc = io_agree(f, rc);
-    if (arc == 0)
-        rc = io_tp_run(f, 1, off, src, count * dt->size, &independent, bytes);
-    else if (rc == 0)
-        rc = arc;
+    int owned = 0, independent = 0, rc = 0;
+    MPI_Count n = *cls ? 0 : count * dt->size;
+    if (n > 0)
+        rc = io_mem_pack(f, buf, count, dt, &src, &owned);
+    MPI_Count np = 0;
+    rc = io_tp_run(f, 1, off, src, n, rc, cls, &independent, &np, bytes);
     if (owned)
         free(src);
-    if (rc == 0 && independent)
-        return io_tp_write_own(f, off, buf, count, dt, bytes);
+    if (rc == 0 && !*cls && independent && n > 0)
+        return io_tp_write_own(f, off, buf, count, dt, np, bytes);
     return rc;
 }
 
 int io_read_all(io_file_t *f, MPI_Offset off, void *buf, MPI_Count count, dtype_t *dt,
-                MPI_Count *bytes)
+                MPI_Count *bytes, int *cls)
 {
     *bytes = 0;
     char *tmp = NULL;
-    int owned = 0, independent = 0;
-    int rc = io_mem_buffer(f, buf, count, dt, &tmp, &owned);
-    int arc = io_agree(f, rc);
-    if (arc == 0)
-        rc = io_tp_run(f, 0, off, tmp, count * dt->size, &independent, bytes);
-    else if (rc == 0)
-        rc = arc;
-    if (rc == 0 && !independent && owned)
+    int owned = 0, independent = 0, rc = 0;
+    MPI_Count n = *cls ? 0 : count * dt->size;
+    if (n > 0)
+        rc = io_mem_buffer(f, buf, count, dt, &tmp, &owned);
+    MPI_Count np = 0;
+    rc = io_tp_run(f, 0, off, tmp, n, rc, cls, &independent, &np, bytes);
+    if (rc == 0 && !*cls && !independent && owned)
         rc = io_mem_unpack(f, buf, count, dt, tmp, *bytes);
     if (owned)
         free(tmp);
-    if (rc == 0 && independent)
+    if (rc == 0 && !*cls && independent && n > 0)
         return io_read(f, off, buf, count, dt, bytes);
     return rc;
 }

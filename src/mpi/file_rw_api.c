@@ -90,7 +90,26 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
     dtype_t *dt = dtype_get(datatype);
     char why[160];
     int cls = file_rw_check(f, write, pos, offset, buf, count, dt, datatype, why, sizeof why);
-    if (coll || pos == POS_ORDERED) {
+    int rc = 0;
+    if (coll && pos != POS_ORDERED) {
+        /* the access's own agreement covers the arguments: a process with
+         * bad ones takes part moving nothing */
+        int all = cls;
+        MPI_Offset at = pos == POS_INDIV ? f->fp : offset;
+        rc = write ? io_write_all(f, at, buf, count, dt, bytes, &all)
+                   : io_read_all(f, at, buf, count, dt, bytes, &all);
+        if (all != MPI_SUCCESS && cls == MPI_SUCCESS) {
+            cls = all;
+            snprintf(why, sizeof why, "another process passed bad arguments");
+        }
+        if (cls != MPI_SUCCESS)
+            FILE_FAIL(cls, "%s", why);
+        if (pos == POS_INDIV)
+            f->fp += *bytes / f->etype->size;
+        FILE_CHECK_RC(rc, write ? "write" : "read");
+        goto fn_exit;
+    }
+    if (pos == POS_ORDERED) {
         int all = MPI_SUCCESS;
         if (coll_allreduce(&cls, &all, 1, dtype_get(MPI_INT), op_get(MPI_MAX), f->comm) < 0)
             FILE_FAIL(MPI_ERR_OTHER, "agreeing on the arguments failed");
@@ -102,7 +121,6 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
     if (cls != MPI_SUCCESS)
         FILE_FAIL(cls, "%s", why);
     MPI_Offset n = (MPI_Offset)count * dt->size / f->etype->size;
-    int rc = 0;
     switch (pos) {
     case POS_AT:
         break;
@@ -117,12 +135,7 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
         break;
     }
     FILE_CHECK_RC(rc, "shared file pointer");
-    if (coll && pos != POS_ORDERED)
-        rc = write ? io_write_all(f, offset, buf, count, dt, bytes)
-                   : io_read_all(f, offset, buf, count, dt, bytes);
-    else
-        rc = write ? io_write(f, offset, buf, count, dt, bytes)
-                   : io_read(f, offset, buf, count, dt, bytes);
+    rc = write ? io_write(f, offset, buf, count, dt, bytes) : io_read(f, offset, buf, count, dt, bytes);
     if (pos == POS_INDIV)
         f->fp += *bytes / f->etype->size;
     FILE_CHECK_RC(rc, write ? "write" : "read");
