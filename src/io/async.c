@@ -7,6 +7,12 @@
  * worker ends after a few seconds, so a program that stops doing
  * nonblocking I/O keeps no threads.
  *
+ * A small access through a dense view (IO_ASYNC_INLINE bytes or fewer, not
+ * in atomic mode) is done at the call instead: it is one pread/pwrite of a
+ * few microseconds, which handing it to a worker and completing it from
+ * progress would cost several times over; nothing in it can wait for
+ * another process (no lock is taken).
+ *
  * The workers touch only the job, the file's descriptor and its view (which
  * MPI-3.1 13.3 forbids changing while requests are pending: set_view and
  * close wait for them anyway), never the communication engine. */
@@ -19,6 +25,7 @@
 
 #define IO_ASYNC_MAX 16
 #define IO_ASYNC_IDLE_S 5
+#define IO_ASYNC_INLINE 65536
 
 struct io_job {
     io_file_t *f;
@@ -81,8 +88,13 @@ int io_async_start(io_file_t *f, int write, MPI_Offset off, void *buf, MPI_Count
     if (!j)
         return -ENOMEM;
     *j = (io_job_t){.f = f, .write = write, .off = off, .buf = buf, .count = count, .dt = dt};
-    dt->refcount++; /* the application may free its datatype at once */
+    dtype_addref(dt); /* the application may free its datatype at once */
     atomic_fetch_add(&f->pending, 1);
+    if (!f->atomic && io_view_contig(f) && count * dt->size <= IO_ASYNC_INLINE) {
+        io_job_run(j);
+        *out = j;
+        return 0;
+    }
     pthread_mutex_lock(&io_async_mu);
     if (io_async_tail)
         io_async_tail->next = j;
