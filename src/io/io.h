@@ -62,6 +62,7 @@ typedef struct io_file {
     /* the shared file pointer lives in a locked file next to the data */
     char *shfp_path;
     int shfp_fd;         /* -1 until a call needs the file */
+    _Atomic long long *shfp_map; /* the file mapped (every process on one host), else NULL */
     MPI_Offset shfp_init; /* the pointer while its file is missing or empty */
     char *hints[IO_NHINTS]; /* what is in effect (MPI_File_get_info) */
     long long cb_nodes_asked; /* the application's cb_nodes, 0 when not given */

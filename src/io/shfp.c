@@ -6,7 +6,15 @@
  * the lock works on a local file system and on NFS (lockd) alike. The name
  * is agreed at open but the file is made by the first call that needs it,
  * so files nobody uses the shared pointer on leave no trace (as in ROMIO);
- * until then (an empty file too) the pointer is its initial value. */
+ * until then (an empty file too) the pointer is its initial value.
+ *
+ * When every process of the file is on one host they share the page cache
+ * and the file is mapped instead: the pointer is moved by a compare-and-swap
+ * on the mapped word, with no lock and no system call (a fetch-and-add in
+ * about 20 ns against five system calls under fcntl). The word holds the
+ * pointer + 1; 0 (the file just made, zero-filled) stands for the initial
+ * value. The two forms never meet: every process of a file makes the same
+ * choice (f->nhosts), and the file is this open's own. */
 #include "io/io.h"
 
 #include "coll/coll.h"
@@ -16,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,11 +56,32 @@ static int io_shfp_open(io_file_t *f, int create)
     if (!f->shfp_path)
         return -EIO;
     f->shfp_fd = open(f->shfp_path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
-    return f->shfp_fd < 0 ? -errno : 0;
+    if (f->shfp_fd < 0)
+        return -errno;
+    if (f->nhosts == 1) {
+        /* at least the word: growing an empty file zero-fills it, one
+         * that has the word already is left as it is */
+        struct stat sb;
+        void *m = MAP_FAILED;
+        if (fstat(f->shfp_fd, &sb) == 0 && (sb.st_size >= (off_t)sizeof(long long) ||
+                                             ftruncate(f->shfp_fd, sizeof(long long)) == 0))
+            m = mmap(NULL, sizeof(long long), PROT_READ | PROT_WRITE, MAP_SHARED, f->shfp_fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(f->shfp_fd);
+            f->shfp_fd = -1;
+            return -e;
+        }
+        f->shfp_map = m;
+    }
+    return 0;
 }
 
 void io_shfp_destroy(io_file_t *f)
 {
+    if (f->shfp_map)
+        munmap((void *)f->shfp_map, sizeof(long long));
+    f->shfp_map = NULL;
     if (f->shfp_fd >= 0)
         close(f->shfp_fd);
     f->shfp_fd = -1;
@@ -66,6 +97,14 @@ void io_shfp_destroy(io_file_t *f)
 int io_shfp_fetch_add(io_file_t *f, MPI_Offset add, MPI_Offset *old)
 {
     int rc = io_shfp_open(f, 1);
+    if (rc == 0 && f->shfp_map) {
+        long long e = atomic_load(f->shfp_map), v;
+        do
+            v = e ? e - 1 : f->shfp_init;
+        while (add && !atomic_compare_exchange_weak(f->shfp_map, &e, v + add + 1));
+        *old = v;
+        return 0;
+    }
     if (rc < 0 || (rc = io_lock(f->shfp_fd, F_WRLCK, 0, 0)) < 0)
         return rc;
     MPI_Offset v = 0;
@@ -87,6 +126,10 @@ int io_shfp_fetch_add(io_file_t *f, MPI_Offset add, MPI_Offset *old)
 int io_shfp_set(io_file_t *f, MPI_Offset val)
 {
     int rc = io_shfp_open(f, 1);
+    if (rc == 0 && f->shfp_map) {
+        atomic_store(f->shfp_map, val + 1);
+        return 0;
+    }
     if (rc < 0 || (rc = io_lock(f->shfp_fd, F_WRLCK, 0, 0)) < 0)
         return rc;
     if (pwrite(f->shfp_fd, &val, sizeof val, 0) != (ssize_t)sizeof val)
