@@ -23,29 +23,38 @@ static void file_status(MPI_Status *status, MPI_Count bytes)
 }
 
 /* Where an ordered access of n etypes starts: after the data of the lower
- * ranks, at the shared pointer, which moves past everybody's. */
-static int file_ordered_offset(io_file_t *f, MPI_Offset n, MPI_Offset *off)
+ * ranks, at the shared pointer, which moves past everybody's. One allgather
+ * of (size, argument class) agrees on the arguments as well (*cls in: this
+ * process's class; out: the largest; nothing moves unless it is 0), then
+ * rank 0 moves the pointer and broadcasts its old value with the outcome. */
+static int file_ordered_offset(io_file_t *f, MPI_Offset n, int *cls, MPI_Offset *off)
 {
-    int size = f->comm->size, rc = 0;
-    MPI_Offset *all = malloc(sizeof *all * (size_t)size), base = 0, total = 0, before = 0;
-    if (!all)
-        return io_agree(f, -ENOMEM);
+    long long mine[2] = {n, *cls}, *all = f->plan; /* IO_PLAN_NI >= 2 per rank */
     dtype_t *lt = dtype_get(MPI_LONG_LONG);
-    if (coll_allgather(&n, 1, lt, all, 1, lt, f->comm) < 0)
-        rc = -EIO;
-    for (int r = 0; r < size && rc == 0; r++) {
-        if (r < f->comm->rank)
-            before += all[r];
-        total += all[r];
-    }
-    free(all);
-    if (rc == 0 && f->comm->rank == 0)
-        rc = io_shfp_fetch_add(f, total, &base);
-    if ((rc = io_agree(f, rc)) < 0)
-        return rc;
-    if (coll_bcast(&base, 1, lt, 0, f->comm) < 0)
+    if (coll_allgather(mine, 2, lt, all, 2, lt, f->comm) < 0)
         return -EIO;
-    *off = base + before;
+    long long total = 0, before = 0, worst = 0;
+    for (int r = 0; r < f->comm->size; r++) {
+        if (r < f->comm->rank)
+            before += all[2 * r];
+        total += all[2 * r];
+        if (all[2 * r + 1] > worst)
+            worst = all[2 * r + 1];
+    }
+    *cls = (int)worst;
+    if (worst)
+        return 0;
+    long long res[2] = {0, 0}; /* rank 0's errno, the pointer before */
+    if (f->comm->rank == 0) {
+        MPI_Offset base = 0;
+        res[0] = io_shfp_fetch_add(f, total, &base);
+        res[1] = base;
+    }
+    if (coll_bcast(res, 2, lt, 0, f->comm) < 0)
+        return -EIO;
+    if (res[0] < 0)
+        return (int)res[0];
+    *off = res[1] + before;
     return 0;
 }
 
@@ -110,9 +119,9 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
         goto fn_exit;
     }
     if (pos == POS_ORDERED) {
-        int all = MPI_SUCCESS;
-        if (coll_allreduce(&cls, &all, 1, dtype_get(MPI_INT), op_get(MPI_MAX), f->comm) < 0)
-            FILE_FAIL(MPI_ERR_OTHER, "agreeing on the arguments failed");
+        int all = cls;
+        rc = file_ordered_offset(f, cls ? 0 : (MPI_Offset)count * dt->size / f->etype->size, &all,
+                                 &offset);
         if (all != MPI_SUCCESS && cls == MPI_SUCCESS) {
             cls = all;
             snprintf(why, sizeof why, "another process passed bad arguments");
@@ -120,20 +129,10 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
     }
     if (cls != MPI_SUCCESS)
         FILE_FAIL(cls, "%s", why);
-    MPI_Offset n = (MPI_Offset)count * dt->size / f->etype->size;
-    switch (pos) {
-    case POS_AT:
-        break;
-    case POS_INDIV:
+    if (pos == POS_INDIV)
         offset = f->fp;
-        break;
-    case POS_SHARED:
-        rc = io_shfp_fetch_add(f, n, &offset);
-        break;
-    case POS_ORDERED:
-        rc = file_ordered_offset(f, n, &offset);
-        break;
-    }
+    else if (pos == POS_SHARED)
+        rc = io_shfp_fetch_add(f, (MPI_Offset)count * dt->size / f->etype->size, &offset);
     FILE_CHECK_RC(rc, "shared file pointer");
     rc = write ? io_write(f, offset, buf, count, dt, bytes) : io_read(f, offset, buf, count, dt, bytes);
     if (pos == POS_INDIV)

@@ -151,6 +151,15 @@ int main(int argc, char **argv)
     /* bad arguments somewhere: everybody returns, nobody waits */
     err = MPI_File_write_at_all(fh, 0, v, rank == size - 1 ? -1 : 1, MPI_INT, &st);
     CHECK(io_class(err) == MPI_ERR_COUNT, "a bad count on one process: %d", err);
+    err = MPI_File_read_all(fh, w, 1, rank == 0 ? MPI_DATATYPE_NULL : MPI_INT, &st);
+    CHECK(io_class(err) == MPI_ERR_TYPE, "a null type on one process: %d", err);
+    MPI_Offset at;
+    MPI_File_get_position(fh, &at);
+    CHECK(at == 0, "a failed read_all moved the pointer to %lld", (long long)at);
+    err = MPI_File_write_ordered(fh, v, rank == size - 1 ? -1 : 1, MPI_INT, &st);
+    CHECK(io_class(err) == MPI_ERR_COUNT, "write_ordered, a bad count on one process: %d", err);
+    MPI_File_get_position_shared(fh, &at);
+    CHECK(at == 0, "a failed write_ordered moved the shared pointer to %lld", (long long)at);
     MPI_File_close(&fh);
 
     MPI_Type_free(&inner);
