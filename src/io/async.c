@@ -7,11 +7,13 @@
  * worker ends after a few seconds, so a program that stops doing
  * nonblocking I/O keeps no threads.
  *
- * A small access through a dense view (IO_ASYNC_INLINE bytes or fewer, not
- * in atomic mode) is done at the call instead: it is one pread/pwrite of a
- * few microseconds, which handing it to a worker and completing it from
- * progress would cost several times over; nothing in it can wait for
- * another process (no lock is taken).
+ * A small access (IO_ASYNC_INLINE bytes or fewer, not in atomic mode, none
+ * of this process's accesses to the file pending) is done at the call
+ * instead: through a contiguous view it is one pread/pwrite of a few
+ * microseconds, which handing it to a worker and completing it from
+ * progress would cost several times over. It waits for no other process
+ * (atomic mode's locks are excluded; a write-sieving lock is held only
+ * for one read-modify-write) and for no access of its own process.
  *
  * The workers touch only the job, the file's descriptor and its view (which
  * MPI-3.1 13.3 forbids changing while requests are pending: set_view and
@@ -90,8 +92,8 @@ int io_async_start(io_file_t *f, int write, MPI_Offset off, void *buf, MPI_Count
     *j = (io_job_t){.f = f, .write = write, .off = off, .buf = buf, .count = count, .dt = dt};
     dtype_addref(dt); /* the application may free its datatype at once */
     atomic_fetch_add(&f->pending, 1);
-    if (!f->atomic && io_view_contig(f) && count * dt->size <= IO_ASYNC_INLINE) {
-        io_job_run(j);
+    if (!f->atomic && count * dt->size <= IO_ASYNC_INLINE && atomic_load(&f->pending) == 1) {
+        io_job_run(j); /* the pending access is this one */
         *out = j;
         return 0;
     }

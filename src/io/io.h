@@ -110,9 +110,6 @@ void io_file_quiesce(io_file_t *f);
  * displacements), -ENOMEM. */
 int io_view_set(io_file_t *f, MPI_Offset disp, dtype_t *etype, dtype_t *ftype,
                 const char *datarep, io_datarep_t *urep, enum io_rep rep);
-/* 1 when the filetype is dense (one run filling its extent: the default
- * view, any contiguous type): the view's data is the file from disp on. */
-int io_view_contig(const io_file_t *f);
 /* The file byte of view offset `off` etypes. */
 MPI_Offset io_view_byte(const io_file_t *f, MPI_Offset off);
 /* The view offset (etypes, rounded up) of file byte `byte`: MPI_SEEK_END. */

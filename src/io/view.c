@@ -252,7 +252,7 @@ unsigned long long io_view_steps(void)
     return atomic_load_explicit(&io_steps, memory_order_relaxed);
 }
 
-int io_view_contig(const io_file_t *f)
+static int io_view_dense(const io_file_t *f)
 {
     return f->nruns == 1 && f->runs[0].off == 0 && f->runs[0].len == f->ftype->extent;
 }
@@ -260,7 +260,7 @@ int io_view_contig(const io_file_t *f)
 static void io_walk_init(io_walk_t *w, const io_file_t *f, MPI_Offset d, MPI_Count n)
 {
     MPI_Count fsize = f->ftype->size;
-    *w = (io_walk_t){.f = f, .item = d / fsize, .r = d % fsize, .left = n, .dense = io_view_contig(f)};
+    *w = (io_walk_t){.f = f, .item = d / fsize, .r = d % fsize, .left = n, .dense = io_view_dense(f)};
     if (!w->dense)
         w->j = io_run_find(f, w->r);
 }
