@@ -10,7 +10,7 @@
 # peer. Files live in --dir (a temporary directory by default) and are
 # never synced: the rates are the page cache's as an application sees them.
 # The default run is short (1 and 2 processes, 4 KiB and 1 MiB blocks,
-# 16 MiB per process, at most 4096 blocks); --full runs the whole matrix
+# 64 MiB per process, at most 4096 blocks); --full runs the whole matrix
 # (1, 2, 4 processes; 4 KiB, 64 KiB, 1 MiB, 16 MiB blocks; 64 MiB per
 # process). On a machine with 2 cores, 4 processes measure the scheduler
 # as much as the I/O path.
@@ -25,7 +25,7 @@ dir=
 ranks="1 2"
 blocks="4096 1048576"
 views="contig subarray"
-mib=16
+mib=64
 maxb=4096
 paths=
 rounds=3
@@ -72,6 +72,7 @@ nblocks_of() { # BLOCK
     [ "$n" -lt 1 ] && n=1
     echo $n
 }
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 configs=
 for v in $views; do for n in $ranks; do for b in $blocks; do configs="$configs $v:$n:$b"; done; done; done
 for r in $(seq "$rounds"); do
@@ -95,7 +96,7 @@ get() { # IMPL CONFIG PATH
 ratio() { awk -v a="$1" -v b="$2" -v c="$3" 'BEGIN {m = b > c ? b : c; if (a != "-" && m > 0) printf "%.2f", a / m; else print "-"}'; }
 fsname=$(df -P "$work" | awk 'NR == 2 {print $1 " (" $6 ")"}')
 echo "MPI-IO paths, one host, file system $fsname; MB/s aggregate (MB = 1e6 bytes), median of $rounds rounds;"
-echo "ratio = railmpi / the faster of MPICH and Open MPI"
+echo "ratio = railmpi / the faster of MPICH and Open MPI; load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for c in $configs; do
     IFS=: read -r v n b <<< "$c"
     key=$v.$n.$b
