@@ -5,7 +5,6 @@
 #include "mpi/fileimpl.h"
 
 #include "coll/coll.h"
-#include "coll/op.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -85,6 +84,16 @@ static int file_rw_check(io_file_t *f, int write, enum file_pos pos, MPI_Offset 
     return MPI_SUCCESS;
 }
 
+/* A process's class once the processes have agreed on the largest (all):
+ * its own, else the other's, with why saying so. */
+static int file_agreed_class(int cls, int all, char *why, size_t whylen)
+{
+    if (all == MPI_SUCCESS || cls != MPI_SUCCESS)
+        return cls;
+    snprintf(why, whylen, "another process passed bad arguments");
+    return all;
+}
+
 /* The one data path: checks, position, transfer, pointer update. A
  * collective call (coll) agrees on the checks first, so a process with bad
  * arguments does not leave the others waiting in the exchange. */
@@ -107,10 +116,7 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
         MPI_Offset at = pos == POS_INDIV ? f->fp : offset;
         rc = write ? io_write_all(f, at, buf, count, dt, bytes, &all)
                    : io_read_all(f, at, buf, count, dt, bytes, &all);
-        if (all != MPI_SUCCESS && cls == MPI_SUCCESS) {
-            cls = all;
-            snprintf(why, sizeof why, "another process passed bad arguments");
-        }
+        cls = file_agreed_class(cls, all, why, sizeof why);
         if (cls != MPI_SUCCESS)
             FILE_FAIL(cls, "%s", why);
         if (pos == POS_INDIV)
@@ -122,10 +128,7 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
         int all = cls;
         rc = file_ordered_offset(f, cls ? 0 : (MPI_Offset)count * dt->size / f->etype->size, &all,
                                  &offset);
-        if (all != MPI_SUCCESS && cls == MPI_SUCCESS) {
-            cls = all;
-            snprintf(why, sizeof why, "another process passed bad arguments");
-        }
+        cls = file_agreed_class(cls, all, why, sizeof why);
     }
     if (cls != MPI_SUCCESS)
         FILE_FAIL(cls, "%s", why);

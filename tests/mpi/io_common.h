@@ -10,10 +10,13 @@
 #include "check.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char io_dir[256];
@@ -77,6 +80,51 @@ static __attribute__((unused)) unsigned char *io_slurp(const char *path, long *l
     CHECK(fread(b, 1, (size_t)*len, fp) == (size_t)*len, "short read of %s", path);
     fclose(fp);
     return b;
+}
+
+/* An outside process (a child of the caller) holding an fcntl write lock
+ * on bytes [start, start + len) of a file (len 0: to the end) until
+ * io_holder_end, or for 5 s at most. */
+typedef struct io_holder {
+    pid_t pid;
+    int go; /* write end of the pipe that lets it go */
+} io_holder_t;
+
+static __attribute__((unused)) io_holder_t io_holder_start(const char *path, off_t start, off_t len)
+{
+    int up[2], go[2];
+    char c;
+    CHECK(pipe(up) == 0 && pipe(go) == 0, "pipe");
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = start, .l_len = len};
+        int fd = open(path, O_RDWR);
+        if (fd < 0 || fcntl(fd, F_SETLKW, &fl) < 0 || write(up[1], "L", 1) != 1)
+            _exit(2);
+        struct pollfd pf = {.fd = go[0], .events = POLLIN};
+        int told = poll(&pf, 1, 5000) == 1;
+        fl.l_type = F_UNLCK;
+        fcntl(fd, F_SETLK, &fl);
+        _exit(told ? 0 : 1);
+    }
+    close(up[1]);
+    close(go[0]);
+    CHECK(read(up[0], &c, 1) == 1, "the child did not take the lock on %s", path);
+    close(up[0]);
+    return (io_holder_t){pid, go[1]};
+}
+
+/* Lets the holder go: 1 when it held the lock until told (the calls made
+ * meanwhile did not wait for it), 0 when its 5 s ran out first. */
+static __attribute__((unused)) int io_holder_end(io_holder_t *h)
+{
+    int ws = 0;
+    CHECK(write(h->go, "G", 1) == 1, "pipe");
+    close(h->go);
+    CHECK(waitpid(h->pid, &ws, 0) == h->pid, "waitpid");
+    CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) != 2, "the child failed to lock the file");
+    return WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
 }
 
 static __attribute__((unused)) int io_class(int err)

@@ -13,18 +13,8 @@ static int rank, size;
 
 #include "io_common.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
 
 #define RECS 2000
-
-static int lock_file(int fd, short type)
-{
-    struct flock fl = {.l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
-    return fcntl(fd, F_SETLKW, &fl);
-}
 
 /* The pointer's file: the one entry of the directory with ".shfp." in it. */
 static void shfp_name(char *out, size_t n)
@@ -81,26 +71,12 @@ int main(int argc, char **argv)
     int oh = one_host, all_one = 0;
     MPI_Allreduce(&oh, &all_one, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all_one) {
-        int up[2], go[2];
-        pid_t child = -1;
-        char c = 0;
+        io_holder_t h = {-1, -1};
         if (rank == 0) {
             char sp[600];
             shfp_name(sp, sizeof sp);
             CHECK(sp[0], "no shared pointer file in %s", io_dir);
-            CHECK(pipe(up) == 0 && pipe(go) == 0, "pipe");
-            child = fork();
-            CHECK(child >= 0, "fork");
-            if (child == 0) {
-                int fd = open(sp, O_RDWR);
-                if (fd < 0 || lock_file(fd, F_WRLCK) < 0 || write(up[1], "L", 1) != 1)
-                    _exit(2);
-                struct pollfd pf = {.fd = go[0], .events = POLLIN};
-                int done = poll(&pf, 1, 5000) == 1; /* held back by the lock: times out */
-                lock_file(fd, F_UNLCK);
-                _exit(done ? 0 : 1);
-            }
-            CHECK(read(up[0], &c, 1) == 1, "the child did not take the lock");
+            h = io_holder_start(sp, 0, 0);
         }
         MPI_Barrier(MPI_COMM_WORLD);
         int rec[2] = {rank, -1}, in[2];
@@ -110,14 +86,8 @@ int main(int argc, char **argv)
         CHECK(MPI_File_read_shared(fh, in, 2, MPI_INT, &st) == MPI_SUCCESS, "read_shared under the lock");
         CHECK(in[1] >= 0 && in[1] < RECS, "read_shared got (%d, %d)", in[0], in[1]);
         MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == 0) {
-            CHECK(write(go[1], "G", 1) == 1, "pipe");
-            int ws = 0;
-            CHECK(waitpid(child, &ws, 0) == child, "waitpid");
-            CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) != 2, "the child failed to lock the file");
-            CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0,
-                  "shared pointer calls waited for a lock on the pointer's file");
-        }
+        if (rank == 0)
+            CHECK(io_holder_end(&h), "shared pointer calls waited for a lock on the pointer's file");
         MPI_Offset pos;
         MPI_File_get_position_shared(fh, &pos);
         CHECK(pos == (MPI_Offset)size * 8, "shared position %lld, want %lld", (long long)pos,
