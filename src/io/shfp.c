@@ -8,13 +8,17 @@
  * so files nobody uses the shared pointer on leave no trace (as in ROMIO);
  * until then (an empty file too) the pointer is its initial value.
  *
+ * The file holds the pointer + 1; 0, or an empty file, stands for the
+ * initial value (so a file just made, or grown to the word, needs no
+ * setting up).
+ *
  * When every process of the file is on one host they share the page cache
  * and the file is mapped instead: the pointer is moved by a compare-and-swap
- * on the mapped word, with no lock and no system call (a fetch-and-add in
- * about 20 ns against five system calls under fcntl). The word holds the
- * pointer + 1; 0 (the file just made, zero-filled) stands for the initial
- * value. The two forms never meet: every process of a file makes the same
- * choice (f->nhosts), and the file is this open's own. */
+ * on the mapped word, with no lock and no system call (five system calls
+ * under fcntl). The two forms are not atomic with each other, so all the
+ * processes of a file use the same one: the choice is f->nhosts, the same
+ * everywhere, and a file system that cannot map files (ENODEV) answers so to
+ * every process. */
 #include "io/io.h"
 
 #include "coll/coll.h"
@@ -66,13 +70,15 @@ static int io_shfp_open(io_file_t *f, int create)
         if (fstat(f->shfp_fd, &sb) == 0 && (sb.st_size >= (off_t)sizeof(long long) ||
                                              ftruncate(f->shfp_fd, sizeof(long long)) == 0))
             m = mmap(NULL, sizeof(long long), PROT_READ | PROT_WRITE, MAP_SHARED, f->shfp_fd, 0);
-        if (m == MAP_FAILED) {
+        if (m == MAP_FAILED && errno != ENODEV) {
             int e = errno;
             close(f->shfp_fd);
             f->shfp_fd = -1;
             return -e;
         }
-        f->shfp_map = m;
+        /* ENODEV: a file system that cannot map files answers so to every
+         * process, and they all take the lock instead */
+        f->shfp_map = m == MAP_FAILED ? NULL : m;
     }
     return 0;
 }
@@ -107,14 +113,13 @@ int io_shfp_fetch_add(io_file_t *f, MPI_Offset add, MPI_Offset *old)
     }
     if (rc < 0 || (rc = io_lock(f->shfp_fd, F_WRLCK, 0, 0)) < 0)
         return rc;
-    MPI_Offset v = 0;
-    ssize_t n = pread(f->shfp_fd, &v, sizeof v, 0);
-    if (n == 0)
-        v = f->shfp_init;
-    else if (n != (ssize_t)sizeof v)
+    MPI_Offset e = 0, v;
+    ssize_t n = pread(f->shfp_fd, &e, sizeof e, 0);
+    if (n != 0 && n != (ssize_t)sizeof e)
         rc = n < 0 ? -errno : -EIO;
+    v = e ? e - 1 : f->shfp_init;
     if (rc == 0 && add) {
-        MPI_Offset nv = v + add;
+        MPI_Offset nv = v + add + 1;
         if (pwrite(f->shfp_fd, &nv, sizeof nv, 0) != (ssize_t)sizeof nv)
             rc = -errno;
     }
@@ -132,7 +137,8 @@ int io_shfp_set(io_file_t *f, MPI_Offset val)
     }
     if (rc < 0 || (rc = io_lock(f->shfp_fd, F_WRLCK, 0, 0)) < 0)
         return rc;
-    if (pwrite(f->shfp_fd, &val, sizeof val, 0) != (ssize_t)sizeof val)
+    MPI_Offset e = val + 1;
+    if (pwrite(f->shfp_fd, &e, sizeof e, 0) != (ssize_t)sizeof e)
         rc = -errno;
     io_lock(f->shfp_fd, F_UNLCK, 0, 0);
     return rc;
