@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct info_kv {
     char *key, *val;
@@ -167,6 +168,84 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     MPI_END();
 }
 
+/* MPI-4.0: the value as a C string in a buffer of *buflen bytes (the
+ * terminating NUL included), truncated to fit; *buflen becomes the size the
+ * whole value needs. A missing key changes neither. */
+RM_ALIAS(Info_get_string)
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    MPI_BEGIN("MPI_Info_get_string");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_KEY(key);
+    CHECK_ARG(NULL, buflen && flag, "buflen or flag is NULL");
+    CHECK_ARG(NULL, *buflen >= 0, "buflen is %d", *buflen);
+    CHECK_ARG(NULL, value || *buflen == 0, "value is NULL with buflen %d", *buflen);
+    const char *v = info_find(in, key);
+    *flag = v != NULL;
+    if (!v)
+        goto fn_exit;
+    size_t need = strlen(v) + 1;
+    if (*buflen > 0) {
+        size_t n = need <= (size_t)*buflen ? need - 1 : (size_t)*buflen - 1;
+        memcpy(value, v, n);
+        value[n] = '\0';
+    }
+    *buflen = (int)need;
+    MPI_END();
+}
+
+/* MPI-4.0: a new info holding what MPI_INFO_ENV holds, with command and argv
+ * from the arguments as MPI_Init(&argc, &argv) would take them; callable
+ * before MPI_Init (what is not known yet, such as maxprocs, is left out) and
+ * after MPI_Finalize. */
+RM_ALIAS(Info_create_env)
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    MPI_BEGIN_ANYTIME("MPI_Info_create_env");
+    CHECK_ARG(NULL, info, "info is NULL");
+    CHECK_ARG(NULL, argc >= 0, "argc is %d", argc);
+    info_t *out = calloc(1, sizeof *out);
+    if (!out || !(out->handle = rm_htable_alloc(&info_table, out))) {
+        free(out);
+        MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
+    }
+    int rc = MPI_SUCCESS;
+    if (argv && argc > 0 && argv[0]) {
+        rc = info_put(out, "command", argv[0]);
+        /* the arguments after the command, separated by spaces */
+        size_t len = 1;
+        for (int i = 1; i < argc && argv[i]; i++)
+            len += strlen(argv[i]) + 1;
+        char *all = calloc(len, 1);
+        for (int i = 1; all && i < argc && argv[i]; i++) {
+            if (i > 1)
+                strcat(all, " ");
+            strcat(all, argv[i]);
+        }
+        if (rc == MPI_SUCCESS && argc > 1)
+            rc = all ? info_put(out, "argv", all) : MPI_ERR_NO_MEM;
+        free(all);
+    }
+    if (mpi_state.initialized && !mpi_state.finalized) {
+        info_t *env = info_get(MPI_INFO_ENV);
+        for (int i = 0; rc == MPI_SUCCESS && i < env->n; i++)
+            rc = info_put(out, env->kv[i].key, env->kv[i].val);
+    } else {
+        char host[256];
+        if (gethostname(host, sizeof host) == 0) {
+            host[sizeof host - 1] = '\0';
+            rc = info_put(out, "host", host);
+        }
+    }
+    if (rc != MPI_SUCCESS) {
+        info_destroy(out);
+        MPI_FAIL(NULL, rc, "out of memory");
+    }
+    *info = out->handle;
+    MPI_END();
+}
+
 RM_ALIAS(Info_get_valuelen)
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
@@ -297,6 +376,20 @@ RM_ALIAS(Comm_set_info)
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     return info_comm_hints("MPI_Comm_set_info", comm, info, 0);
+}
+
+int mpi_info_hints(MPI_Info info, comm_hint_t **hints)
+{
+    *hints = NULL;
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    info_t *in = info_get(info);
+    if (!in)
+        return MPI_ERR_INFO;
+    int rc = info_to_hints(in, hints);
+    if (rc != MPI_SUCCESS)
+        comm_hints_free(hints);
+    return rc;
 }
 
 int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info)
