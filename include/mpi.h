@@ -337,7 +337,9 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 /* ------------------------------------------------------------------------
  * Communicator split types, topologies
  * ---------------------------------------------------------------------- */
-#define MPI_COMM_TYPE_SHARED   1
+#define MPI_COMM_TYPE_SHARED      1
+#define MPI_COMM_TYPE_HW_GUIDED   2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 
 #define MPI_GRAPH              1
 #define MPI_CART               2
@@ -500,6 +502,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_ERR_PROC_ABORTED           76
 #define MPI_ERR_VALUE_TOO_LARGE        77
 #define MPI_T_ERR_NOT_SUPPORTED        78
+#define MPI_ERR_ERRHANDLER             79
 #define MPI_ERR_LASTCODE               0x3fffffff
 
 /* ------------------------------------------------------------------------
@@ -1477,6 +1480,21 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
                         int *flag);
+int MPI_Status_get_source(MPI_Status *status, int *source);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_get_error(MPI_Status *status, int *error);
+int MPI_Status_set_error(MPI_Status *status, int error);
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                               int *flag, MPI_Status *status);
+int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
 /* Handle conversion between C and Fortran */
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
@@ -2386,6 +2404,21 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
                          int *flag);
+int PMPI_Status_get_source(MPI_Status *status, int *source);
+int PMPI_Status_set_source(MPI_Status *status, int source);
+int PMPI_Status_get_tag(MPI_Status *status, int *tag);
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_Status_get_error(MPI_Status *status, int *error);
+int PMPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status);
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[]);
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int PMPI_Remove_error_class(int errorclass);
+int PMPI_Remove_error_code(int errorcode);
+int PMPI_Remove_error_string(int errorcode);
 /* Handle conversion between C and Fortran */
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
