@@ -208,6 +208,18 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     MPI_END();
 }
 
+/* The replace forms: the outgoing data, packed into a copy before anything
+ * is received, travels as bytes (any type, holes and overlaps included);
+ * the reply lands in buf as the type describes. NULL: no memory. */
+static void *p2p_stage(const void *buf, int count, dtype_t *dt, size_t *bytes)
+{
+    *bytes = (size_t)count * (size_t)dt->size;
+    void *tmp = malloc(*bytes ? *bytes : 1);
+    if (tmp)
+        dtype_pack(buf, count, dt, 0, tmp, *bytes);
+    return tmp;
+}
+
 RM_ALIAS(Sendrecv_replace)
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -219,11 +231,10 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, sendtag);
     CHECK_SRC_RANK(c, source);
     CHECK_RECV_TAG(c, recvtag);
-    size_t bytes = (size_t)count * (size_t)dt->size;
-    void *tmp = malloc(bytes ? bytes : 1);
+    size_t bytes;
+    void *tmp = p2p_stage(buf, count, dt, &bytes);
     if (!tmp)
         MPI_FAIL(c, MPI_ERR_NO_MEM, "cannot stage %zu bytes", bytes);
-    dtype_pack(buf, count, dt, 0, tmp, bytes);
     dtype_t *byte = dtype_get(MPI_BYTE);
     rm_status_t st = proto_irecv(buf, count, dt, source, recvtag, c, c->ctx, &rr);
     if (st >= 0)
@@ -382,13 +393,10 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
     CHECK_SRC_RANK(c, source);
     CHECK_RECV_TAG(c, recvtag);
     CHECK_ARG(c, request, "request is NULL");
-    /* the outgoing data, packed now, travels as bytes (any type, holes and
-     * overlaps included); the reply lands in buf as the type describes */
-    size_t bytes = (size_t)count * (size_t)dt->size;
-    void *tmp = malloc(bytes ? bytes : 1);
+    size_t bytes;
+    void *tmp = p2p_stage(buf, count, dt, &bytes);
     if (!tmp)
         MPI_FAIL(c, MPI_ERR_NO_MEM, "cannot stage %zu bytes", bytes);
-    dtype_pack(buf, count, dt, 0, tmp, bytes);
     request_t *r;
     MPI_CHECK_STATUS(c, isendrecv_start(c, tmp, (MPI_Count)bytes, dtype_get(MPI_BYTE), dest,
                                         sendtag, buf, count, dt, source, recvtag, tmp, &r));
