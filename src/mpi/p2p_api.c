@@ -341,18 +341,22 @@ static rm_status_t isendrecv_start(comm_t *c, const void *sbuf, MPI_Count scount
     c->refcount++; /* the request's, released with it */
     r->refs++;     /* the pair's, dropped when it completes */
     rm_status_t st = proto_irecv(rbuf, rcount, rdt, source, rtag, c, c->ctx, &x->rr);
+    int posted = st >= 0; /* a failed start may still hand back its request */
     if (st >= 0)
         st = proto_isend(sbuf, scount, sdt, dest, stag, c, c->ctx, PROTO_STD, &x->sr);
     if (st >= 0 && !isendrecv_poll(x) && proto_poll_add(isendrecv_poll, x) < 0)
         while (!isendrecv_poll(x))
             proto_progress();
     if (st < 0) {
-        /* nothing was handed out: undo it all */
-        if (x->rr) {
+        /* nothing was handed out: undo it all, withdrawing a posted receive */
+        if (x->sr)
+            proto_request_release(x->sr);
+        if (x->rr && posted) {
             proto_cancel(x->rr);
             proto_wait(x->rr);
-            proto_request_release(x->rr);
         }
+        if (x->rr)
+            proto_request_release(x->rr);
         free(x->tmp);
         free(x);
         r->refs--;
