@@ -1,5 +1,7 @@
 /* MPI_Info: ordered (key, value) lists. MPI_INFO_ENV is a read-only info
- * describing how the job was started. */
+ * describing how the job was started. The info object calls may be made
+ * before MPI_Init and after MPI_Finalize (MPI-4.0 11.4.1); infos made then
+ * are the caller's to free. */
 #include "mpi/mpiimpl.h"
 #include "util/handle.h"
 
@@ -56,7 +58,9 @@ static int info_put(info_t *in, const char *key, const char *val)
 static info_t *info_get(MPI_Info h)
 {
     if (h == MPI_INFO_ENV) {
-        if (!info_env.n) {
+        /* filled once MPI is up: before MPI_Init it is empty (MPI-4.0 lets
+         * the info calls run then), after MPI_Finalize empty again */
+        if (!info_env.n && mpi_state.initialized && !mpi_state.finalized) {
             char v[32];
             snprintf(v, sizeof v, "%d", mpi_state.world_size);
             info_put(&info_env, "maxprocs", v);
@@ -96,7 +100,7 @@ static void info_destroy(info_t *in)
 RM_ALIAS(Info_create)
 int PMPI_Info_create(MPI_Info *info)
 {
-    MPI_BEGIN("MPI_Info_create");
+    MPI_BEGIN_ANYTIME("MPI_Info_create");
     CHECK_ARG(NULL, info, "info is NULL");
     info_t *in = calloc(1, sizeof *in);
     if (!in || !(in->handle = rm_htable_alloc(&info_table, in))) {
@@ -110,7 +114,7 @@ int PMPI_Info_create(MPI_Info *info)
 RM_ALIAS(Info_set)
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    MPI_BEGIN("MPI_Info_set");
+    MPI_BEGIN_ANYTIME("MPI_Info_set");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -126,7 +130,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 RM_ALIAS(Info_delete)
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
-    MPI_BEGIN("MPI_Info_delete");
+    MPI_BEGIN_ANYTIME("MPI_Info_delete");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -156,7 +160,7 @@ static const char *info_find(info_t *in, const char *key)
 RM_ALIAS(Info_get)
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    MPI_BEGIN("MPI_Info_get");
+    MPI_BEGIN_ANYTIME("MPI_Info_get");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -174,7 +178,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 RM_ALIAS(Info_get_string)
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
-    MPI_BEGIN("MPI_Info_get_string");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_string");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -249,7 +253,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 RM_ALIAS(Info_get_valuelen)
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    MPI_BEGIN("MPI_Info_get_valuelen");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_valuelen");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -264,7 +268,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 RM_ALIAS(Info_get_nkeys)
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    MPI_BEGIN("MPI_Info_get_nkeys");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_nkeys");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_ARG(NULL, nkeys, "nkeys is NULL");
@@ -275,7 +279,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 RM_ALIAS(Info_get_nthkey)
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    MPI_BEGIN("MPI_Info_get_nthkey");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_nthkey");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_ARG(NULL, key, "key is NULL");
@@ -288,7 +292,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 RM_ALIAS(Info_dup)
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    MPI_BEGIN("MPI_Info_dup");
+    MPI_BEGIN_ANYTIME("MPI_Info_dup");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_ARG(NULL, newinfo, "newinfo is NULL");
@@ -309,7 +313,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 RM_ALIAS(Info_free)
 int PMPI_Info_free(MPI_Info *info)
 {
-    MPI_BEGIN("MPI_Info_free");
+    MPI_BEGIN_ANYTIME("MPI_Info_free");
     info_t *in;
     CHECK_ARG(NULL, info, "info is NULL");
     CHECK_INFO(in, *info);

@@ -4,7 +4,8 @@
  * whole value needs, leaves buflen and value alone for a missing key, and
  * takes buflen 0 as a length query; MPI_Info_create_env, called before
  * MPI_Init and after, holds command and argv from its arguments and, once
- * MPI is up, what MPI_INFO_ENV holds; MPI_Comm_idup_with_info gives a
+ * MPI is up, what MPI_INFO_ENV holds; the other info calls work before
+ * MPI_Init too; MPI_Comm_idup_with_info gives a
  * working duplicate with the parent's attributes; bad input fails with the
  * standard's classes. */
 #include <mpi.h>
@@ -141,12 +142,35 @@ static void idup_with_info(void)
     expect(MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &d, NULL), MPI_ERR_ARG, "NULL request");
 }
 
+/* Before MPI_Init (MPI-4.0): the info calls work, and what they made is
+ * usable once MPI is up. */
+static MPI_Info early(void)
+{
+    MPI_Info in, d;
+    CHECK(MPI_Info_create(&in) == MPI_SUCCESS, "MPI_Info_create before MPI_Init");
+    MPI_Info_set(in, "a", "1");
+    MPI_Info_set(in, "b", "22");
+    MPI_Info_delete(in, "a");
+    int n = -1, len = 8, flag = 0;
+    char v[8], k[MPI_MAX_INFO_KEY + 1];
+    MPI_Info_get_nkeys(in, &n);
+    MPI_Info_get_nthkey(in, 0, k);
+    MPI_Info_get_string(in, "b", &len, v, &flag);
+    CHECK(n == 1 && !strcmp(k, "b") && flag && !strcmp(v, "22"), "before MPI_Init: %d keys, '%s'='%s'", n, k, v);
+    MPI_Info_dup(in, &d);
+    MPI_Info_free(&in);
+    return d;
+}
+
 int main(int argc, char **argv)
 {
     char *args[] = {"./prog", NULL};
-    MPI_Info before;
+    MPI_Info before, pre = early();
     CHECK(MPI_Info_create_env(1, args, &before) == MPI_SUCCESS, "MPI_Info_create_env before MPI_Init");
     MPI_Init(&argc, &argv);
+    char v[8];
+    CHECK(val(pre, "b", v, sizeof v) && !strcmp(v, "22"), "an info made before MPI_Init lost its key");
+    MPI_Info_free(&pre);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
