@@ -337,7 +337,9 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 /* ------------------------------------------------------------------------
  * Communicator split types, topologies
  * ---------------------------------------------------------------------- */
-#define MPI_COMM_TYPE_SHARED   1
+#define MPI_COMM_TYPE_SHARED      1
+#define MPI_COMM_TYPE_HW_GUIDED   2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 
 #define MPI_GRAPH              1
 #define MPI_CART               2
@@ -500,6 +502,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_ERR_PROC_ABORTED           76
 #define MPI_ERR_VALUE_TOO_LARGE        77
 #define MPI_T_ERR_NOT_SUPPORTED        78
+#define MPI_ERR_ERRHANDLER             79
 #define MPI_ERR_LASTCODE               0x3fffffff
 
 /* ------------------------------------------------------------------------
@@ -1465,6 +1468,36 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
 int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
 int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int MPI_T_category_changed(int *stamp);
+/* MPI-4.0 and MPI-4.1 additions */
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Request *request);
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                            MPI_Request *request);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                        int *flag);
+int MPI_Status_get_source(MPI_Status *status, int *source);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_get_error(MPI_Status *status, int *error);
+int MPI_Status_set_error(MPI_Status *status, int error);
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                               int *flag, MPI_Status *status);
+int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 /* Handle conversion between C and Fortran */
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
@@ -2362,6 +2395,36 @@ int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
 int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
 int PMPI_T_category_changed(int *stamp);
+/* MPI-4.0 and MPI-4.1 additions */
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm,
+                           MPI_Request *request);
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request);
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                         int *flag);
+int PMPI_Status_get_source(MPI_Status *status, int *source);
+int PMPI_Status_set_source(MPI_Status *status, int source);
+int PMPI_Status_get_tag(MPI_Status *status, int *tag);
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_Status_get_error(MPI_Status *status, int *error);
+int PMPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status);
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[]);
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int PMPI_Remove_error_class(int errorclass);
+int PMPI_Remove_error_code(int errorcode);
+int PMPI_Remove_error_string(int errorcode);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype *pair_type);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 /* Handle conversion between C and Fortran */
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
