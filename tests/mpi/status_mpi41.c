@@ -95,6 +95,8 @@ static void get_status_family(void)
     CHECK(!flag, "pending: get_status_all flag");
     MPI_Request_get_status_some(1, rq, &outcount, ind, sts);
     CHECK(outcount == 0, "pending: outcount %d", outcount);
+    /* the peer sends its tag-6 message only once every rank has checked */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Send(&out, 1, MPI_INT, peer, 6, MPI_COMM_WORLD);
     MPI_Wait(&rq[0], &st);
     CHECK(in == from + 10, "late receive got %d", in);
