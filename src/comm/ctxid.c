@@ -1,0 +1,251 @@
+/* Context id agreement (see ctxid.h). */
+#include "comm/ctxid.h"
+#include "coll/sched.h"
+#include "util/log.h"
+
+#include <string.h>
+
+/* ids [0, COMM_MAX_IDS / 2) are the eager segment, the rest the main one */
+#define EAGER_WORDS (COMM_ID_WORDS / 2)
+#define HELD_EAGER 1u
+#define HELD_MAIN 2u
+#define FLAGS COMM_ID_WORDS
+
+static uint32_t ids_free[COMM_ID_WORDS]; /* bit set: id free here */
+static int eager_held, main_held;        /* an agreement's round holds the segment */
+static ctxid_agree_t *waiting;           /* agreements past round 0 */
+
+void ctxid_init(void)
+{
+    memset(ids_free, 0xff, sizeof ids_free);
+    eager_held = main_held = 0;
+    waiting = NULL;
+}
+
+void ctxid_reserve(int id)
+{
+    ids_free[id / 32] &= ~(1u << (id % 32));
+}
+
+void ctxid_release(int id)
+{
+    ids_free[id / 32] |= 1u << (id % 32);
+}
+
+ctxid_key_t ctxid_key_next(comm_t *c)
+{
+    return (ctxid_key_t){.hi = (uint64_t)(c->ctx / 2) << 32 | c->ctxid_seq++, .lo = 0};
+}
+
+ctxid_key_t ctxid_key_pair(ctxid_key_t a, ctxid_key_t b)
+{
+    /* keys of ctxid_key_next have lo 0 and hi below 2^43: the top bit keeps
+     * a pair apart from every single key */
+    uint64_t x = a.hi < b.hi ? a.hi : b.hi, y = a.hi < b.hi ? b.hi : a.hi;
+    return (ctxid_key_t){.hi = x, .lo = y | (uint64_t)1 << 63};
+}
+
+static int key_less(ctxid_key_t a, ctxid_key_t b)
+{
+    return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+}
+
+void ctxid_begin(ctxid_agree_t *a, ctxid_key_t key, int member, int nids)
+{
+    memset(a, 0, sizeof *a);
+    a->key = key;
+    a->member = member;
+    a->nids = nids;
+}
+
+static int lowest_waiting(const ctxid_agree_t *a)
+{
+    for (const ctxid_agree_t *w = waiting; w; w = w->next)
+        if (w != a && key_less(w->key, a->key))
+            return 0;
+    return 1;
+}
+
+static void unqueue(ctxid_agree_t *a)
+{
+    if (!a->waiting)
+        return;
+    for (ctxid_agree_t **p = &waiting; *p; p = &(*p)->next)
+        if (*p == a) {
+            *p = a->next;
+            break;
+        }
+    a->waiting = 0;
+}
+
+static void drop(ctxid_agree_t *a)
+{
+    if (a->held & HELD_EAGER)
+        eager_held = 0;
+    if (a->held & HELD_MAIN)
+        main_held = 0;
+    a->held = 0;
+}
+
+void ctxid_offer(ctxid_agree_t *a)
+{
+    uint32_t *m = a->buf;
+    if (!a->member) { /* needs no id: agrees to any */
+        memset(m, 0xff, sizeof a->buf);
+        return;
+    }
+    memset(m, 0, sizeof a->buf);
+    if (a->round == 0) {
+        if (!eager_held)
+            a->held = HELD_EAGER;
+    } else {
+        if (!a->waiting) {
+            a->waiting = 1;
+            a->next = waiting;
+            waiting = a;
+        }
+        if (!main_held && lowest_waiting(a))
+            a->held = HELD_MAIN | (eager_held ? 0 : HELD_EAGER);
+    }
+    if (a->held & HELD_EAGER) {
+        eager_held = 1;
+        memcpy(m, ids_free, sizeof(uint32_t) * EAGER_WORDS);
+    }
+    if (a->held & HELD_MAIN) {
+        main_held = 1;
+        memcpy(m + EAGER_WORDS, ids_free + EAGER_WORDS, sizeof(uint32_t) * (COMM_ID_WORDS - EAGER_WORDS));
+    }
+    m[FLAGS] = a->held;
+}
+
+int ctxid_settle(ctxid_agree_t *a, int *ids)
+{
+    int found = 0;
+    for (int i = 0; i < COMM_MAX_IDS && found < a->nids; i++)
+        if (a->buf[i / 32] & (1u << (i % 32)))
+            ids[found++] = i;
+    uint32_t flags = a->buf[FLAGS];
+    if (found == a->nids) {
+        /* a member offered only ids of segments it holds, which nothing
+         * else here takes meanwhile: they are still free */
+        for (int k = 0; a->member && k < found; k++)
+            ctxid_reserve(ids[k]);
+        drop(a);
+        unqueue(a);
+        return 1;
+    }
+    drop(a);
+    a->round++;
+    if (flags & HELD_MAIN) { /* everyone offered all it had */
+        unqueue(a);
+        return RM_ERR_NO_RESOURCE;
+    }
+    if (a->round % 1024 == 0)
+        rm_log_debug("context id agreement: %d rounds without an id all hold", a->round);
+    return 0;
+}
+
+void ctxid_cancel(ctxid_agree_t *a)
+{
+    drop(a);
+    unqueue(a);
+}
+
+rm_status_t ctxid_agree(ctxid_key_t key, int member, int nids, ctxid_exchange_fn exchange, void *arg,
+                        int *ids)
+{
+    ctxid_agree_t a;
+    ctxid_begin(&a, key, member, nids);
+    for (;;) {
+        ctxid_offer(&a);
+        rm_status_t st = exchange(a.buf, arg);
+        if (st < 0) {
+            ctxid_cancel(&a);
+            return st;
+        }
+        int r = ctxid_settle(&a, ids);
+        if (r)
+            return r < 0 ? r : RM_OK;
+    }
+}
+
+/* ---- the exchange over a communicator ----------------------------------- */
+
+/* A binomial tree rooted at rank 0 of n. */
+static int tree_links(int me, int n, int *kids, int *nkids)
+{
+    int parent = -1;
+    *nkids = 0;
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (me & mask) {
+            parent = me - mask;
+            break;
+        }
+        if (me + mask < n)
+            kids[(*nkids)++] = me + mask;
+    }
+    return parent;
+}
+
+/* buf = the AND of every process's buf, over c. */
+static void round_steps(coll_sched_t *s, comm_t *c, uint32_t *buf)
+{
+    comm_t *local = comm_is_inter(c) ? c->local_comm : c;
+    dtype_t *u32 = dtype_get(MPI_UINT32_T);
+    op_t *band = op_get(MPI_BAND);
+    int kids[32], nkids, parent = tree_links(local->rank, local->size, kids, &nkids);
+    uint32_t *tmp[33];
+    coll_sched_use(s, local);
+    for (int k = 0; k < nkids; k++) {
+        tmp[k] = coll_sched_bytes(s, sizeof(uint32_t) * CTXID_LEN);
+        coll_sched_recv(s, tmp[k], CTXID_LEN, u32, kids[k]);
+    }
+    coll_sched_barrier(s);
+    for (int k = 0; k < nkids; k++)
+        coll_sched_reduce(s, tmp[k], buf, CTXID_LEN, u32, band);
+    if (parent >= 0)
+        coll_sched_send(s, buf, CTXID_LEN, u32, parent);
+    coll_sched_barrier(s);
+    if (local != c && parent < 0) { /* the leaders swap their groups' ANDs */
+        coll_sched_use(s, c);
+        tmp[nkids] = coll_sched_bytes(s, sizeof(uint32_t) * CTXID_LEN);
+        coll_sched_send(s, buf, CTXID_LEN, u32, 0);
+        coll_sched_recv(s, tmp[nkids], CTXID_LEN, u32, 0);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp[nkids], buf, CTXID_LEN, u32, band);
+        coll_sched_barrier(s);
+        coll_sched_use(s, local);
+    }
+    if (parent >= 0)
+        coll_sched_recv(s, buf, CTXID_LEN, u32, parent);
+    coll_sched_barrier(s);
+    for (int k = 0; k < nkids; k++)
+        coll_sched_send(s, buf, CTXID_LEN, u32, kids[k]);
+}
+
+static rm_status_t comm_exchange(uint32_t *buf, void *arg)
+{
+    comm_t *c = arg;
+    coll_sched_t *s = coll_sched_new(c);
+    if (s)
+        round_steps(s, c, buf);
+    return coll_sched_run(s);
+}
+
+rm_status_t ctxid_alloc(comm_t *c, int member, int nids, int *ids)
+{
+    return ctxid_agree(ctxid_key_next(c), member, nids, comm_exchange, c, ids);
+}
+
+rm_status_t ctxid_round_start(comm_t *c, ctxid_agree_t *a, request_t **req)
+{
+    ctxid_offer(a);
+    /* the agreement's count on c tells it from others running there */
+    coll_sched_t *s = coll_sched_new_tagged(c, (uint32_t)a->key.hi);
+    if (s)
+        round_steps(s, c, a->buf);
+    rm_status_t st = coll_sched_start(s, req);
+    if (st < 0)
+        ctxid_cancel(a);
+    return st;
+}
