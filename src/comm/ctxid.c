@@ -1,6 +1,8 @@
 /* Context id agreement (see ctxid.h). */
 #include "comm/ctxid.h"
 #include "coll/sched.h"
+#include "proto/proto.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #include <string.h>
@@ -166,6 +168,12 @@ rm_status_t ctxid_agree(ctxid_key_t key, int member, int nids, ctxid_exchange_fn
         int r = ctxid_settle(&a, ids);
         if (r)
             return r < 0 ? r : RM_OK;
+        /* What holds the ids here may be a nonblocking agreement that needs
+         * progress, or another thread that needs the lock: a round among
+         * few processes (one, on a communicator of one) does not wait for
+         * messages, so it would not give either a chance. */
+        proto_progress();
+        rm_lock_yield();
     }
 }
 

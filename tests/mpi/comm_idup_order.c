@@ -3,8 +3,9 @@
  * orders: the order of nonblocking collectives must match per communicator,
  * not across communicators. Each rank dups MPI_COMM_WORLD four times; even
  * ranks start MPI_Comm_idup on parents 0, 1, 2, 3, odd ranks on 3, 2, 1, 0,
- * then make a blocking MPI_Comm_dup of MPI_COMM_WORLD while the requests
- * are pending, then MPI_Waitall. Every idup must succeed, and the new
+ * then make blocking duplicates of MPI_COMM_WORLD and of MPI_COMM_SELF (an
+ * agreement that waits for no message) while the requests are pending, then
+ * MPI_Waitall. Every idup must succeed, and the new
  * communicators must hold distinct contexts: a message sent on each of them
  * in one order and received in the other lands on its own communicator.
  * Repeated, with the new communicators freed in a shuffled order, so the
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
             CHECK(rc == MPI_SUCCESS, "iteration %d: MPI_Comm_idup on parent %d returned %d", iter, p, rc);
         }
         MPI_Comm_dup(MPI_COMM_WORLD, &nc[NPAR]);
+        MPI_Comm self;
+        MPI_Comm_dup(MPI_COMM_SELF, &self);
         MPI_Status st[NPAR];
         int rc = MPI_Waitall(NPAR, req, st);
         for (int k = 0; k < NPAR; k++)
@@ -78,6 +81,7 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i <= NPAR; i++)
             MPI_Comm_free(&nc[i]);
+        MPI_Comm_free(&self);
     }
     for (int i = 0; i < NPAR; i++)
         MPI_Comm_free(&parent[i]);
