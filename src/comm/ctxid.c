@@ -1,5 +1,6 @@
 /* Context id agreement (see ctxid.h). */
 #include "comm/ctxid.h"
+#include "coll/coll.h"
 #include "coll/sched.h"
 #include "proto/proto.h"
 #include "util/lock.h"
@@ -179,61 +180,77 @@ rm_status_t ctxid_agree(ctxid_key_t key, int member, int nids, ctxid_exchange_fn
 
 /* ---- the exchange over a communicator ----------------------------------- */
 
-/* A binomial tree rooted at rank 0 of n. */
-static int tree_links(int me, int n, int *kids, int *nkids)
+/* buf = the AND of buf over local (recursive doubling, the ranks past the
+ * largest power of two folded in first and answered last). */
+static void round_allreduce(coll_sched_t *s, comm_t *local, uint32_t *buf, dtype_t *u32, op_t *band)
 {
-    int parent = -1;
-    *nkids = 0;
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (me & mask) {
-            parent = me - mask;
-            break;
-        }
-        if (me + mask < n)
-            kids[(*nkids)++] = me + mask;
+    int n = local->size, me = local->rank, p2 = 1;
+    while (2 * p2 <= n)
+        p2 *= 2;
+    coll_sched_use(s, local);
+    if (me >= p2) {
+        coll_sched_send(s, buf, CTXID_LEN, u32, me - p2);
+        coll_sched_barrier(s);
+        coll_sched_recv(s, buf, CTXID_LEN, u32, me - p2);
+        coll_sched_barrier(s);
+        return;
     }
-    return parent;
+    uint32_t *tmp = coll_sched_bytes(s, sizeof(uint32_t) * CTXID_LEN);
+    if (me + p2 < n) {
+        coll_sched_recv(s, tmp, CTXID_LEN, u32, me + p2);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, buf, CTXID_LEN, u32, band);
+    }
+    for (int mask = 1; mask < p2; mask <<= 1) {
+        coll_sched_send(s, buf, CTXID_LEN, u32, me ^ mask);
+        coll_sched_recv(s, tmp, CTXID_LEN, u32, me ^ mask);
+        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, buf, CTXID_LEN, u32, band);
+    }
+    if (me + p2 < n)
+        coll_sched_send(s, buf, CTXID_LEN, u32, me + p2);
+    coll_sched_barrier(s);
 }
 
-/* buf = the AND of every process's buf, over c. */
+/* buf = the AND of every process's buf, over c: on an intercommunicator
+ * each group's, swapped by the leaders (local rank 0) and ANDed, then
+ * broadcast from them in a binomial tree. */
 static void round_steps(coll_sched_t *s, comm_t *c, uint32_t *buf)
 {
-    comm_t *local = comm_is_inter(c) ? c->local_comm : c;
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
     op_t *band = op_get(MPI_BAND);
-    int kids[32], nkids, parent = tree_links(local->rank, local->size, kids, &nkids);
-    uint32_t *tmp[33];
-    coll_sched_use(s, local);
-    for (int k = 0; k < nkids; k++) {
-        tmp[k] = coll_sched_bytes(s, sizeof(uint32_t) * CTXID_LEN);
-        coll_sched_recv(s, tmp[k], CTXID_LEN, u32, kids[k]);
+    if (!comm_is_inter(c)) {
+        round_allreduce(s, c, buf, u32, band);
+        return;
     }
-    coll_sched_barrier(s);
-    for (int k = 0; k < nkids; k++)
-        coll_sched_reduce(s, tmp[k], buf, CTXID_LEN, u32, band);
-    if (parent >= 0)
-        coll_sched_send(s, buf, CTXID_LEN, u32, parent);
-    coll_sched_barrier(s);
-    if (local != c && parent < 0) { /* the leaders swap their groups' ANDs */
+    comm_t *local = c->local_comm;
+    int me = local->rank, n = local->size, low = me & -me;
+    round_allreduce(s, local, buf, u32, band);
+    if (me == 0) {
+        uint32_t *tmp = coll_sched_bytes(s, sizeof(uint32_t) * CTXID_LEN);
         coll_sched_use(s, c);
-        tmp[nkids] = coll_sched_bytes(s, sizeof(uint32_t) * CTXID_LEN);
         coll_sched_send(s, buf, CTXID_LEN, u32, 0);
-        coll_sched_recv(s, tmp[nkids], CTXID_LEN, u32, 0);
+        coll_sched_recv(s, tmp, CTXID_LEN, u32, 0);
         coll_sched_barrier(s);
-        coll_sched_reduce(s, tmp[nkids], buf, CTXID_LEN, u32, band);
-        coll_sched_barrier(s);
+        coll_sched_reduce(s, tmp, buf, CTXID_LEN, u32, band);
         coll_sched_use(s, local);
+        low = 1;
+        while (low < n)
+            low <<= 1;
+    } else {
+        coll_sched_recv(s, buf, CTXID_LEN, u32, me - low);
+        coll_sched_barrier(s);
     }
-    if (parent >= 0)
-        coll_sched_recv(s, buf, CTXID_LEN, u32, parent);
-    coll_sched_barrier(s);
-    for (int k = 0; k < nkids; k++)
-        coll_sched_send(s, buf, CTXID_LEN, u32, kids[k]);
+    for (int mask = low >> 1; mask > 0; mask >>= 1)
+        if (me + mask < n)
+            coll_sched_send(s, buf, CTXID_LEN, u32, me + mask);
 }
 
 static rm_status_t comm_exchange(uint32_t *buf, void *arg)
 {
     comm_t *c = arg;
+    if (!comm_is_inter(c)) /* a blocking creation: the collective's own best way */
+        return coll_allreduce(MPI_IN_PLACE, buf, CTXID_LEN, dtype_get(MPI_UINT32_T), op_get(MPI_BAND), c);
     coll_sched_t *s = coll_sched_new(c);
     if (s)
         round_steps(s, c, buf);

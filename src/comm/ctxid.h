@@ -81,9 +81,9 @@ rm_status_t ctxid_agree(ctxid_key_t key, int member, int nids, ctxid_exchange_fn
                         int *ids);
 
 /* Agreements over every process of c (both groups of an
- * intercommunicator), exchanging over c's collective contexts: a binomial
- * tree ANDs the offers into c's rank 0 (on an intercommunicator the two
- * leaders swap their groups' results) and sends the result back.
+ * intercommunicator), exchanging over c's collective contexts: on an
+ * intracommunicator an AND-allreduce, on an intercommunicator one per
+ * group, swapped and ANDed by the leaders (local rank 0) and broadcast.
  * ctxid_alloc runs one to the end (a blocking creation; its rounds count as
  * collectives on c). ctxid_round_start offers and starts one round as a
  * schedule with tags of the agreement's own, which progress finishes
