@@ -8,20 +8,27 @@
 
 #include <string.h>
 
-/* ids [0, COMM_MAX_IDS / 2) are the eager segment, the rest the main one */
-#define EAGER_WORDS (COMM_ID_WORDS / 2)
-#define HELD_EAGER 1u
-#define HELD_MAIN 2u
+/* The ids in NSEG segments of SEG_WORDS words. */
+#define NSEG 16
+#define SEG_WORDS (COMM_ID_WORDS / NSEG)
+#define ALL_SEGS ((1u << NSEG) - 1)
+_Static_assert(COMM_ID_WORDS % NSEG == 0 && NSEG < 32, "segments");
+/* a->held: the segments, and whether the round is the main one */
+#define HELD_MAIN (1u << 31)
+/* the flags word of an offer: the round held every segment */
+#define OFFER_ALL 1u
 #define FLAGS COMM_ID_WORDS
 
 static uint32_t ids_free[COMM_ID_WORDS]; /* bit set: id free here */
-static int eager_held, main_held;        /* an agreement's round holds the segment */
+static uint32_t segs_held;               /* segments some agreement's round holds */
+static int main_held;                    /* a later round (main) runs */
 static ctxid_agree_t *waiting;           /* agreements past round 0 */
 
 void ctxid_init(void)
 {
     memset(ids_free, 0xff, sizeof ids_free);
-    eager_held = main_held = 0;
+    segs_held = 0;
+    main_held = 0;
     waiting = NULL;
 }
 
@@ -51,6 +58,15 @@ ctxid_key_t ctxid_key_pair(ctxid_key_t a, ctxid_key_t b)
 static int key_less(ctxid_key_t a, ctxid_key_t b)
 {
     return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+}
+
+/* Round 0's segment: the same wherever the key is; creations on
+ * neighbouring parents, or one after another on one parent, get
+ * different ones. */
+static int key_segment(ctxid_key_t k)
+{
+    uint64_t h = (k.hi >> 32) + k.hi + (k.lo >> 32) + k.lo;
+    return (int)(h % NSEG);
 }
 
 void ctxid_begin(ctxid_agree_t *a, ctxid_key_t key, int member, int nids)
@@ -83,8 +99,7 @@ static void unqueue(ctxid_agree_t *a)
 
 static void drop(ctxid_agree_t *a)
 {
-    if (a->held & HELD_EAGER)
-        eager_held = 0;
+    segs_held &= ~(a->held & ALL_SEGS);
     if (a->held & HELD_MAIN)
         main_held = 0;
     a->held = 0;
@@ -99,34 +114,32 @@ void ctxid_offer(ctxid_agree_t *a)
     }
     memset(m, 0, sizeof a->buf);
     if (a->round == 0) {
-        if (!eager_held)
-            a->held = HELD_EAGER;
+        uint32_t seg = 1u << key_segment(a->key);
+        a->held = segs_held & seg ? 0 : seg;
     } else {
         if (!a->waiting) {
             a->waiting = 1;
             a->next = waiting;
             waiting = a;
         }
-        if (!main_held && lowest_waiting(a))
-            a->held = HELD_MAIN | (eager_held ? 0 : HELD_EAGER);
+        if (!main_held && lowest_waiting(a)) {
+            a->held = HELD_MAIN | (ALL_SEGS & ~segs_held);
+            main_held = 1;
+            m[FLAGS] = segs_held ? 0 : OFFER_ALL;
+        }
     }
-    if (a->held & HELD_EAGER) {
-        eager_held = 1;
-        memcpy(m, ids_free, sizeof(uint32_t) * EAGER_WORDS);
-    }
-    if (a->held & HELD_MAIN) {
-        main_held = 1;
-        memcpy(m + EAGER_WORDS, ids_free + EAGER_WORDS, sizeof(uint32_t) * (COMM_ID_WORDS - EAGER_WORDS));
-    }
-    m[FLAGS] = a->held;
+    segs_held |= a->held & ALL_SEGS;
+    for (int g = 0; g < NSEG; g++)
+        if (a->held & (1u << g))
+            memcpy(m + g * SEG_WORDS, ids_free + g * SEG_WORDS, sizeof(uint32_t) * SEG_WORDS);
 }
 
 int ctxid_settle(ctxid_agree_t *a, int *ids)
 {
     int found = 0;
-    for (int i = 0; i < COMM_MAX_IDS && found < a->nids; i++)
-        if (a->buf[i / 32] & (1u << (i % 32)))
-            ids[found++] = i;
+    for (int w = 0; w < COMM_ID_WORDS && found < a->nids; w++)
+        for (uint32_t bits = a->buf[w]; bits && found < a->nids; bits &= bits - 1)
+            ids[found++] = w * 32 + __builtin_ctz(bits);
     uint32_t flags = a->buf[FLAGS];
     if (found == a->nids) {
         /* a member offered only ids of segments it holds, which nothing
@@ -139,7 +152,7 @@ int ctxid_settle(ctxid_agree_t *a, int *ids)
     }
     drop(a);
     a->round++;
-    if (flags & HELD_MAIN) { /* everyone offered all it had */
+    if (flags & OFFER_ALL) { /* everyone offered all it had */
         unqueue(a);
         return RM_ERR_NO_RESOURCE;
     }

@@ -2,27 +2,29 @@
  * every process that will use it, safe when several creations run at once
  * in one process (threads, nonblocking MPI_Comm_idup) on different parents.
  *
- * Each process keeps the set of ids it has free, split in two segments. An
+ * Each process keeps the set of ids it has free, in 16 segments. An
  * agreement goes in rounds; in each, every participant offers a mask of
  * ids, the masks are ANDed across all of them (over the parent's own
  * contexts, so agreements on different parents never mix) and, when the
  * result holds enough ids, all pick the lowest and the members take them.
  * Only one agreement at a time in a process may offer ids from a segment
- * (it holds the segment for the round); the others offer nothing, the AND
- * comes out empty and they try again. So two agreements in flight never
- * hand out one id, whatever order their rounds finish in.
+ * (it holds the segment for the round); the others offer nothing there,
+ * the AND comes out empty and they try again. So two agreements in flight
+ * never hand out one id, whatever order their rounds finish in.
  *
- * - Round 0 offers the eager segment, if no other agreement here holds it:
- *   without concurrent creations one round does.
- * - Later rounds offer the main segment (and the eager one, when free), but
- *   only for the agreement whose key is the lowest of those waiting here.
- *   Keys are the same at every participant (the parent's id and how many
- *   creations the parent has seen), so the lowest agreement in the job ends
- *   up holding everywhere and finishes; then the next.
+ * - Round 0 offers one segment, chosen from the agreement's key (so the
+ *   same everywhere), if no other agreement here holds it: without
+ *   concurrent creations one round does, and concurrent ones on different
+ *   parents mostly fall on different segments and also need only one.
+ * - Later rounds (the main one) offer every segment not held, but only for
+ *   the agreement whose key is the lowest of those waiting here, one at a
+ *   time. Keys are the same at every participant (the parent's id and how
+ *   many creations the parent has seen), so the lowest agreement in the job
+ *   ends up holding everywhere and finishes; then the next.
  * Round 0 may wait for a participant that has not started yet, so it holds
- * only the eager segment; a later round only waits for participants that
- * are all in the agreement, so holding the main segment then never stops
- * another agreement for long.
+ * only one segment; a later round only waits for participants that are all
+ * in the agreement, so the main round never stops another agreement for
+ * long.
  *
  * A non-member (MPI_Comm_create outside the group, MPI_UNDEFINED in a
  * split) offers every id and holds nothing. All state is under the global
@@ -47,7 +49,7 @@ typedef struct ctxid_agree {
     int member;  /* takes the ids agreed */
     int nids;    /* 1, or 2 (an intercommunicator and its local communicator) */
     int round;
-    int held;    /* segments held for the running round */
+    uint32_t held; /* segments held for the running round */
     int waiting; /* in the queue of agreements past round 0 */
     struct ctxid_agree *next;
     uint32_t buf[CTXID_LEN]; /* the offer; the exchange leaves the AND here */
