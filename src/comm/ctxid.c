@@ -15,9 +15,9 @@
 _Static_assert(COMM_ID_WORDS % NSEG == 0 && NSEG < 32, "segments");
 /* a->held: the segments, and whether the round is the main one */
 #define HELD_MAIN (1u << 31)
-/* the flags word of an offer: the round held every segment */
+/* An offer's bit of id 0, MPI_COMM_WORLD's, which no process ever has
+ * free: set when the round held every segment. */
 #define OFFER_ALL 1u
-#define FLAGS COMM_ID_WORDS
 
 static uint32_t ids_free[COMM_ID_WORDS]; /* bit set: id free here */
 static uint32_t segs_held;               /* segments some agreement's round holds */
@@ -71,10 +71,13 @@ static int key_segment(ctxid_key_t k)
 
 void ctxid_begin(ctxid_agree_t *a, ctxid_key_t key, int member, int nids)
 {
-    memset(a, 0, sizeof *a);
+    /* buf is filled by every offer */
     a->key = key;
     a->member = member;
     a->nids = nids;
+    a->round = a->waiting = 0;
+    a->held = 0;
+    a->next = NULL;
 }
 
 static int lowest_waiting(const ctxid_agree_t *a)
@@ -125,22 +128,31 @@ void ctxid_offer(ctxid_agree_t *a)
         if (!main_held && lowest_waiting(a)) {
             a->held = HELD_MAIN | (ALL_SEGS & ~segs_held);
             main_held = 1;
-            m[FLAGS] = segs_held ? 0 : OFFER_ALL;
         }
     }
+    int all = (a->held & ALL_SEGS) == ALL_SEGS;
     segs_held |= a->held & ALL_SEGS;
-    for (int g = 0; g < NSEG; g++)
-        if (a->held & (1u << g))
-            memcpy(m + g * SEG_WORDS, ids_free + g * SEG_WORDS, sizeof(uint32_t) * SEG_WORDS);
+    for (uint32_t segs = a->held & ALL_SEGS; segs; segs &= segs - 1) {
+        int g = __builtin_ctz(segs);
+        memcpy(m + g * SEG_WORDS, ids_free + g * SEG_WORDS, sizeof(uint32_t) * SEG_WORDS);
+    }
+    m[0] |= all ? OFFER_ALL : 0;
 }
 
 int ctxid_settle(ctxid_agree_t *a, int *ids)
 {
+    uint32_t flags = a->buf[0] & OFFER_ALL;
+    a->buf[0] &= ~OFFER_ALL;
+    /* the AND has ids only in segments every member held: a member looks
+     * in its own (in ascending order, so all find the same) */
     int found = 0;
-    for (int w = 0; w < COMM_ID_WORDS && found < a->nids; w++)
-        for (uint32_t bits = a->buf[w]; bits && found < a->nids; bits &= bits - 1)
-            ids[found++] = w * 32 + __builtin_ctz(bits);
-    uint32_t flags = a->buf[FLAGS];
+    uint32_t segs = a->member ? a->held & ALL_SEGS : ALL_SEGS;
+    for (; segs && found < a->nids; segs &= segs - 1) {
+        int g = __builtin_ctz(segs);
+        for (int w = g * SEG_WORDS; w < (g + 1) * SEG_WORDS && found < a->nids; w++)
+            for (uint32_t bits = a->buf[w]; bits && found < a->nids; bits &= bits - 1)
+                ids[found++] = w * 32 + __builtin_ctz(bits);
+    }
     if (found == a->nids) {
         /* a member offered only ids of segments it holds, which nothing
          * else here takes meanwhile: they are still free */

@@ -36,8 +36,8 @@
 
 #include "comm/comm.h"
 
-/* the mask, then a word of flags (which segments the offer came from) */
-#define CTXID_LEN (COMM_ID_WORDS + 1)
+/* an offer: the mask of ids (id 0's bit, never free, carries a flag) */
+#define CTXID_LEN COMM_ID_WORDS
 
 /* The order agreements get the main segment in: lowest first. */
 typedef struct ctxid_key {
