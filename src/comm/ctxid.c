@@ -60,13 +60,19 @@ static int key_less(ctxid_key_t a, ctxid_key_t b)
     return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
 }
 
-/* Round 0's segment: the same wherever the key is; creations on
- * neighbouring parents, or one after another on one parent, get
- * different ones. */
+/* Round 0's segment: the same wherever the key is. Ids come from the
+ * segments in turn, so a parent's id says much about its place: parents
+ * in different segments, or at different places (up to 16 apart) in one,
+ * and creations in a row on one parent, start on different segments. */
+static uint32_t key_mix(uint64_t k)
+{
+    uint32_t id = (uint32_t)(k >> 32) & 0x7fffffffu, seq = (uint32_t)k;
+    return id / (COMM_MAX_IDS / NSEG) + 5 * (id % (COMM_MAX_IDS / NSEG)) + seq;
+}
+
 static int key_segment(ctxid_key_t k)
 {
-    uint64_t h = (k.hi >> 32) + k.hi + (k.lo >> 32) + k.lo;
-    return (int)(h % NSEG);
+    return (int)((key_mix(k.hi) + key_mix(k.lo)) % NSEG);
 }
 
 void ctxid_begin(ctxid_agree_t *a, ctxid_key_t key, int member, int nids)
