@@ -61,7 +61,8 @@ for np in 2 4; do
         q=$(awk -v r="$r" -v m="$m" -v o="$o" 'BEGIN { b = m; if (o != "" && (b == "" || o + 0 < b + 0)) b = o
             if (r == "" || b == "") print "-"; else printf "%.2f", r / b }')
         printf "%-6s %-8s %10s" "1x$np" $op "${r:--}"
-        [ -n "$base" ] && printf " %10s" "$(get "$tmp/base.$np" $op | sed 's/^$/-/')"
+        b=""
+        [ -n "$base" ] && b=$(get "$tmp/base.$np" $op) && printf " %10s" "${b:--}"
         printf " %10s %10s %7s\n" "${m:--}" "${o:--}" "$q"
     done
 done
