@@ -5,6 +5,8 @@
  * src/proto/part.c, the design docs/partitioned.md. */
 #include "mpi/mpiimpl.h"
 
+#include <stdlib.h>
+
 static int part_init(const char *fn_name_, int send, const void *buf, int partitions,
                      MPI_Count count, MPI_Datatype datatype, int peer, int tag, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
@@ -139,6 +141,18 @@ int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
                                     array_of_partitions[i], &r));
     if (length == 0)
         MPI_CHECKED(part_request(fn_name_, request, REQ_PSEND, &r));
+    if (length > 1) { /* a partition named twice in the list */
+        unsigned char *seen = calloc((size_t)proto_part_count(r), 1);
+        if (!seen)
+            MPI_FAIL(r->comm, MPI_ERR_NO_MEM, "no memory for %d partitions", proto_part_count(r));
+        int dup = -1;
+        for (int i = 0; i < length && dup < 0; i++)
+            if (seen[array_of_partitions[i]]++)
+                dup = array_of_partitions[i];
+        free(seen);
+        if (dup >= 0)
+            MPI_FAIL(r->comm, MPI_ERR_ARG, "partition %d appears twice in the list", dup);
+    }
     for (int i = 0; i < length && err == MPI_SUCCESS; i++)
         err = part_mark(fn_name_, r, array_of_partitions[i]);
     MPI_END();

@@ -241,6 +241,8 @@ static void bad_args(int peer, int me_sends)
         int bad[2] = {1, 7};
         CHECK(cls(MPI_Pready_list(2, bad, s)) == MPI_ERR_ARG, "list with 7");
         CHECK(cls(MPI_Pready_list(-1, bad, s)) == MPI_ERR_ARG, "list length -1");
+        int twice[3] = {1, 3, 1};
+        CHECK(cls(MPI_Pready_list(3, twice, s)) == MPI_ERR_ARG, "list naming 1 twice");
         CHECK(cls(MPI_Request_free(&s)) == MPI_ERR_REQUEST && s != MPI_REQUEST_NULL,
               "free of an active partitioned request");
         CHECK(cls(MPI_Cancel(&s)) == MPI_ERR_REQUEST, "cancel of a partitioned request");
@@ -249,8 +251,9 @@ static void bad_args(int peer, int me_sends)
         int two_again[2] = {0, 2};
         CHECK(cls(MPI_Pready_list(2, two_again, s)) == MPI_ERR_ARG, "list repeating 2");
         CHECK(cls(MPI_Pready_range(1, 3, s)) == MPI_ERR_ARG, "range over 2");
-        MPI_Pready_range(0, 1, s); /* nothing of the failed calls went */
-        MPI_Pready(3, s);
+        /* nothing of the failed calls was marked */
+        CHECK(MPI_Pready_range(0, 1, s) == MPI_SUCCESS && MPI_Pready(3, s) == MPI_SUCCESS,
+              "marking after the failed calls");
         CHECK(MPI_Wait(&s, MPI_STATUS_IGNORE) == MPI_SUCCESS, "Wait after bad calls");
         MPI_Request_free(&s);
         /* 2 x 8 ints against a receive of 8: the receive fails */
