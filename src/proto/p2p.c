@@ -34,8 +34,8 @@ static rm_status_t proto_ctl_send(int world, int type, uint64_t id, uint64_t aux
     return st == RM_INPROGRESS ? RM_OK : st;
 }
 
-static void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer,
-                                int tag, comm_t *comm, uint32_t ctx)
+void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer, int tag,
+                         comm_t *comm, uint32_t ctx)
 {
     r->buf = buf;
     r->count = count;

@@ -67,16 +67,7 @@ static rm_status_t part_new(request_t **out, int kind, const void *buf, int part
         return RM_ERR_NOMEM;
     }
     r->part = p;
-    r->buf = (void *)buf;
-    r->count = count;
-    r->dt = dt;
-    if (!dt->builtin)
-        dtype_addref(dt);
-    r->comm = comm;
-    comm->refcount++;
-    r->peer = peer;
-    r->tag = tag;
-    r->ctx = comm->ctx;
+    proto_request_setup(r, (void *)buf, count, dt, peer, tag, comm, comm->ctx);
     r->persistent = 1;
     r->world_peer = -1;
     p->send = kind == REQ_PSEND;
