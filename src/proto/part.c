@@ -332,11 +332,16 @@ rm_status_t proto_part_start(request_t *r)
     if (part_advance(r) || r->peer == MPI_PROC_NULL)
         return RM_OK;
     if (!p->polled) {
-        rm_status_t st = proto_poll_add(part_poll, r);
-        if (st < 0)
-            return st;
+        /* the poll's reference first: the progress thread this may start
+         * runs the poll at once */
         p->polled = 1;
         r->refs++;
+        rm_status_t st = proto_poll_add(part_poll, r);
+        if (st < 0) {
+            p->polled = 0;
+            r->refs--;
+            return st;
+        }
     }
     return RM_OK;
 }
