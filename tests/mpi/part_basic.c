@@ -65,10 +65,16 @@ static void counts(int peer, int me_sends, int sp, int rp, int n)
                 buf[i] = val(cycle, i);
             mark_all(req, sp, cycle);
             CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS, "Wait send");
+        } else if (cycle == 1) { /* the array forms */
+            memset(buf, 0xff, sizeof(int) * (size_t)n);
+            CHECK(MPI_Startall(1, &req) == MPI_SUCCESS, "Startall");
+            CHECK(MPI_Waitall(1, &req, &st) == MPI_SUCCESS, "Waitall recv");
         } else {
             memset(buf, 0xff, sizeof(int) * (size_t)n);
             CHECK(MPI_Start(&req) == MPI_SUCCESS, "Start");
             CHECK(MPI_Wait(&req, &st) == MPI_SUCCESS, "Wait recv");
+        }
+        if (!me_sends) {
             int c;
             MPI_Get_count(&st, MPI_INT, &c);
             CHECK(c == n && st.MPI_SOURCE == peer && st.MPI_TAG == 5,
