@@ -5,7 +5,8 @@
  * cycles, a noncontiguous receive type cut across its elements, early
  * arrival seen by MPI_Parrived while the sender still holds back its last
  * partition (ordered by another message, nothing timed), MPI_PROC_NULL, a
- * size mismatch, and the error classes of bad arguments. */
+ * size mismatch, the error classes of bad arguments, and pairs over an
+ * intercommunicator. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +47,16 @@ static void mark_all(MPI_Request req, int np, int mode)
     }
 }
 
-static void counts(int peer, int me_sends, int sp, int rp, int n)
+static void counts(MPI_Comm comm, int peer, int me_sends, int sp, int rp, int n)
 {
     int *buf = calloc((size_t)n, sizeof(int));
     MPI_Request req;
     MPI_Status st;
     if (me_sends) {
-        CHECK(MPI_Psend_init(buf, sp, n / sp, MPI_INT, peer, 5, MPI_COMM_WORLD, MPI_INFO_NULL,
+        CHECK(MPI_Psend_init(buf, sp, n / sp, MPI_INT, peer, 5, comm, MPI_INFO_NULL,
                              &req) == MPI_SUCCESS, "Psend_init");
     } else {
-        CHECK(MPI_Precv_init(buf, rp, n / rp, MPI_INT, peer, 5, MPI_COMM_WORLD, MPI_INFO_NULL,
+        CHECK(MPI_Precv_init(buf, rp, n / rp, MPI_INT, peer, 5, comm, MPI_INFO_NULL,
                              &req) == MPI_SUCCESS, "Precv_init");
     }
     for (int cycle = 0; cycle < 3; cycle++) {
@@ -295,14 +296,25 @@ int main(int argc, char **argv)
     if (peer < size) {
         static const int pairs[][2] = {{1, 1}, {4, 4}, {8, 2}, {2, 8}, {3, 16}, {16, 3}, {48, 1}};
         for (int k = 0; k < (int)(sizeof pairs / sizeof pairs[0]); k++) {
-            counts(peer, me_sends, pairs[k][0], pairs[k][1], N);
-            counts(peer, me_sends, pairs[k][0], pairs[k][1], 48); /* eager pieces */
+            counts(MPI_COMM_WORLD, peer, me_sends, pairs[k][0], pairs[k][1], N);
+            counts(MPI_COMM_WORLD, peer, me_sends, pairs[k][0], pairs[k][1], 48); /* eager */
         }
         noncontig(peer, me_sends);
         early(peer, me_sends, 4, 4);
         early(peer, me_sends, 2, 8);
         early(peer, me_sends, 8, 2);
         bad_args(peer, me_sends);
+    }
+    if (size % 2 == 0) {
+        /* over an intercommunicator: even world ranks against odd ones, the
+         * peer is the same local rank in the other group */
+        MPI_Comm half, inter;
+        MPI_Comm_split(MPI_COMM_WORLD, rank & 1, rank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, me_sends ? 1 : 0, 77, &inter);
+        counts(inter, rank / 2, me_sends, 4, 3, N);
+        counts(inter, rank / 2, me_sends, 2, 8, 48);
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
     }
     proc_null();
     MPI_Barrier(MPI_COMM_WORLD);
