@@ -675,6 +675,19 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
                   int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Start(MPI_Request *request);
 int MPI_Startall(int count, MPI_Request array_of_requests[]);
+/* partitioned communication (MPI-4.0) */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count,
+                    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count,
+                    MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int MPI_Pready(int partition, MPI_Request request);
+int MPI_Pready_range(int partition_low, int partition_high,
+                      MPI_Request request);
+int MPI_Pready_list(int length, int array_of_partitions[],
+                     MPI_Request request);
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  int dest, int sendtag, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
@@ -1592,6 +1605,19 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
                    int tag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Start(MPI_Request *request);
 int PMPI_Startall(int count, MPI_Request array_of_requests[]);
+/* partitioned communication (MPI-4.0) */
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count,
+                    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count,
+                    MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int PMPI_Pready(int partition, MPI_Request request);
+int PMPI_Pready_range(int partition_low, int partition_high,
+                      MPI_Request request);
+int PMPI_Pready_list(int length, int array_of_partitions[],
+                     MPI_Request request);
+int PMPI_Parrived(MPI_Request request, int partition, int *flag);
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   int dest, int sendtag, void *recvbuf, int recvcount,
                   MPI_Datatype recvtype, int source, int recvtag,

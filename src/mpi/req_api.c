@@ -380,6 +380,10 @@ int PMPI_Request_free(MPI_Request *request)
         goto fn_exit;
     if (!r)
         MPI_FAIL(NULL, MPI_ERR_REQUEST, "cannot free MPI_REQUEST_NULL");
+    /* MPI-4.0 4.2: freeing an active partitioned request is erroneous (its
+     * buffer is still being read or written partition by partition) */
+    if ((r->kind == REQ_PSEND || r->kind == REQ_PRECV) && r->active)
+        MPI_FAIL(r->comm, MPI_ERR_REQUEST, "cannot free an active partitioned request");
     if (r->kind == REQ_GREQ && r->gf)
         r->gf(r->gstate);
     /* an operation still in flight keeps its own reference and finishes */
@@ -452,6 +456,8 @@ int PMPI_Cancel(MPI_Request *request)
     }
     if (req_inactive(r))
         MPI_FAIL(r->comm, MPI_ERR_REQUEST, "cannot cancel an inactive persistent request");
+    if (r->kind == REQ_PSEND || r->kind == REQ_PRECV)
+        MPI_FAIL(r->comm, MPI_ERR_REQUEST, "an active partitioned request cannot be cancelled");
     MPI_CHECK_STATUS(r->comm, proto_cancel(r));
     MPI_END();
 }
