@@ -79,12 +79,20 @@ int main(int argc, char **argv)
     MPI_Comm_free(&a);
     MPI_Comm_free(&b);
 
-    /* each level: members are exactly the ranks naming the same instance on the same host */
+    /* each level: members are exactly the ranks naming the same instance on
+     * the same host. A host is told by its shared-memory communicator (the
+     * world rank of its first member), not by its name: the suite also runs
+     * across virtual hosts of one machine, which share a host name. */
+    MPI_Comm shm;
+    int first = rank;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+    MPI_Bcast(&first, 1, MPI_INT, 0, shm);
+    MPI_Comm_free(&shm);
     static const char *const levels[] = {"Package", "NUMANode", "L3Cache", "L2Cache", "Core", "PU"};
     for (int l = 0; l < 6; l++) {
         char mine[2 * (MPI_MAX_INFO_VAL + 1)], v[MPI_MAX_INFO_VAL + 1];
         instance(hw, levels[l], v);
-        snprintf(mine, sizeof mine, "%s/%s", host, v);
+        snprintf(mine, sizeof mine, "%d/%s", first, v);
         static char all[64][2 * (MPI_MAX_INFO_VAL + 1)];
         CHECK(size <= 64, "too many ranks");
         MPI_Allgather(mine, sizeof mine, MPI_CHAR, all, sizeof mine, MPI_CHAR, MPI_COMM_WORLD);
