@@ -181,14 +181,24 @@ typedef struct dims_search {
     int best_diff;
 } dims_search_t;
 
+/* s->cur (non-increasing) is better than s->best at equal spread: larger
+ * smallest dimension, then larger next smallest, and so on. */
+static int dims_better(const dims_search_t *s)
+{
+    for (int i = s->k - 1; i >= 0; i--)
+        if (s->cur[i] != s->best[i])
+            return s->cur[i] > s->best[i];
+    return 0;
+}
+
 /* Non-increasing factorisations of rem into the positions at..k-1, each
- * factor at most cur[at-1], visited in increasing order of the factors; one
- * replaces the best when its spread (largest - smallest) is strictly less. */
+ * factor at most cur[at-1]; one replaces the best when its spread (largest -
+ * smallest) is less, or equal and dims_better says so. */
 static void dims_visit(dims_search_t *s, int at, int rem)
 {
     if (at == s->k) {
         int diff = s->cur[0] - s->cur[s->k - 1];
-        if (rem == 1 && diff < s->best_diff) {
+        if (rem == 1 && (diff < s->best_diff || (diff == s->best_diff && dims_better(s)))) {
             s->best_diff = diff;
             memcpy(s->best, s->cur, sizeof(int) * (size_t)s->k);
         }
@@ -199,7 +209,7 @@ static void dims_visit(dims_search_t *s, int at, int rem)
         int f = s->divs[i];
         if ((at && f > s->cur[at - 1]) || f > rem)
             break;
-        if (rem % f || (at && s->cur[0] - f >= s->best_diff))
+        if (rem % f || (at && s->cur[0] - f > s->best_diff))
             continue;
         /* the remaining factors are at most f each */
         long long cap = 1;
@@ -228,11 +238,12 @@ rm_status_t topo_dims_create(int nnodes, int ndims, int *dims)
     if (nfree == 0)
         return rest == 1 ? RM_OK : RM_ERR_INVALID;
     /* MPICH's answer (checked against MPICH 4.0 for every product up to
-     * 3000 in up to 6 dimensions): the greedy split (prime factors, largest
-     * first, each to the smallest dimension so far; Open MPI stops here)
-     * unless some factorisation has a strictly smaller spread between the
-     * largest and smallest dimension; then the first such of least spread,
-     * taking factorisations in increasing order. */
+     * 20000 in 2 to 6 dimensions, docs/topology.md): of the factorisations
+     * with the least spread between the largest and smallest dimension, the
+     * one whose smallest dimension is largest, then the next smallest, and
+     * so on (5040 in 3-D: 21x16x15, not 20x18x14). The greedy split (prime
+     * factors, largest first, each to the smallest dimension so far; Open
+     * MPI's answer) starts the search as the best so far. */
     int *prod = malloc(sizeof(int) * 2 * (size_t)nfree);
     int ndivs = 0, cap = 64, *divs = malloc(sizeof(int) * (size_t)cap);
     int primes[32], np = 0; /* 2^31 has at most 31 prime factors */

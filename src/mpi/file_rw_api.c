@@ -94,6 +94,17 @@ static int file_agreed_class(int cls, int all, char *why, size_t whylen)
     return all;
 }
 
+/* How far an access of count items of dt moves a file pointer: by the
+ * amount requested (MPI-4.1 14.4.3: to the etype after the last one the
+ * access will touch, decided when it starts), as the nonblocking forms do,
+ * whatever the file holds. A read running into the end of the file used to
+ * move it by the bytes found, so the position depended on what earlier
+ * accesses had left in the file. */
+static MPI_Offset file_etypes(const io_file_t *f, int count, const dtype_t *dt)
+{
+    return (MPI_Offset)count * dt->size / f->etype->size;
+}
+
 /* The one data path: checks, position, transfer, pointer update. A
  * collective call (coll) agrees on the checks first, so a process with bad
  * arguments does not leave the others waiting in the exchange. */
@@ -119,15 +130,14 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
         cls = file_agreed_class(cls, all, why, sizeof why);
         if (cls != MPI_SUCCESS)
             FILE_FAIL(cls, "%s", why);
-        if (pos == POS_INDIV)
-            f->fp += *bytes / f->etype->size;
+        if (pos == POS_INDIV && rc >= 0)
+            f->fp += file_etypes(f, count, dt);
         FILE_CHECK_RC(rc, write ? "write" : "read");
         goto fn_exit;
     }
     if (pos == POS_ORDERED) {
         int all = cls;
-        rc = file_ordered_offset(f, cls ? 0 : (MPI_Offset)count * dt->size / f->etype->size, &all,
-                                 &offset);
+        rc = file_ordered_offset(f, cls ? 0 : file_etypes(f, count, dt), &all, &offset);
         cls = file_agreed_class(cls, all, why, sizeof why);
     }
     if (cls != MPI_SUCCESS)
@@ -135,11 +145,11 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
     if (pos == POS_INDIV)
         offset = f->fp;
     else if (pos == POS_SHARED)
-        rc = io_shfp_fetch_add(f, (MPI_Offset)count * dt->size / f->etype->size, &offset);
+        rc = io_shfp_fetch_add(f, file_etypes(f, count, dt), &offset);
     FILE_CHECK_RC(rc, "shared file pointer");
     rc = write ? io_write(f, offset, buf, count, dt, bytes) : io_read(f, offset, buf, count, dt, bytes);
-    if (pos == POS_INDIV)
-        f->fp += *bytes / f->etype->size;
+    if (pos == POS_INDIV && rc >= 0)
+        f->fp += file_etypes(f, count, dt);
     FILE_CHECK_RC(rc, write ? "write" : "read");
     FILE_END();
 }
@@ -324,7 +334,7 @@ static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos 
     int cls = file_rw_check(f, write, pos, offset, buf, count, dt, datatype, why, sizeof why);
     if (cls != MPI_SUCCESS)
         FILE_FAIL(cls, "%s", why);
-    MPI_Offset n = (MPI_Offset)count * dt->size / f->etype->size;
+    MPI_Offset n = file_etypes(f, count, dt);
     int rc = 0;
     if (pos == POS_INDIV) {
         offset = f->fp;
