@@ -270,8 +270,11 @@ void mpit_event_deliver(void)
             if (r->ndropped) {
                 dropped = r->ndropped;
                 r->ndropped = 0;
-                if ((dfn = r->dropped) != NULL)
+                if ((dfn = r->dropped) != NULL) {
+                    int l = ev_pick(r, MPI_T_CB_REQUIRE_NONE);
+                    ud = l >= 0 ? r->ud[l] : NULL; /* the user data of the callback that missed them */
                     break;
+                }
             }
             if (r->qn) {
                 inst = r->q[r->qhead];
@@ -294,7 +297,7 @@ void mpit_event_deliver(void)
         r->busy++;
         pthread_mutex_unlock(&ev_lock);
         if (dfn)
-            dfn(dropped, r, 0, MPI_T_CB_REQUIRE_NONE, NULL);
+            dfn(dropped, r, 0, MPI_T_CB_REQUIRE_NONE, ud);
         else
             fn(&inst, r, MPI_T_CB_REQUIRE_NONE, ud);
         pthread_mutex_lock(&ev_lock);
