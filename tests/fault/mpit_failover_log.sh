@@ -13,7 +13,10 @@ fault_build=$1
 fault_cluster e 1gbit
 tool=$fault_build/lib/libmpit_failover_log.so
 [ -f "$tool" ] || { echo "FAIL: $tool not built"; exit 1; }
-stress_start 10 LD_PRELOAD="$tool" MPIT_FAILOVER_LOG="$tmp/failover.%r"
+preload=$tool
+# under ASan its runtime must come first in the preload list
+[ "$(sanitizer "$fault_build")" != asan ] || preload="$(cc -print-file-name=libasan.so) $tool"
+stress_start 10 LD_PRELOAD="$preload" MPIT_FAILOVER_LOG="$tmp/failover.%r"
 fault_start nic 2 3
 stress_wait
 check_stress
