@@ -11,11 +11,13 @@
 enum { STEP_SEND = 1, STEP_RECV, STEP_COPY, STEP_REDUCE };
 
 /* Tags of schedules on the collective context: above the fixed tags used
- * there outside schedules (comm/inter.c 60..); 2^8 per schedule (the count
+ * there outside schedules (comm/inter.c 60..), below those of schedules
+ * with tags of their own (COLL_SCHED_TAG_OWN); 2^8 per schedule (the count
  * wraps after 2^16 schedules), of which a step may choose one (its `sub`)
  * to tell apart two messages between the same pair of ranks that the order
  * of posting would not. */
 #define SCHED_TAG_BASE (1 << 24)
+_Static_assert(SCHED_TAG_BASE + (0x10000 << 8) <= COLL_SCHED_TAG_OWN, "schedule tags overlap");
 #define SCHED_SEQ_MASK 0xffff
 #define SCHED_SUB_MASK 0xff
 
@@ -92,6 +94,16 @@ coll_sched_t *coll_sched_new(comm_t *c)
     unsigned seq = (unsigned)c->coll_seq;
     c->coll_seq = (int)((seq + 1) & SCHED_SEQ_MASK); /* never overflows the int */
     s->tag = SCHED_TAG_BASE + (int)(seq << 8);
+    return s;
+}
+
+coll_sched_t *coll_sched_new_tagged(comm_t *c, uint32_t id)
+{
+    int seq = c->coll_seq; /* the count stays as it was */
+    coll_sched_t *s = coll_sched_new(c);
+    c->coll_seq = seq;
+    if (s)
+        s->tag = COLL_SCHED_TAG_OWN + (int)((id & SCHED_SEQ_MASK) << 8);
     return s;
 }
 

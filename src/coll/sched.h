@@ -24,6 +24,13 @@ typedef struct coll_sched coll_sched_t;
 
 /* A new schedule on c (the intercommunicator itself for inter phases). */
 coll_sched_t *coll_sched_new(comm_t *c);
+/* The same with tags of its own, from `id` (its low 16 bits) instead of
+ * c's count of collectives: for work that starts from progress rather than
+ * from a call (a context id agreement's later rounds, src/comm/ctxid.c),
+ * which the count would put out of step. The caller keeps ids of schedules
+ * running at once on c distinct. */
+#define COLL_SCHED_TAG_OWN (1 << 26)
+coll_sched_t *coll_sched_new_tagged(comm_t *c, uint32_t id);
 /* Steps of the current round. Buffers must stay valid until the schedule
  * ends; datatypes and ops are held by reference. A failed addition (memory)
  * is remembered and reported by start/run. */

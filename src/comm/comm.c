@@ -1,10 +1,11 @@
 /* Communicators and groups. A communicator is a group plus a context id that
- * all its members agree on: ids come from a bitmask reduced with BAND over the
- * parent, so creation needs no central authority. */
+ * all its members agree on (src/comm/ctxid.c: masks of free ids ANDed over
+ * the parent), so creation needs no central authority. */
 #include "coll/coll.h"
 #include "coll/op.h"
 #include "comm/attr.h"
 #include "comm/comm.h"
+#include "comm/ctxid.h"
 #include "comm/topo.h"
 #include "proto/proto.h"
 #include "util/handle.h"
@@ -20,8 +21,6 @@ static rm_htable_t comm_table = RM_HTABLE_INIT(RM_HOBJ_COMM, 0);
 static rm_htable_t group_table = RM_HTABLE_INIT(RM_HOBJ_GROUP, 0);
 static errhandler_t errh_fatal, errh_return, errh_abort;
 static rm_htable_t errh_table = RM_HTABLE_INIT(RM_HOBJ_ERRHANDLER, 0);
-static uint32_t comm_ids[COMM_MAX_IDS / 32]; /* bit set: id free */
-_Static_assert(COMM_ID_WORDS == COMM_MAX_IDS / 32, "COMM_ID_WORDS");
 
 /* ---- groups ------------------------------------------------------------ */
 
@@ -107,57 +106,6 @@ void comm_set_errhandler(comm_t *c, errhandler_t *e)
     c->errh = e;
 }
 
-/* ---- context ids ------------------------------------------------------- */
-
-int comm_id_take(int id)
-{
-    int was_free = (comm_ids[id / 32] >> (id % 32)) & 1;
-    comm_ids[id / 32] &= ~(1u << (id % 32));
-    return was_free;
-}
-
-void comm_id_give(int id)
-{
-    comm_ids[id / 32] |= 1u << (id % 32);
-}
-
-void comm_ids_snapshot(uint32_t *mask)
-{
-    memcpy(mask, comm_ids, sizeof comm_ids);
-}
-
-void comm_ids_put(int id)
-{
-    comm_id_give(id);
-}
-
-int comm_ids_pick(const uint32_t *mask, int take)
-{
-    for (int i = 0; i < COMM_MAX_IDS; i++) {
-        if (mask[i / 32] & (1u << (i % 32))) {
-            if (take)
-                comm_id_take(i);
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* Agree on an id free at every member of parent; members take it. */
-static rm_status_t comm_id_alloc(comm_t *parent, int member, int *id)
-{
-    if (comm_is_inter(parent))
-        return comm_inter_id_alloc(parent, member, id);
-    uint32_t mask[COMM_MAX_IDS / 32];
-    comm_ids_snapshot(mask);
-    rm_status_t st = coll_allreduce(MPI_IN_PLACE, mask, COMM_MAX_IDS / 32, dtype_get(MPI_UINT32_T),
-                                    op_get(MPI_BAND), parent);
-    if (st < 0)
-        return st;
-    *id = comm_ids_pick(mask, member);
-    return *id < 0 ? RM_ERR_NO_RESOURCE : RM_OK;
-}
-
 /* ---- communicators ----------------------------------------------------- */
 
 static void comm_setup(comm_t *c, group_t *g, int id, int my_world)
@@ -176,7 +124,7 @@ static void comm_setup(comm_t *c, group_t *g, int id, int my_world)
 
 rm_status_t comm_init(int world_rank, int world_size)
 {
-    memset(comm_ids, 0xff, sizeof comm_ids);
+    ctxid_init();
     errh_fatal = (errhandler_t){.handle = MPI_ERRORS_ARE_FATAL, .refcount = 1, .builtin = 1, .kind = 0};
     errh_return = (errhandler_t){.handle = MPI_ERRORS_RETURN, .refcount = 1, .builtin = 1, .kind = 1};
     errh_abort = (errhandler_t){.handle = MPI_ERRORS_ABORT, .refcount = 1, .builtin = 1, .kind = 0};
@@ -195,8 +143,8 @@ rm_status_t comm_init(int world_rank, int world_size)
     memset(comm_self, 0, sizeof *comm_self);
     comm_setup(comm_world, gw, 0, world_rank);
     comm_setup(comm_self, gs, 1, world_rank);
-    comm_id_take(0);
-    comm_id_take(1);
+    ctxid_reserve(0);
+    ctxid_reserve(1);
     comm_world->handle = MPI_COMM_WORLD;
     comm_self->handle = MPI_COMM_SELF;
     strcpy(comm_world->name, "MPI_COMM_WORLD");
@@ -249,7 +197,7 @@ static void comm_destroy(comm_t *c)
     group_release(c->remote_group);
     if (c->local_comm)
         comm_release(c->local_comm);
-    comm_id_give((int)(c->ctx / 2));
+    ctxid_release((int)(c->ctx / 2));
     if (c != comm_world && c != comm_self) {
         if (c->handle)
             rm_htable_free(&comm_table, c->handle);
@@ -305,12 +253,12 @@ rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, in
 {
     comm_t *c = calloc(1, sizeof *c);
     if (!c) {
-        comm_id_give(id);
+        ctxid_release(id);
         return RM_ERR_NOMEM;
     }
     comm_setup(c, g, id, proto_proc.world_rank);
     if (handle && !(c->handle = rm_htable_alloc(&comm_table, c))) {
-        comm_id_give(id);
+        ctxid_release(id);
         free(c);
         return RM_ERR_NOMEM;
     }
@@ -329,7 +277,7 @@ rm_status_t comm_create_internal(comm_t *parent, group_t *members, int handle, c
 {
     int id;
     *out = NULL;
-    rm_status_t st = comm_id_alloc(parent, members != NULL, &id);
+    rm_status_t st = ctxid_alloc(parent, members != NULL, 1, &id);
     if (st < 0 || !members)
         return st;
     return comm_new(members, NULL, id, parent->errh, handle, out);

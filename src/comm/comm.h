@@ -57,7 +57,7 @@ typedef struct comm {
     int coll_seq;   /* collectives issued on this comm (tags for algorithms) */
     struct topo *topo;   /* process topology (src/comm/topo.c), NULL if none */
     comm_hint_t *hints;  /* info hints, in the order set */
-    uint32_t idup_seq;   /* MPI_Comm_idup calls on this comm (tags their exchange) */
+    uint32_t ctxid_seq;  /* creations over this comm (src/comm/ctxid.c) */
     comm_hosts_t *hosts; /* NULL until a collective needs it */
     struct coll_shm *shm; /* one-host collectives' segment (src/coll/shm.c) */
     int shm_state;        /* whether it has one: unknown until a collective asks */
@@ -87,13 +87,10 @@ extern group_t *group_empty;
  * communicator's group (NULL for a process that is not a member, which
  * gets *out = NULL). */
 rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out);
-/* The same in two steps, for creations that agree on the id themselves
- * (src/comm/commgrp.c): comm_ids_snapshot copies the set of ids free here
- * (COMM_MAX_IDS bits), comm_id_take/give mark one used/free, and
- * comm_create_with_id builds the communicator on an id already taken. */
+/* The same on an id already agreed and taken (src/comm/ctxid.h), for
+ * creations that agree on it themselves (src/comm/commgrp.c); the id is
+ * given back if it fails. */
 #define COMM_MAX_IDS 2048
-int comm_id_take(int id); /* 0 if it was not free */
-void comm_id_give(int id);
 rm_status_t comm_create_with_id(comm_t *parent, group_t *members, int id, comm_t **out);
 rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out);
 void comm_hints_free(comm_hint_t **h);
@@ -126,17 +123,12 @@ static inline int comm_peer_size(const comm_t *c)
     return c->remote_group ? c->remote_group->size : c->size;
 }
 
-/* Context ids, for src/comm only: a snapshot of the free set (COMM_ID_WORDS
- * words) and the lowest id free in an agreed mask. comm_new takes over g and
- * remote when it succeeds; when it fails it gives the id back and the caller
- * keeps the groups. */
+/* For src/comm only: a communicator on an agreed, taken id. comm_new takes
+ * over g and remote when it succeeds; when it fails it gives the id back
+ * and the caller keeps the groups. */
 #define COMM_ID_WORDS (COMM_MAX_IDS / 32)
-void comm_ids_snapshot(uint32_t *mask);
-int comm_ids_pick(const uint32_t *mask, int take);
-void comm_ids_put(int id); /* give back an id taken by comm_ids_pick */
 rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, int handle,
                      comm_t **out);
-rm_status_t comm_inter_id_alloc(comm_t *c, int member, int *id);
 
 /* Intercommunicators (src/comm/inter.c). */
 /* Collective over local (an intracommunicator) and, at the leader, peer.

@@ -6,13 +6,14 @@
  * the intercommunicator's collective context afterwards. */
 #include "coll/inter.h"
 #include "comm/comm.h"
+#include "comm/ctxid.h"
 #include "proto/proto.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* tags on an intercommunicator's collective context (schedules, coll/sched.c, use 2^24..) */
-enum { TAG_C_ID = 60, TAG_C_MERGE, TAG_C_CREATE, TAG_C_SPLIT };
+enum { TAG_C_MERGE = 61, TAG_C_CREATE, TAG_C_SPLIT };
 
 /* A bridge between the two leaders: over `ctx` of `via`, to rank `peer`. */
 typedef struct bridge {
@@ -44,28 +45,38 @@ static rm_status_t inter_swap(comm_t *local, int leader, const bridge_t *b, cons
     return st < 0 ? st : st2;
 }
 
-static rm_status_t inter_id_agree(comm_t *local, int leader, const bridge_t *b, int member,
-                                  int *id)
+/* A context id agreement's exchange (src/comm/ctxid.c) across a bridge:
+ * the AND over the local group, swapped by the leaders. */
+typedef struct bridge_round {
+    comm_t *local;
+    int leader;
+    const bridge_t *b;
+} bridge_round_t;
+
+static rm_status_t inter_id_exchange(uint32_t *buf, void *arg)
 {
-    uint32_t mask[COMM_ID_WORDS], other[COMM_ID_WORDS];
-    comm_ids_snapshot(mask);
+    const bridge_round_t *r = arg;
+    uint32_t other[CTXID_LEN];
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
-    rm_status_t st = coll_allreduce(MPI_IN_PLACE, mask, COMM_ID_WORDS, u32, op_get(MPI_BAND), local);
-    if (st < 0)
-        return st;
-    if ((st = inter_swap(local, leader, b, mask, COMM_ID_WORDS, other, COMM_ID_WORDS,
-                         MPI_UINT32_T)) < 0)
-        return st;
-    for (int i = 0; i < COMM_ID_WORDS; i++)
-        mask[i] &= other[i];
-    *id = comm_ids_pick(mask, member);
-    return *id < 0 ? RM_ERR_NO_RESOURCE : RM_OK;
+    rm_status_t st = coll_allreduce(MPI_IN_PLACE, buf, CTXID_LEN, u32, op_get(MPI_BAND), r->local);
+    if (st >= 0)
+        st = inter_swap(r->local, r->leader, r->b, buf, CTXID_LEN, other, CTXID_LEN, MPI_UINT32_T);
+    for (int i = 0; st >= 0 && i < CTXID_LEN; i++)
+        buf[i] &= other[i];
+    return st;
 }
 
-rm_status_t comm_inter_id_alloc(comm_t *c, int member, int *id)
+/* An id for a new intercommunicator between local's group and the one at
+ * the other end of the bridge: both sides' creation keys are swapped first
+ * so that both order the agreement alike among others. */
+static rm_status_t inter_id_agree(comm_t *local, int leader, const bridge_t *b, int *id)
 {
-    bridge_t b = inter_bridge(c, TAG_C_ID);
-    return inter_id_agree(c->local_comm, 0, &b, member, id);
+    ctxid_key_t mine = ctxid_key_next(local), theirs;
+    rm_status_t st = inter_swap(local, leader, b, &mine, 2, &theirs, 2, MPI_UINT64_T);
+    if (st < 0)
+        return st;
+    bridge_round_t r = {local, leader, b};
+    return ctxid_agree(ctxid_key_pair(mine, theirs), 1, 1, inter_id_exchange, &r, id);
 }
 
 static group_t *inter_group(const int *world, int n)
@@ -85,7 +96,7 @@ static rm_status_t inter_build(comm_t *parent, group_t *lg, group_t *rg, comm_t 
     comm_t *lc = NULL, *local_parent = parent->local_comm;
     errhandler_t *errh = parent->errh;
     *out = NULL;
-    rm_status_t st = comm_inter_id_alloc(parent, member, &id);
+    rm_status_t st = ctxid_alloc(parent, member, 1, &id);
     int taken = st >= 0 && member;
     group_t *lcg = member ? inter_group(lg->world, lg->size) : NULL;
     if (st >= 0 && member && !lcg)
@@ -103,7 +114,7 @@ static rm_status_t inter_build(comm_t *parent, group_t *lg, group_t *rg, comm_t 
         }
     }
     if (taken)
-        comm_ids_put(id);
+        ctxid_release(id);
     if (lc)
         comm_release(lc);
     group_release(lg);
@@ -127,7 +138,7 @@ static rm_status_t inter_finish(comm_t *local, int local_leader, const bridge_t 
 {
     int id;
     rm_status_t st;
-    if ((st = inter_id_agree(local, local_leader, b, 1, &id)) < 0) {
+    if ((st = inter_id_agree(local, local_leader, b, &id)) < 0) {
         group_release(lg);
         group_release(rg);
         return st;
@@ -144,7 +155,7 @@ static rm_status_t inter_finish(comm_t *local, int local_leader, const bridge_t 
             return RM_OK;
         }
     } else {
-        comm_ids_put(id);
+        ctxid_release(id);
     }
     if (lc)
         comm_release(lc);

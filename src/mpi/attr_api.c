@@ -253,7 +253,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     errhandler_t *e;
     CHECK_COMM(c, comm);
     if (!(e = errhandler_get(errhandler)))
-        MPI_FAIL(c, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        MPI_FAIL(c, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     comm_set_errhandler(c, e);
     MPI_END();
 }
@@ -290,7 +290,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     errhandler_t *e;
     CHECK_ARG(NULL, errhandler, "errhandler is NULL");
     if (!(e = errhandler_get(*errhandler)))
-        MPI_FAIL(NULL, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)*errhandler);
+        MPI_FAIL(NULL, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)*errhandler);
     errhandler_release(e);
     *errhandler = MPI_ERRHANDLER_NULL;
     MPI_END();

@@ -112,6 +112,12 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     comm_t *c, *n;
     CHECK_COMM(c, comm);
     CHECK_ARG(c, newcomm, "newcomm is NULL");
+    if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+        if (comm_is_inter(c))
+            MPI_FAIL(c, MPI_ERR_COMM, "hardware split types need an intracommunicator");
+        err = mpi_hw_split(c, split_type, key, info, newcomm);
+        goto fn_exit;
+    }
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         MPI_FAIL(c, MPI_ERR_ARG, "unknown split_type %d", split_type);
     int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED

@@ -52,16 +52,22 @@ static int idup_query(void *state, MPI_Status *status)
     return mpi_err_from_status((rm_status_t)(intptr_t)state);
 }
 
-RM_ALIAS(Comm_idup)
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* MPI_Comm_idup and MPI_Comm_idup_with_info: what the duplicate inherits is
+ * fixed at the call, as for MPI_Comm_dup; with_info: the hints are exactly
+ * those of info. */
+static int comm_idup_common(const char *fn_name_, MPI_Comm comm, int with_info, MPI_Info info,
+                            MPI_Comm *newcomm, MPI_Request *request)
 {
-    MPI_BEGIN("MPI_Comm_idup");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     CHECK_COMM(c, comm);
     CHECK_ARG(c, newcomm && request, "newcomm or request is NULL");
-    /* what the duplicate inherits is fixed now, as for MPI_Comm_dup */
     comm_idup_extra_t ex = {0};
-    if ((c->topo && !(ex.topo = topo_dup(c->topo))) || comm_hints_copy(c->hints, &ex.hints) < 0) {
+    if (with_info && (err = mpi_info_hints(info, &ex.hints)) != MPI_SUCCESS)
+        MPI_FAIL(c, err, err == MPI_ERR_INFO ? "invalid info 0x%x" : "out of memory (info 0x%x)",
+                 (unsigned)info);
+    if ((c->topo && !(ex.topo = topo_dup(c->topo))) ||
+        (!with_info && comm_hints_copy(c->hints, &ex.hints) < 0)) {
         comm_idup_extra_free(&ex);
         MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
     }
@@ -75,4 +81,17 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     r->gq = idup_query;
     *request = r->handle;
     MPI_END();
+}
+
+RM_ALIAS(Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return comm_idup_common("MPI_Comm_idup", comm, 0, MPI_INFO_NULL, newcomm, request);
+}
+
+RM_ALIAS(Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return comm_idup_common("MPI_Comm_idup_with_info", comm, 1, info, newcomm, request);
 }

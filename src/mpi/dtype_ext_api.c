@@ -1,7 +1,7 @@
 /* Datatype bindings, continued: array constructors (subarray, darray), the
  * "external32" representation (Pack_external, Unpack_external,
  * Pack_external_size), and the Fortran size-specific types
- * (Type_create_f90_real/complex/integer, Type_match_size). */
+ * (Type_create_f90_real/complex/integer, Type_match_size), MPI_Type_get_value_index. */
 #include "mpi/mpiimpl.h"
 
 #include <float.h>
@@ -272,5 +272,37 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         }
     }
     MPI_FAIL(NULL, MPI_ERR_ARG, "no predefined type of class %d has %d bytes", typeclass, size);
+    MPI_END();
+}
+
+/* MPI-4.1: the predefined (value, index) pair type for MPI_MINLOC/MAXLOC, or
+ * MPI_DATATYPE_NULL when the standard predefines none for the combination. */
+RM_ALIAS(Type_get_value_index)
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype *pair_type)
+{
+    MPI_BEGIN("MPI_Type_get_value_index");
+    static const struct {
+        MPI_Datatype value, index, pair;
+    } pairs[] = {
+        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},
+        {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+        {MPI_LONG, MPI_INT, MPI_LONG_INT},
+        {MPI_INT, MPI_INT, MPI_2INT},
+        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},
+        {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+        {MPI_REAL, MPI_REAL, MPI_2REAL},
+        {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER},
+    };
+    if (!dtype_get(value_type))
+        MPI_FAIL(NULL, MPI_ERR_TYPE, "invalid value_type 0x%x", (unsigned)value_type);
+    if (!dtype_get(index_type))
+        MPI_FAIL(NULL, MPI_ERR_TYPE, "invalid index_type 0x%x", (unsigned)index_type);
+    CHECK_ARG(NULL, pair_type, "pair_type is NULL");
+    *pair_type = MPI_DATATYPE_NULL;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i].value == value_type && pairs[i].index == index_type)
+            *pair_type = pairs[i].pair;
     MPI_END();
 }

@@ -9,7 +9,8 @@
  * MPI_ERR_LASTCODE, so a number is never both; a class is its own class. */
 typedef struct user_err {
     int code, cls;
-    char *str; /* NULL until MPI_Add_error_string */
+    char *str;   /* NULL until MPI_Add_error_string */
+    int removed; /* MPI_Remove_error_class/code: the number is not given again */
 } user_err_t;
 
 static user_err_t *user_errs;
@@ -20,7 +21,7 @@ static user_err_t *err_user_find(int code)
     if (code <= MPI_ERR_LASTCODE)
         return NULL;
     int i = code - MPI_ERR_LASTCODE - 1;
-    return i < n_user_errs ? &user_errs[i] : NULL;
+    return i < n_user_errs && !user_errs[i].removed ? &user_errs[i] : NULL;
 }
 
 int mpi_err_lastused(void)
@@ -110,6 +111,52 @@ int PMPI_Add_error_string(int errorcode, const char *string)
         MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
     free(u->str);
     u->str = s;
+    MPI_END();
+}
+
+/* MPI-4.1 9.5: what was added can be removed, in the reverse order: a
+ * string before its code, the codes of a class before the class. */
+RM_ALIAS(Remove_error_class)
+int PMPI_Remove_error_class(int errorclass)
+{
+    MPI_BEGIN("MPI_Remove_error_class");
+    user_err_t *u = err_user_find(errorclass);
+    if (!u || u->cls != u->code)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "%d is not an error class the application added", errorclass);
+    for (int i = 0; i < n_user_errs; i++)
+        if (!user_errs[i].removed && user_errs[i].cls == errorclass && user_errs[i].code != errorclass)
+            MPI_FAIL(NULL, MPI_ERR_ARG, "error class %d still has error code %d", errorclass,
+                     user_errs[i].code);
+    if (u->str)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "error class %d still has a string (MPI_Remove_error_string)",
+                 errorclass);
+    u->removed = 1;
+    MPI_END();
+}
+
+RM_ALIAS(Remove_error_code)
+int PMPI_Remove_error_code(int errorcode)
+{
+    MPI_BEGIN("MPI_Remove_error_code");
+    user_err_t *u = err_user_find(errorcode);
+    if (!u || u->cls == u->code)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "%d is not an error code the application added", errorcode);
+    if (u->str)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "error code %d still has a string (MPI_Remove_error_string)",
+                 errorcode);
+    u->removed = 1;
+    MPI_END();
+}
+
+RM_ALIAS(Remove_error_string)
+int PMPI_Remove_error_string(int errorcode)
+{
+    MPI_BEGIN("MPI_Remove_error_string");
+    user_err_t *u = err_user_find(errorcode);
+    if (!u || !u->str)
+        MPI_FAIL(NULL, MPI_ERR_ARG, "%d has no string the application added", errorcode);
+    free(u->str);
+    u->str = NULL;
     MPI_END();
 }
 

@@ -73,6 +73,7 @@ static const char *const mpi_err_names[] = {
     [MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session",
     [MPI_ERR_PROC_ABORTED] = "MPI_ERR_PROC_ABORTED: a process aborted",
     [MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value too large",
+    [MPI_ERR_ERRHANDLER] = "MPI_ERR_ERRHANDLER: invalid error handler",
 };
 
 const char *mpi_err_class_name(int errclass)

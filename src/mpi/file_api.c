@@ -435,7 +435,7 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
         CHECK_FILE(file);
     errhandler_t *e = errhandler_get(errhandler);
     if (!e)
-        FILE_FAIL(MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        FILE_FAIL(MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     if (!e->builtin)
         e->refcount++;
     if (f_) {

@@ -1,11 +1,14 @@
 /* MPI_Info: ordered (key, value) lists. MPI_INFO_ENV is a read-only info
- * describing how the job was started. */
+ * describing how the job was started. The info object calls may be made
+ * before MPI_Init and after MPI_Finalize (MPI-4.0 11.4.1); infos made then
+ * are the caller's to free. */
 #include "mpi/mpiimpl.h"
 #include "util/handle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct info_kv {
     char *key, *val;
@@ -55,7 +58,9 @@ static int info_put(info_t *in, const char *key, const char *val)
 static info_t *info_get(MPI_Info h)
 {
     if (h == MPI_INFO_ENV) {
-        if (!info_env.n) {
+        /* filled once MPI is up: before MPI_Init it is empty (MPI-4.0 lets
+         * the info calls run then), after MPI_Finalize empty again */
+        if (!info_env.n && mpi_state.initialized && !mpi_state.finalized) {
             char v[32];
             snprintf(v, sizeof v, "%d", mpi_state.world_size);
             info_put(&info_env, "maxprocs", v);
@@ -95,7 +100,7 @@ static void info_destroy(info_t *in)
 RM_ALIAS(Info_create)
 int PMPI_Info_create(MPI_Info *info)
 {
-    MPI_BEGIN("MPI_Info_create");
+    MPI_BEGIN_ANYTIME("MPI_Info_create");
     CHECK_ARG(NULL, info, "info is NULL");
     info_t *in = calloc(1, sizeof *in);
     if (!in || !(in->handle = rm_htable_alloc(&info_table, in))) {
@@ -109,7 +114,7 @@ int PMPI_Info_create(MPI_Info *info)
 RM_ALIAS(Info_set)
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    MPI_BEGIN("MPI_Info_set");
+    MPI_BEGIN_ANYTIME("MPI_Info_set");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -125,7 +130,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 RM_ALIAS(Info_delete)
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
-    MPI_BEGIN("MPI_Info_delete");
+    MPI_BEGIN_ANYTIME("MPI_Info_delete");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -155,7 +160,7 @@ static const char *info_find(info_t *in, const char *key)
 RM_ALIAS(Info_get)
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    MPI_BEGIN("MPI_Info_get");
+    MPI_BEGIN_ANYTIME("MPI_Info_get");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -167,10 +172,88 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     MPI_END();
 }
 
+/* MPI-4.0: the value as a C string in a buffer of *buflen bytes (the
+ * terminating NUL included), truncated to fit; *buflen becomes the size the
+ * whole value needs. A missing key changes neither. */
+RM_ALIAS(Info_get_string)
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    MPI_BEGIN_ANYTIME("MPI_Info_get_string");
+    info_t *in;
+    CHECK_INFO(in, info);
+    CHECK_KEY(key);
+    CHECK_ARG(NULL, buflen && flag, "buflen or flag is NULL");
+    CHECK_ARG(NULL, *buflen >= 0, "buflen is %d", *buflen);
+    CHECK_ARG(NULL, value || *buflen == 0, "value is NULL with buflen %d", *buflen);
+    const char *v = info_find(in, key);
+    *flag = v != NULL;
+    if (!v)
+        goto fn_exit;
+    size_t need = strlen(v) + 1;
+    if (*buflen > 0) {
+        size_t n = need <= (size_t)*buflen ? need - 1 : (size_t)*buflen - 1;
+        memcpy(value, v, n);
+        value[n] = '\0';
+    }
+    *buflen = (int)need;
+    MPI_END();
+}
+
+/* MPI-4.0: a new info holding what MPI_INFO_ENV holds, with command and argv
+ * from the arguments as MPI_Init(&argc, &argv) would take them; callable
+ * before MPI_Init (what is not known yet, such as maxprocs, is left out) and
+ * after MPI_Finalize. */
+RM_ALIAS(Info_create_env)
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    MPI_BEGIN_ANYTIME("MPI_Info_create_env");
+    CHECK_ARG(NULL, info, "info is NULL");
+    CHECK_ARG(NULL, argc >= 0, "argc is %d", argc);
+    info_t *out = calloc(1, sizeof *out);
+    if (!out || !(out->handle = rm_htable_alloc(&info_table, out))) {
+        free(out);
+        MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
+    }
+    int rc = MPI_SUCCESS;
+    if (argv && argc > 0 && argv[0]) {
+        rc = info_put(out, "command", argv[0]);
+        /* the arguments after the command, separated by spaces */
+        size_t len = 1;
+        for (int i = 1; i < argc && argv[i]; i++)
+            len += strlen(argv[i]) + 1;
+        char *all = calloc(len, 1);
+        for (int i = 1; all && i < argc && argv[i]; i++) {
+            if (i > 1)
+                strcat(all, " ");
+            strcat(all, argv[i]);
+        }
+        if (rc == MPI_SUCCESS && argc > 1)
+            rc = all ? info_put(out, "argv", all) : MPI_ERR_NO_MEM;
+        free(all);
+    }
+    if (mpi_state.initialized && !mpi_state.finalized) {
+        info_t *env = info_get(MPI_INFO_ENV);
+        for (int i = 0; rc == MPI_SUCCESS && i < env->n; i++)
+            rc = info_put(out, env->kv[i].key, env->kv[i].val);
+    } else {
+        char host[256];
+        if (gethostname(host, sizeof host) == 0) {
+            host[sizeof host - 1] = '\0';
+            rc = info_put(out, "host", host);
+        }
+    }
+    if (rc != MPI_SUCCESS) {
+        info_destroy(out);
+        MPI_FAIL(NULL, rc, "out of memory");
+    }
+    *info = out->handle;
+    MPI_END();
+}
+
 RM_ALIAS(Info_get_valuelen)
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    MPI_BEGIN("MPI_Info_get_valuelen");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_valuelen");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_KEY(key);
@@ -185,7 +268,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 RM_ALIAS(Info_get_nkeys)
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    MPI_BEGIN("MPI_Info_get_nkeys");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_nkeys");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_ARG(NULL, nkeys, "nkeys is NULL");
@@ -196,7 +279,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 RM_ALIAS(Info_get_nthkey)
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    MPI_BEGIN("MPI_Info_get_nthkey");
+    MPI_BEGIN_ANYTIME("MPI_Info_get_nthkey");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_ARG(NULL, key, "key is NULL");
@@ -209,7 +292,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 RM_ALIAS(Info_dup)
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    MPI_BEGIN("MPI_Info_dup");
+    MPI_BEGIN_ANYTIME("MPI_Info_dup");
     info_t *in;
     CHECK_INFO(in, info);
     CHECK_ARG(NULL, newinfo, "newinfo is NULL");
@@ -230,7 +313,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 RM_ALIAS(Info_free)
 int PMPI_Info_free(MPI_Info *info)
 {
-    MPI_BEGIN("MPI_Info_free");
+    MPI_BEGIN_ANYTIME("MPI_Info_free");
     info_t *in;
     CHECK_ARG(NULL, info, "info is NULL");
     CHECK_INFO(in, *info);
@@ -297,6 +380,20 @@ RM_ALIAS(Comm_set_info)
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     return info_comm_hints("MPI_Comm_set_info", comm, info, 0);
+}
+
+int mpi_info_hints(MPI_Info info, comm_hint_t **hints)
+{
+    *hints = NULL;
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    info_t *in = info_get(info);
+    if (!in)
+        return MPI_ERR_INFO;
+    int rc = info_to_hints(in, hints);
+    if (rc != MPI_SUCCESS)
+        comm_hints_free(hints);
+    return rc;
 }
 
 int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info)

@@ -123,6 +123,7 @@ int PMPI_Finalize(void)
     comm_ports_close_all(); /* ports left open */
     comm_finalize();
     mpi_info_finalize();
+    mpi_hw_finalize();
     mpi_err_user_finalize();
     proto_finalize();
     coll_finalize();

@@ -43,8 +43,15 @@ int mpi_err_from_status(rm_status_t st);
 const char *mpi_err_class_name(int errclass);
 
 void mpi_info_finalize(void);
+/* src/mpi/hw_api.c: MPI_Comm_split_type with MPI_COMM_TYPE_HW_GUIDED or
+ * HW_UNGUIDED on an intracommunicator; the hwloc topology, freed at finalize. */
+int mpi_hw_split(comm_t *c, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+void mpi_hw_finalize(void);
 /* The hints of comm become exactly those of info (MPI_Comm_dup_with_info). */
 int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info);
+/* The hints an info gives, for a communicator made later (MPI_Comm_idup_with_info):
+ * MPI_ERR_INFO for an invalid handle; MPI_INFO_NULL gives none. */
+int mpi_info_hints(MPI_Info info, comm_hint_t **hints);
 
 /* Error classes and codes the application added (src/mpi/errcode_api.c):
  * mpi_err_user_class gives 1 and the class for one of them, the string is

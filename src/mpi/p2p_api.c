@@ -208,6 +208,18 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     MPI_END();
 }
 
+/* The replace forms: the outgoing data, packed into a copy before anything
+ * is received, travels as bytes (any type, holes and overlaps included);
+ * the reply lands in buf as the type describes. NULL: no memory. */
+static void *p2p_stage(const void *buf, int count, dtype_t *dt, size_t *bytes)
+{
+    *bytes = (size_t)count * (size_t)dt->size;
+    void *tmp = malloc(*bytes ? *bytes : 1);
+    if (tmp)
+        dtype_pack(buf, count, dt, 0, tmp, *bytes);
+    return tmp;
+}
+
 RM_ALIAS(Sendrecv_replace)
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -219,11 +231,10 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, sendtag);
     CHECK_SRC_RANK(c, source);
     CHECK_RECV_TAG(c, recvtag);
-    size_t bytes = (size_t)count * (size_t)dt->size;
-    void *tmp = malloc(bytes ? bytes : 1);
+    size_t bytes;
+    void *tmp = p2p_stage(buf, count, dt, &bytes);
     if (!tmp)
         MPI_FAIL(c, MPI_ERR_NO_MEM, "cannot stage %zu bytes", bytes);
-    dtype_pack(buf, count, dt, 0, tmp, bytes);
     dtype_t *byte = dtype_get(MPI_BYTE);
     rm_status_t st = proto_irecv(buf, count, dt, source, recvtag, c, c->ctx, &rr);
     if (st >= 0)
@@ -244,6 +255,156 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (st == RM_ERR_TRUNCATE)
         MPI_FAIL(c, MPI_ERR_TRUNCATE, "received message is longer than the buffer");
     MPI_CHECK_STATUS(c, st);
+    MPI_END();
+}
+
+/* ---- MPI_Isendrecv, MPI_Isendrecv_replace (MPI-4.0) ---------------------- */
+
+/* The pair of operations behind one request. The request and the progress
+ * pass that watches the pair each hold the state; the last to let go frees
+ * it. A replace sends from `tmp`, the buffer packed when the call was made,
+ * so the receive may land in the user's buffer at any time. */
+typedef struct isendrecv {
+    request_t *req, *sr, *rr;
+    void *tmp;
+    int holders;
+    int errclass;      /* of the pair, once complete */
+    MPI_Status status; /* the receive's */
+    long recv_bytes;   /* the receive buffer's size, for the truncation message */
+} isendrecv_t;
+
+static void isendrecv_drop(isendrecv_t *x)
+{
+    if (--x->holders == 0)
+        free(x);
+}
+
+static int isendrecv_poll(void *arg)
+{
+    isendrecv_t *x = arg;
+    if ((x->sr && !x->sr->done) || !x->rr->done)
+        return 0;
+    rm_status_t st = x->sr && x->sr->err < 0 ? x->sr->err : x->rr->err;
+    proto_status_fill(&x->status, x->rr);
+    x->errclass = st == RM_ERR_TRUNCATE ? MPI_ERR_TRUNCATE
+                : st < 0               ? mpi_err_from_status(st)
+                                       : MPI_SUCCESS;
+    x->status.MPI_ERROR = x->errclass;
+    if (x->sr)
+        proto_request_release(x->sr);
+    proto_request_release(x->rr);
+    free(x->tmp);
+    x->sr = x->rr = NULL;
+    x->tmp = NULL;
+    proto_request_complete(x->req); /* drops the pair's reference */
+    isendrecv_drop(x);
+    return 1;
+}
+
+static int isendrecv_query(void *state, MPI_Status *status)
+{
+    isendrecv_t *x = state;
+    int error = status->MPI_ERROR;
+    *status = x->status;
+    status->MPI_ERROR = error; /* set by the completion call where the standard says */
+    return x->errclass;
+}
+
+static int isendrecv_free(void *state)
+{
+    isendrecv_drop(state);
+    return MPI_SUCCESS;
+}
+
+/* Start the pair: the receive first, then the send from sbuf (bytes of
+ * sdt); *req the request that completes with both. */
+static rm_status_t isendrecv_start(comm_t *c, const void *sbuf, MPI_Count scount, dtype_t *sdt,
+                                   int dest, int stag, void *rbuf, MPI_Count rcount, dtype_t *rdt,
+                                   int source, int rtag, void *tmp, request_t **req)
+{
+    *req = NULL;
+    isendrecv_t *x = calloc(1, sizeof *x);
+    request_t *r = x ? proto_request_alloc(REQ_GREQ) : NULL;
+    if (!r) {
+        free(x);
+        free(tmp);
+        return RM_ERR_NOMEM;
+    }
+    x->req = r;
+    x->tmp = tmp;
+    x->holders = 2;
+    x->recv_bytes = (long)rcount * (long)rdt->size;
+    r->gq = isendrecv_query;
+    r->gf = isendrecv_free;
+    r->gstate = x;
+    r->comm = c;
+    c->refcount++; /* the request's, released with it */
+    r->refs++;     /* the pair's, dropped when it completes */
+    rm_status_t st = proto_irecv(rbuf, rcount, rdt, source, rtag, c, c->ctx, &x->rr);
+    int posted = st >= 0; /* a failed start may still hand back its request */
+    if (st >= 0)
+        st = proto_isend(sbuf, scount, sdt, dest, stag, c, c->ctx, PROTO_STD, &x->sr);
+    if (st >= 0 && !isendrecv_poll(x) && proto_poll_add(isendrecv_poll, x) < 0)
+        while (!isendrecv_poll(x))
+            proto_progress();
+    if (st < 0) {
+        /* nothing was handed out: undo it all, withdrawing a posted receive */
+        if (x->sr)
+            proto_request_release(x->sr);
+        if (x->rr && posted) {
+            proto_cancel(x->rr);
+            proto_wait(x->rr);
+        }
+        if (x->rr)
+            proto_request_release(x->rr);
+        free(x->tmp);
+        free(x);
+        r->refs--;
+        r->gf = NULL;
+        proto_request_release(r);
+        return st;
+    }
+    *req = r;
+    return RM_OK;
+}
+
+RM_ALIAS(Isendrecv)
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                   int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Isendrecv");
+    comm_t *c;
+    dtype_t *sdt, *rdt;
+    P2P_CHECK_SEND(c, comm, sendbuf, sendcount, sdt, sendtype, dest, sendtag);
+    P2P_CHECK_RECV(c, comm, recvbuf, recvcount, rdt, recvtype, source, recvtag);
+    CHECK_ARG(c, request, "request is NULL");
+    request_t *r;
+    MPI_CHECK_STATUS(c, isendrecv_start(c, sendbuf, sendcount, sdt, dest, sendtag, recvbuf,
+                                        recvcount, rdt, source, recvtag, NULL, &r));
+    *request = r->handle;
+    MPI_END();
+}
+
+RM_ALIAS(Isendrecv_replace)
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Isendrecv_replace");
+    comm_t *c;
+    dtype_t *dt;
+    P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, sendtag);
+    CHECK_SRC_RANK(c, source);
+    CHECK_RECV_TAG(c, recvtag);
+    CHECK_ARG(c, request, "request is NULL");
+    size_t bytes;
+    void *tmp = p2p_stage(buf, count, dt, &bytes);
+    if (!tmp)
+        MPI_FAIL(c, MPI_ERR_NO_MEM, "cannot stage %zu bytes", bytes);
+    request_t *r;
+    MPI_CHECK_STATUS(c, isendrecv_start(c, tmp, (MPI_Count)bytes, dtype_get(MPI_BYTE), dest,
+                                        sendtag, buf, count, dt, source, recvtag, tmp, &r));
+    *request = r->handle;
     MPI_END();
 }
 

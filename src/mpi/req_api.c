@@ -55,6 +55,20 @@ static int req_finish(request_t *r, MPI_Request *h, MPI_Status *st)
     return rc;
 }
 
+/* The status of a completed request, which stays as it is (the
+ * MPI_Request_get_status family). Returns the request's own error class. */
+static int req_peek(request_t *r, MPI_Status *st)
+{
+    if (r->kind == REQ_GREQ) {
+        MPI_Status tmp;
+        MPI_Status *s = st && st != MPI_STATUS_IGNORE ? st : &tmp;
+        mpi_status_empty(s);
+        return r->gq ? r->gq(r->gstate, s) : MPI_SUCCESS;
+    }
+    proto_status_fill(st, r);
+    return r->err < 0 ? mpi_err_from_status(r->err) : MPI_SUCCESS;
+}
+
 /* Wait without holding the caller's only reference: a generalized request
  * completes from user code in another thread (which gets the lock when the
  * wait yields). A collective's schedule is one too: it is waited for as
@@ -135,7 +149,7 @@ static int req_check_array(const char *fn_name_, int count, MPI_Request reqs[], 
     free(rs)
 
 static int req_any(const char *fn_name_, int count, MPI_Request reqs[], int *index, int *flag,
-                   MPI_Status *status, int blocking)
+                   MPI_Status *status, int blocking, int peek)
 {
     MPI_BEGIN_SHARED();
     CHECK_COUNT(NULL, count);
@@ -156,7 +170,7 @@ static int req_any(const char *fn_name_, int count, MPI_Request reqs[], int *ind
                 if (flag)
                     *flag = 1;
                 comm_t *c = rs[i]->comm;
-                int rc = req_finish(rs[i], &reqs[i], status);
+                int rc = peek ? req_peek(rs[i], status) : req_finish(rs[i], &reqs[i], status);
                 if (rc != MPI_SUCCESS)
                     err = mpi_err_raise(c, rc, fn_name_, "request %d completed with an error", i);
                 goto out;
@@ -189,22 +203,23 @@ out:
 RM_ALIAS(Waitany)
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
-    return req_any("MPI_Waitany", count, array_of_requests, index, NULL, status, 1);
+    return req_any("MPI_Waitany", count, array_of_requests, index, NULL, status, 1, 0);
 }
 
 RM_ALIAS(Testany)
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                  MPI_Status *status)
 {
-    return req_any("MPI_Testany", count, array_of_requests, index, flag, status, 0);
+    return req_any("MPI_Testany", count, array_of_requests, index, flag, status, 0, 0);
 }
 
 /* Finish every listed request. Per-request errors go to the statuses and the
  * call returns MPI_ERR_IN_STATUS; MPI_ERROR is written in every status if
  * and only if that happens (MPI-3.1 3.2.5), so on the first error the
- * statuses filled before it get MPI_SUCCESS. */
+ * statuses filled before it get MPI_SUCCESS. peek: the requests stay as they
+ * are (MPI_Request_get_status_all/some). */
 static int req_finish_all(int count, MPI_Request reqs[], request_t **rs, MPI_Status *statuses,
-                          int *outcount, int *indices, comm_t **err_comm)
+                          int *outcount, int *indices, comm_t **err_comm, int peek)
 {
     int any_err = 0, n = 0;
     for (int i = 0; i < count; i++) {
@@ -222,7 +237,7 @@ static int req_finish_all(int count, MPI_Request reqs[], request_t **rs, MPI_Sta
             continue;
         }
         comm_t *c = rs[i]->comm;
-        int rc = req_finish(rs[i], &reqs[i], st);
+        int rc = peek ? req_peek(rs[i], st) : req_finish(rs[i], &reqs[i], st);
         if (rc != MPI_SUCCESS && !any_err) {
             any_err = 1;
             *err_comm = c;
@@ -254,7 +269,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
         if (!req_inactive(rs[i]) && !rs[i]->done)
             req_wait(rs[i]);
     comm_t *ec = NULL;
-    int rc = req_finish_all(count, array_of_requests, rs, array_of_statuses, NULL, NULL, &ec);
+    int rc = req_finish_all(count, array_of_requests, rs, array_of_statuses, NULL, NULL, &ec, 0);
     if (rc != MPI_SUCCESS)
         err = mpi_err_raise(ec, rc, fn_name_, "one or more requests completed with an error");
 out:
@@ -262,16 +277,16 @@ out:
     MPI_END();
 }
 
-RM_ALIAS(Testall)
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[])
+/* MPI_Testall; peek: MPI_Request_get_status_all, which leaves the requests be. */
+static int req_test_all(const char *fn_name_, int count, MPI_Request reqs[], int *flag,
+                        MPI_Status statuses[], int peek)
 {
-    MPI_BEGIN("MPI_Testall");
+    MPI_BEGIN_SHARED();
     CHECK_COUNT(NULL, count);
     CHECK_ARG(NULL, flag, "flag is NULL");
-    CHECK_ARG(NULL, count == 0 || array_of_requests, "array_of_requests is NULL");
+    CHECK_ARG(NULL, count == 0 || reqs, "array_of_requests is NULL");
     REQ_ARRAY(rs, count);
-    if ((err = req_check_array(fn_name_, count, array_of_requests, rs)) != MPI_SUCCESS)
+    if ((err = req_check_array(fn_name_, count, reqs, rs)) != MPI_SUCCESS)
         goto out;
     proto_progress();
     int all = 1;
@@ -281,7 +296,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     *flag = all;
     if (all) {
         comm_t *ec = NULL;
-        int rc = req_finish_all(count, array_of_requests, rs, array_of_statuses, NULL, NULL, &ec);
+        int rc = req_finish_all(count, reqs, rs, statuses, NULL, NULL, &ec, peek);
         if (rc != MPI_SUCCESS)
             err = mpi_err_raise(ec, rc, fn_name_, "one or more requests completed with an error");
     }
@@ -290,8 +305,15 @@ out:
     MPI_END();
 }
 
+RM_ALIAS(Testall)
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    return req_test_all("MPI_Testall", count, array_of_requests, flag, array_of_statuses, 0);
+}
+
 static int req_some(const char *fn_name_, int incount, MPI_Request reqs[], int *outcount,
-                    int indices[], MPI_Status statuses[], int blocking)
+                    int indices[], MPI_Status statuses[], int blocking, int peek)
 {
     MPI_BEGIN_SHARED();
     CHECK_COUNT(NULL, incount);
@@ -317,7 +339,7 @@ static int req_some(const char *fn_name_, int incount, MPI_Request reqs[], int *
             if (!ready)
                 proto_progress();
             comm_t *ec = NULL;
-            int rc = req_finish_all(incount, reqs, rs, statuses, outcount, indices, &ec);
+            int rc = req_finish_all(incount, reqs, rs, statuses, outcount, indices, &ec, peek);
             if (rc != MPI_SUCCESS)
                 err = mpi_err_raise(ec, rc, fn_name_, "one or more requests completed with an error");
             goto out;
@@ -337,7 +359,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
     return req_some("MPI_Waitsome", incount, array_of_requests, outcount, array_of_indices,
-                    array_of_statuses, 1);
+                    array_of_statuses, 1, 0);
 }
 
 RM_ALIAS(Testsome)
@@ -345,7 +367,7 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
     return req_some("MPI_Testsome", incount, array_of_requests, outcount, array_of_indices,
-                    array_of_statuses, 0);
+                    array_of_statuses, 0, 0);
 }
 
 RM_ALIAS(Request_free)
@@ -358,6 +380,10 @@ int PMPI_Request_free(MPI_Request *request)
         goto fn_exit;
     if (!r)
         MPI_FAIL(NULL, MPI_ERR_REQUEST, "cannot free MPI_REQUEST_NULL");
+    /* MPI-4.0 4.2: freeing an active partitioned request is erroneous (its
+     * buffer is still being read or written partition by partition) */
+    if ((r->kind == REQ_PSEND || r->kind == REQ_PRECV) && r->active)
+        MPI_FAIL(r->comm, MPI_ERR_REQUEST, "cannot free an active partitioned request");
     if (r->kind == REQ_GREQ && r->gf)
         r->gf(r->gstate);
     /* an operation still in flight keeps its own reference and finishes */
@@ -382,18 +408,35 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!r->done)
         proto_progress();
     *flag = r->done;
-    if (r->done) {
-        if (r->kind == REQ_GREQ) {
-            MPI_Status tmp;
-            MPI_Status *s = status != MPI_STATUS_IGNORE ? status : &tmp;
-            mpi_status_empty(s);
-            if (r->gq)
-                r->gq(r->gstate, s);
-        } else {
-            proto_status_fill(status, r);
-        }
-    }
+    if (r->done)
+        req_peek(r, status);
     MPI_END();
+}
+
+/* MPI-4.1: MPI_Testany, MPI_Testall and MPI_Testsome that leave every
+ * request as it is (none is freed or made inactive). */
+RM_ALIAS(Request_get_status_any)
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    return req_any("MPI_Request_get_status_any", count, array_of_requests, index, flag, status,
+                   0, 1);
+}
+
+RM_ALIAS(Request_get_status_all)
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    return req_test_all("MPI_Request_get_status_all", count, array_of_requests, flag,
+                        array_of_statuses, 1);
+}
+
+RM_ALIAS(Request_get_status_some)
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return req_some("MPI_Request_get_status_some", incount, array_of_requests, outcount,
+                    array_of_indices, array_of_statuses, 0, 1);
 }
 
 RM_ALIAS(Cancel)
@@ -413,6 +456,8 @@ int PMPI_Cancel(MPI_Request *request)
     }
     if (req_inactive(r))
         MPI_FAIL(r->comm, MPI_ERR_REQUEST, "cannot cancel an inactive persistent request");
+    if (r->kind == REQ_PSEND || r->kind == REQ_PRECV)
+        MPI_FAIL(r->comm, MPI_ERR_REQUEST, "an active partitioned request cannot be cancelled");
     MPI_CHECK_STATUS(r->comm, proto_cancel(r));
     MPI_END();
 }
@@ -434,6 +479,30 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     status->count_hi_and_cancelled = (status->count_hi_and_cancelled & ~1) | (flag ? 1 : 0);
     MPI_END();
 }
+
+/* MPI-4.1 accessors of the public fields, for bindings that cannot reach them. */
+#define STATUS_FIELD(Name, FIELD)                                                      \
+    RM_ALIAS(Status_get_##Name)                                                        \
+    int PMPI_Status_get_##Name(MPI_Status *status, int *Name)                          \
+    {                                                                                  \
+        MPI_BEGIN("MPI_Status_get_" #Name);                                            \
+        CHECK_ARG(NULL, status && status != MPI_STATUS_IGNORE, "status is NULL or MPI_STATUS_IGNORE"); \
+        CHECK_ARG(NULL, Name, #Name " is NULL");                                      \
+        *Name = status->FIELD;                                                         \
+        MPI_END();                                                                     \
+    }                                                                                  \
+    RM_ALIAS(Status_set_##Name)                                                        \
+    int PMPI_Status_set_##Name(MPI_Status *status, int Name)                           \
+    {                                                                                  \
+        MPI_BEGIN("MPI_Status_set_" #Name);                                            \
+        CHECK_ARG(NULL, status && status != MPI_STATUS_IGNORE, "status is NULL or MPI_STATUS_IGNORE"); \
+        status->FIELD = Name;                                                          \
+        MPI_END();                                                                     \
+    }
+
+STATUS_FIELD(source, MPI_SOURCE)
+STATUS_FIELD(tag, MPI_TAG)
+STATUS_FIELD(error, MPI_ERROR)
 
 RM_ALIAS(Get_count)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)

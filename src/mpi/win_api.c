@@ -341,7 +341,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     errhandler_t *e;
     CHECK_WIN(w, win);
     if (!(e = errhandler_get(errhandler)))
-        WIN_FAIL(w, MPI_ERR_ARG, "invalid error handler 0x%x", (unsigned)errhandler);
+        WIN_FAIL(w, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     e->refcount++;
     errhandler_release(w->errh);
     w->errh = e;

@@ -196,8 +196,11 @@ static rm_status_t proto_async_launch(void)
         return RM_ERR_IO;
     }
     atomic_store(&proto_async_stopping, 0);
-    /* from now on every MPI entry takes the lock the thread honours */
-    rm_lock_enabled = 1;
+    /* from now on every MPI entry takes the lock the thread honours; under
+     * MPI_THREAD_MULTIPLE it already does, and other threads read the flag
+     * at every entry without the lock: no write then */
+    if (!rm_lock_enabled)
+        rm_lock_enabled = 1;
     int e = pthread_create(&proto_async_thread, NULL, proto_async_main, NULL);
     if (e) {
         rm_log_error("cannot start the progress thread: %s", strerror(e));

@@ -190,6 +190,12 @@ int proto_rdma_possible(int world, size_t bytes);
 void proto_rdma_rtr(request_t *s, const void *payload, size_t len);
 int proto_rdma_accept(request_t *r, size_t size);
 void proto_rdma_release(request_t *r);
+/* The operation of a request: buffer, datatype and communicator (both
+ * referenced), peer, tag, context. */
+void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer, int tag,
+                         comm_t *comm, uint32_t ctx);
+/* Start a cycle of a partitioned request (proto_start for REQ_PSEND/PRECV). */
+rm_status_t proto_part_start(request_t *r);
 /* WDONE: its fences (proto_fence_t, net_ops_t.path_fence) first, then
  * proto_rdma_wdone_finish (proto/p2p.c) completes the receive or answers
  * CTS (PFF_COPY). */

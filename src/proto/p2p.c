@@ -34,8 +34,8 @@ static rm_status_t proto_ctl_send(int world, int type, uint64_t id, uint64_t aux
     return st == RM_INPROGRESS ? RM_OK : st;
 }
 
-static void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer,
-                                int tag, comm_t *comm, uint32_t ctx)
+void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer, int tag,
+                         comm_t *comm, uint32_t ctx)
 {
     r->buf = buf;
     r->count = count;
@@ -483,6 +483,8 @@ void proto_peer_failed(rail_channel_t *ch, rm_status_t why)
 
 rm_status_t proto_start(request_t *r)
 {
+    if (r->kind == REQ_PSEND || r->kind == REQ_PRECV)
+        return proto_part_start(r);
     if (r->kind == REQ_SEND && r->mode == PROTO_BUFFERED) {
         /* a buffered send completes as soon as the data is copied; it keeps
          * the internal send, which MPI_Cancel withdraws */
@@ -718,11 +720,12 @@ void proto_status_fill(MPI_Status *st, const request_t *r)
 {
     if (!st || st == MPI_STATUS_IGNORE)
         return;
-    if (r->kind == REQ_RECV) {
+    int recv = r->kind == REQ_RECV || r->kind == REQ_PRECV;
+    if (recv) {
         st->MPI_SOURCE = r->status.MPI_SOURCE;
         st->MPI_TAG = r->status.MPI_TAG;
     }
-    uint64_t n = r->kind == REQ_RECV ? r->recvd : 0;
+    uint64_t n = recv ? r->recvd : 0;
     st->count_lo = (int)(uint32_t)n;
     st->count_hi_and_cancelled = (int)((n >> 32) << 1) | (r->cancelled ? 1 : 0);
     /* MPI_ERROR is only written by the multi-request calls (MPI standard 3.2.5) */

@@ -20,6 +20,8 @@ enum request_kind {
     REQ_MSG,  /* matched message from MPI_Mprobe, waiting for MPI_Mrecv */
     REQ_GREQ, /* generalized request */
     REQ_RMA,  /* one-sided operation or synchronisation (src/rma); world_peer is its target */
+    REQ_PSEND, /* partitioned send (src/proto/part.c), always persistent */
+    REQ_PRECV, /* partitioned receive */
 };
 
 typedef struct request request_t;
@@ -61,6 +63,7 @@ struct request {
     request_t *inner;   /* MPI_Ibsend / MPI_Bsend_init: the internal send from that
                          * block (a reference), which a cancel withdraws */
     struct unexp *msg;  /* REQ_MSG: the matched unexpected message */
+    struct part *part;  /* REQ_PSEND/REQ_PRECV: partitions and their messages */
     int world_peer;
     request_t *next, *prev; /* queue links owned by whoever holds the request */
     /* generalized requests */
@@ -169,6 +172,25 @@ rm_status_t proto_send_init(const void *buf, MPI_Count count, dtype_t *dt, int d
                             comm_t *comm, int mode, request_t **out);
 rm_status_t proto_recv_init(void *buf, MPI_Count count, dtype_t *dt, int src, int tag,
                             comm_t *comm, request_t **out);
+/* Partitioned communication (proto/part.c, docs/partitioned.md). Each
+ * sender partition travels as its own message as soon as it is marked
+ * ready; the receiver may use another partition count (same total size).
+ * Requests are persistent; proto_start starts a cycle. */
+rm_status_t proto_psend_init(const void *buf, int partitions, MPI_Count count, dtype_t *dt,
+                             int dst, int tag, comm_t *comm, request_t **out);
+rm_status_t proto_precv_init(void *buf, int partitions, MPI_Count count, dtype_t *dt, int src,
+                             int tag, comm_t *comm, request_t **out);
+/* Partitions of this side of the operation. */
+int proto_part_count(const request_t *r);
+/* 1 when partition p of an active send was marked ready in this cycle. */
+int proto_part_is_ready(const request_t *r, int p);
+/* Mark partition p of an active send ready and send it. RM_ERR_INVALID:
+ * it was already marked in this cycle. */
+rm_status_t proto_pready(request_t *r, int p);
+/* Whether partition p of an active receive has arrived (runs progress). */
+int proto_parrived(request_t *r, int p);
+void proto_part_release(request_t *r); /* from proto_request_destroy */
+
 /* Buffered send: pack into the attached buffer, send from there. */
 rm_status_t proto_bsend(const void *buf, MPI_Count count, dtype_t *dt, int dst, int tag,
                         comm_t *comm, request_t **out);

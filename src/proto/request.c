@@ -65,6 +65,8 @@ void proto_request_destroy(request_t *r)
     r->inner = NULL;
     if (r->rdma)
         proto_rdma_release(r);
+    if (r->part)
+        proto_part_release(r);
     free(r->tmp);
     r->tmp = NULL;
     r->kind = 0;

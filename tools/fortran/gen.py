@@ -89,7 +89,7 @@ def c_type(kind):
             "attr_out": "void *", "attr1_in": "void *", "attr1_out": "void *",
             "extra_state": "void *", "baseptr_out": "void *", "detach_buf": "void *",
             "copy_fn": "fnptr *", "delete_fn": "fnptr *", "grequest_fn": "fnptr *",
-            "argc_null": "int *", "argv_null": "char ***", "varargs": "...",
+            "argc_null": "int *", "argc_zero": "int", "argv_null": "char ***", "argv_none": "char **", "varargs": "...",
             "argv_in": "char **", "str_arr_in": "char **", "argvs_in": "char ***",
             }.get(k, "?" + k)
 
@@ -108,7 +108,7 @@ def fortran_params(f):
     params, hidden = [], []
     for a in f.args:
         k = a.kind
-        if k in ("argc_null", "argv_null", "varargs"):
+        if k in ("argc_null", "argc_zero", "argv_null", "argv_none", "varargs"):
             continue
         n = "f_" + a.name
         if k.startswith("fn:") or k in ("copy_fn", "delete_fn", "grequest_fn"):
@@ -140,8 +140,10 @@ def c_body(f):
         ct = c_type(k)
         if k == "varargs":
             continue
-        if k == "argc_null" or k == "argv_null":
+        if k in ("argc_null", "argv_null", "argv_none"):
             call.append("NULL")
+        elif k == "argc_zero":
+            call.append("0")
         elif k == "int" or k == "logical":
             call.append("(int)*" + n)
         elif k == "keyval":
@@ -492,7 +494,7 @@ def gen_mpif(funcs, header):
 # ---------------------------------------------------------------- mpi module
 def f_decl(a):
     k, n = a.kind, a.name
-    if k in ("argc_null", "argv_null", "varargs"):
+    if k in ("argc_null", "argc_zero", "argv_null", "argv_none", "varargs"):
         return []
     if k.startswith("fn:") or k in ("copy_fn", "delete_fn", "grequest_fn"):
         return ["EXTERNAL :: " + n]
@@ -553,7 +555,7 @@ def gen_module(funcs, header):
             if not f.fortran:
                 continue
             name = prefix + f.name.upper()
-            dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
+            dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argc_zero", "argv_null", "argv_none", "varargs")]
             if f.ret == "int":
                 if has_ierror(f):
                     dummies.append("ierror")
@@ -667,7 +669,7 @@ def gen_module_f08(funcs, header):
             continue
         name = f.name
         spec = f08_names(f)[0].rstrip("_").replace(f.name.lower(), f.name)
-        dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argv_null", "varargs")]
+        dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argc_zero", "argv_null", "argv_none", "varargs")]
         out.append("  INTERFACE " + name)
         if f.ret == "int":
             if has_ierror(f):
