@@ -515,17 +515,14 @@ int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 }
 RM_ALIAS(T_category_get_events)
 
-/* A new, empty info object for the *_get_info calls (no hints are kept);
- * MPI_INFO_NULL where no MPI object can be made (before MPI_Init, after
- * MPI_Finalize). Called outside the interface's mutex. */
+/* A new, empty info object for the *_get_info calls (no hints are kept;
+ * info objects can be made before MPI_Init and after MPI_Finalize too).
+ * Called outside the interface's mutex. */
 static int mpit_info_out(int err, MPI_Info *info)
 {
     if (err != MPI_SUCCESS || !info)
         return err;
-    *info = MPI_INFO_NULL;
-    if (mpi_state.initialized && !mpi_state.finalized && PMPI_Info_create(info) != MPI_SUCCESS)
-        return MPI_T_ERR_MEMORY;
-    return MPI_SUCCESS;
+    return PMPI_Info_create(info) == MPI_SUCCESS ? MPI_SUCCESS : MPI_T_ERR_MEMORY;
 }
 
 int PMPI_T_source_get_num(int *num_sources)

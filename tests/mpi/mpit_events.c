@@ -53,11 +53,10 @@ static void events(void)
     CHECK(err == MPI_SUCCESS && !strcmp(name, "monotonic") && nl == 10 && order == MPI_T_SOURCE_ORDERED &&
               tps == 1000000000 && max > 0 && dl > 1,
           "source_get_info: %d %s %d %lld", err, name, order, (long long)tps);
-    int initialized;
-    MPI_Initialized(&initialized);
-    CHECK(initialized ? info != MPI_INFO_NULL : info == MPI_INFO_NULL, "source info %d", (int)info);
-    if (info != MPI_INFO_NULL)
-        MPI_Info_free(&info);
+    int nkeys = -1;
+    CHECK(info != MPI_INFO_NULL && info != 1 && MPI_Info_get_nkeys(info, &nkeys) == MPI_SUCCESS && nkeys == 0,
+          "source info %d: %d keys", (int)info, nkeys);
+    MPI_Info_free(&info);
     CHECK(MPI_T_source_get_info(1, name, &nl, desc, &dl, &order, &tps, &max, NULL) == MPI_T_ERR_INVALID_INDEX,
           "source 1");
     CHECK(MPI_T_source_get_timestamp(0, &t0) == MPI_SUCCESS && MPI_T_source_get_timestamp(0, &t1) == MPI_SUCCESS &&
@@ -126,13 +125,11 @@ static void events(void)
     CHECK(MPI_T_event_handle_alloc(1, NULL, MPI_INFO_NULL, &other) == MPI_SUCCESS && other != reg, "alloc 2");
     CHECK(MPI_T_event_handle_set_info(reg, MPI_INFO_NULL) == MPI_SUCCESS, "handle_set_info");
     info = MPI_INFO_NULL;
-    CHECK(MPI_T_event_handle_get_info(reg, &info) == MPI_SUCCESS, "handle_get_info");
-    if (info != MPI_INFO_NULL) {
-        int nkeys = -1;
-        MPI_Info_get_nkeys(info, &nkeys);
-        CHECK(nkeys == 0, "handle info keys %d", nkeys);
-        MPI_Info_free(&info);
-    }
+    CHECK(MPI_T_event_handle_get_info(reg, &info) == MPI_SUCCESS && info != MPI_INFO_NULL, "handle_get_info");
+    nkeys = -1;
+    MPI_Info_get_nkeys(info, &nkeys);
+    CHECK(nkeys == 0, "handle info keys %d", nkeys);
+    MPI_Info_free(&info);
     CHECK(MPI_T_event_handle_get_info(reg, NULL) == MPI_T_ERR_INVALID, "handle_get_info NULL");
     /* no callback yet at that level */
     CHECK(MPI_T_event_callback_set_info(reg, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL) == MPI_T_ERR_INVALID,
@@ -147,10 +144,10 @@ static void events(void)
     CHECK(MPI_T_event_callback_set_info(reg, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL) == MPI_SUCCESS,
           "callback_set_info");
     info = MPI_INFO_NULL;
-    CHECK(MPI_T_event_callback_get_info(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, &info) == MPI_SUCCESS,
+    CHECK(MPI_T_event_callback_get_info(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, &info) == MPI_SUCCESS &&
+              info != MPI_INFO_NULL,
           "callback_get_info");
-    if (info != MPI_INFO_NULL)
-        MPI_Info_free(&info);
+    MPI_Info_free(&info);
     CHECK(MPI_T_event_callback_get_info(reg, MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE, &info) == MPI_T_ERR_INVALID,
           "callback_get_info at a level without a callback");
     CHECK(MPI_T_event_set_dropped_handler(reg, dropped) == MPI_SUCCESS, "set_dropped_handler");
