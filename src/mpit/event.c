@@ -11,8 +11,9 @@
  * only MPI_T_CB_REQUIRE_NONE / _MPI_RESTRICTED callbacks gets it later: the
  * event waits in the registration's queue (MPIT_EVENT_QUEUE instances; more
  * are counted as dropped) until an application thread leaves an MPI
- * function (mpit_event_deliver, from MPI_END), where the dropped handler is
- * called first with the count and then the callback for each instance.
+ * function (mpit_event_deliver, from MPI_END; one thread at a time), where
+ * the dropped handler is called first with the count and then the callback
+ * for each instance.
  *
  * Locking: ev_lock guards the registrations; it is never held while a user
  * function runs. A registration being called is pinned (busy) so that
@@ -252,11 +253,16 @@ static void ev_raise(int kind, int peer, int rail, int why)
 }
 
 static __thread int ev_delivering;
+/* one application thread at a time runs the deferred callbacks: a callback
+ * that asked for no thread safety is never called twice at once */
+static pthread_mutex_t ev_deliver_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void mpit_event_deliver(void)
 {
     if (ev_delivering)
         return; /* a callback called MPI: its events come after it returns */
+    if (pthread_mutex_trylock(&ev_deliver_lock) != 0)
+        return; /* another thread delivers them */
     ev_delivering = 1;
     for (;;) {
         struct MPIR_T_event_registration_s *r;
@@ -307,6 +313,7 @@ void mpit_event_deliver(void)
             ev_release(r, MPI_T_CB_REQUIRE_NONE);
     }
     ev_delivering = 0;
+    pthread_mutex_unlock(&ev_deliver_lock);
 }
 
 /* ---- event instances (inside a callback; no lock) ---- */
