@@ -3,11 +3,13 @@
  * callbacks safe there (MPI_T_CB_REQUIRE_THREAD_SAFE and above), deferred
  * delivery to the others where the application leaves MPI, the bounded
  * queue and the dropped handler, freeing a registration, and events raised
- * from two threads at once (run under TSan by scripts/test.sh --tsan). */
+ * from two threads at once while two threads deliver the deferred ones
+ * (run under TSan by scripts/test.sh --tsan). */
 #include "mpit/mpit.h"
 #include "rail/channel.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +78,25 @@ static void count_event(MPI_T_event_instance e, MPI_T_event_registration r, MPI_
     (void)r;
     (void)level;
     __atomic_add_fetch((long *)ud, 1, __ATOMIC_RELAXED);
+}
+
+/* a deferred callback: never entered by two threads at once */
+static int inside, overlaps;
+static void count_deferred(MPI_T_event_instance e, MPI_T_event_registration r, MPI_T_cb_safety level, void *ud)
+{
+    if (__atomic_add_fetch(&inside, 1, __ATOMIC_RELAXED) != 1)
+        __atomic_add_fetch(&overlaps, 1, __ATOMIC_RELAXED);
+    count_event(e, r, level, ud);
+    sched_yield(); /* long enough for the other deliverer to come in, were it let */
+    __atomic_sub_fetch(&inside, 1, __ATOMIC_RELAXED);
+}
+
+static void *deliverer(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2000; i++)
+        mpit_event_deliver();
+    return NULL;
 }
 
 static void *raiser(void *arg)
@@ -155,17 +176,19 @@ int main(void)
     mpit_event_alloc(RAIL_EV_SUSPECT, &rt);
     mpit_event_set_cb(rt, MPI_T_CB_REQUIRE_THREAD_SAFE, count_event, &thread_calls);
     mpit_event_alloc(RAIL_EV_SUSPECT, &rd);
-    mpit_event_set_cb(rd, MPI_T_CB_REQUIRE_MPI_RESTRICTED, count_event, &deferred);
-    pthread_t t[2];
+    mpit_event_set_cb(rd, MPI_T_CB_REQUIRE_MPI_RESTRICTED, count_deferred, &deferred);
+    pthread_t t[3];
     for (long i = 0; i < 2; i++)
         pthread_create(&t[i], NULL, raiser, (void *)i);
-    for (int i = 0; i < 200; i++)
+    pthread_create(&t[2], NULL, deliverer, NULL); /* a second application thread */
+    for (int i = 0; i < 2000; i++)
         mpit_event_deliver(); /* the application's thread, meanwhile */
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         pthread_join(t[i], NULL);
     mpit_event_deliver();
     CHECK(thread_calls == 4000, "thread-safe callback calls %ld, want 4000", thread_calls);
     CHECK(deferred > 0 && deferred <= 4000, "deferred callback calls %ld", deferred);
+    CHECK(overlaps == 0, "the deferred callback ran on two threads at once %d times", overlaps);
     mpit_event_free(rt, NULL, NULL);
     mpit_event_free(rd, NULL, NULL);
     mpit_finalize();
