@@ -104,10 +104,16 @@ void mpi_spawn_forget(comm_t *c);
     (void)err_comm_;                          \
     rm_lock()
 
-#define MPI_END()        \
-    goto fn_exit;        \
-    fn_exit:             \
-    rm_unlock();         \
+/* Leaving the engine, the application's thread runs the event callbacks
+ * that may not run inside it (src/mpit/event.c). */
+extern int mpit_ev_waiting;
+void mpit_event_deliver(void);
+#define MPI_END()                                                \
+    goto fn_exit;                                                \
+    fn_exit:                                                     \
+    rm_unlock();                                                 \
+    if (__builtin_expect(__atomic_load_n(&mpit_ev_waiting, __ATOMIC_RELAXED), 0)) \
+        mpit_event_deliver();                                    \
     return err
 
 #define MPI_FAIL(comm, cls, ...)                                     \

@@ -6,6 +6,7 @@
 #include "mpit/mpit.h"
 #include "util/config.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,3 +489,294 @@ int PMPI_T_category_changed(int *stamp)
     T_END();
 }
 RM_ALIAS(T_category_changed)
+
+/* ---- events (MPI-4.1 §15.3.8; src/mpit/event.c) ---- */
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+    T_BEGIN();
+    if (!num_events)
+        T_FAIL(MPI_T_ERR_INVALID);
+    int n = mpit_category_events(cat_index, 0, NULL);
+    if (n < 0)
+        T_FAIL(MPI_T_ERR_INVALID_INDEX);
+    *num_events = n;
+    T_END();
+}
+RM_ALIAS(T_category_get_num_events)
+
+int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+{
+    T_BEGIN();
+    if ((err = mpit_members_check(len, indices)) != MPI_SUCCESS)
+        goto fn_exit;
+    if (mpit_category_events(cat_index, len, indices) < 0)
+        T_FAIL(MPI_T_ERR_INVALID_INDEX);
+    T_END();
+}
+RM_ALIAS(T_category_get_events)
+
+/* A new, empty info object for the *_get_info calls (no hints are kept;
+ * info objects can be made before MPI_Init and after MPI_Finalize too).
+ * Called outside the interface's mutex. */
+static int mpit_info_out(int err, MPI_Info *info)
+{
+    if (err != MPI_SUCCESS || !info)
+        return err;
+    return PMPI_Info_create(info) == MPI_SUCCESS ? MPI_SUCCESS : MPI_T_ERR_MEMORY;
+}
+
+int PMPI_T_source_get_num(int *num_sources)
+{
+    T_BEGIN();
+    if (!num_sources)
+        T_FAIL(MPI_T_ERR_INVALID);
+    *num_sources = 1;
+    T_END();
+}
+RM_ALIAS(T_source_get_num)
+
+static int mpit_source_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                            MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks)
+{
+    T_BEGIN();
+    if (source_index != 0)
+        T_FAIL(MPI_T_ERR_INVALID_INDEX);
+    mpit_copy_str("monotonic", name, name_len);
+    mpit_copy_str("CLOCK_MONOTONIC in nanoseconds: stamps the rail events in the order they happen in this "
+                  "process",
+                  desc, desc_len);
+    if (ordering)
+        *ordering = MPI_T_SOURCE_ORDERED;
+    if (ticks_per_second)
+        *ticks_per_second = 1000000000;
+    if (max_ticks)
+        *max_ticks = LONG_MAX;
+    T_END();
+}
+
+int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                           MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+                           MPI_Info *info)
+{
+    return mpit_info_out(
+        mpit_source_info(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second, max_ticks),
+        info);
+}
+RM_ALIAS(T_source_get_info)
+
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
+{
+    T_BEGIN();
+    if (source_index != 0)
+        T_FAIL(MPI_T_ERR_INVALID_INDEX);
+    if (!timestamp)
+        T_FAIL(MPI_T_ERR_INVALID);
+    *timestamp = mpit_source_now();
+    T_END();
+}
+RM_ALIAS(T_source_get_timestamp)
+
+int PMPI_T_event_get_num(int *num_events)
+{
+    T_BEGIN();
+    if (!num_events)
+        T_FAIL(MPI_T_ERR_INVALID);
+    *num_events = mpit_event_count();
+    T_END();
+}
+RM_ALIAS(T_event_get_num)
+
+static int mpit_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                               MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
+                               int *num_elements, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind)
+{
+    T_BEGIN();
+    mpit_event_info_t ei;
+    if ((err = mpit_event_info(event_index, &ei)) != MPI_SUCCESS)
+        goto fn_exit;
+    /* num_elements: the arrays' length in, the event's element count out */
+    if (num_elements) {
+        if (*num_elements < 0)
+            T_FAIL(MPI_T_ERR_INVALID);
+        mpit_event_layout(array_of_datatypes, array_of_displacements, *num_elements);
+        *num_elements = MPIT_EVENT_ELEMS;
+    }
+    mpit_copy_str(ei.name, name, name_len);
+    mpit_copy_str(ei.desc, desc, desc_len);
+    if (verbosity)
+        *verbosity = MPI_T_VERBOSITY_USER_BASIC;
+    if (enumtype)
+        *enumtype = ei.enumtype;
+    if (bind)
+        *bind = MPI_T_BIND_NO_OBJECT;
+    T_END();
+}
+
+int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements,
+                          MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind)
+{
+    return mpit_info_out(mpit_event_get_info(event_index, name, name_len, verbosity, array_of_datatypes,
+                                             array_of_displacements, num_elements, enumtype, desc, desc_len, bind),
+                         info);
+}
+RM_ALIAS(T_event_get_info)
+
+int PMPI_T_event_get_index(const char *name, int *event_index)
+{
+    T_BEGIN();
+    if (!name || !event_index)
+        T_FAIL(MPI_T_ERR_INVALID);
+    int i = mpit_event_find(name);
+    if (i < 0)
+        T_FAIL(MPI_T_ERR_INVALID_NAME);
+    *event_index = i;
+    T_END();
+}
+RM_ALIAS(T_event_get_index)
+
+int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                              MPI_T_event_registration *event_registration)
+{
+    (void)obj_handle; /* every event type is bound to no object */
+    (void)info;       /* no hints */
+    T_BEGIN();
+    if (event_index < 0 || event_index >= mpit_event_count())
+        T_FAIL(MPI_T_ERR_INVALID_INDEX);
+    if (!event_registration)
+        T_FAIL(MPI_T_ERR_INVALID);
+    err = mpit_event_alloc(event_index, event_registration);
+    T_END();
+}
+RM_ALIAS(T_event_handle_alloc)
+
+static int mpit_reg_check(MPI_T_event_registration r, int cb_safety)
+{
+    T_BEGIN();
+    if (!mpit_event_valid(r))
+        T_FAIL(MPI_T_ERR_INVALID_HANDLE);
+    if (cb_safety < MPI_T_CB_REQUIRE_NONE || cb_safety > MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE)
+        T_FAIL(MPI_T_ERR_INVALID);
+    T_END();
+}
+
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
+{
+    (void)info; /* no hints */
+    return mpit_reg_check(event_registration, MPI_T_CB_REQUIRE_NONE);
+}
+RM_ALIAS(T_event_handle_set_info)
+
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used)
+{
+    int err = mpit_reg_check(event_registration, MPI_T_CB_REQUIRE_NONE);
+    if (err == MPI_SUCCESS && !info_used)
+        return MPI_T_ERR_INVALID;
+    return mpit_info_out(err, info_used);
+}
+RM_ALIAS(T_event_handle_get_info)
+
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                   MPI_Info info, void *user_data, MPI_T_event_cb_function *event_cb_function)
+{
+    (void)info; /* no hints */
+    T_BEGIN();
+    if (!mpit_event_valid(event_registration))
+        T_FAIL(MPI_T_ERR_INVALID_HANDLE);
+    if ((int)cb_safety < MPI_T_CB_REQUIRE_NONE || cb_safety > MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE)
+        T_FAIL(MPI_T_ERR_INVALID);
+    /* a NULL function removes the callback of that safety level */
+    err = mpit_event_set_cb(event_registration, cb_safety, event_cb_function, user_data);
+    T_END();
+}
+RM_ALIAS(T_event_register_callback)
+
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                   MPI_Info info)
+{
+    (void)info; /* no hints */
+    int err = mpit_reg_check(event_registration, cb_safety);
+    if (err == MPI_SUCCESS && !mpit_event_has_cb(event_registration, cb_safety))
+        err = MPI_T_ERR_INVALID; /* no callback registered at that level */
+    return err;
+}
+RM_ALIAS(T_event_callback_set_info)
+
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                   MPI_Info *info_used)
+{
+    int err = mpit_reg_check(event_registration, cb_safety);
+    if (err == MPI_SUCCESS && (!info_used || !mpit_event_has_cb(event_registration, cb_safety)))
+        err = MPI_T_ERR_INVALID;
+    return mpit_info_out(err, info_used);
+}
+RM_ALIAS(T_event_callback_get_info)
+
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+                             MPI_T_event_free_cb_function *free_cb_function)
+{
+    T_BEGIN();
+    if (!mpit_event_valid(event_registration))
+        T_FAIL(MPI_T_ERR_INVALID_HANDLE);
+    mpit_event_free(event_registration, user_data, free_cb_function);
+    T_END();
+}
+RM_ALIAS(T_event_handle_free)
+
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                     MPI_T_event_dropped_cb_function *dropped_cb_function)
+{
+    T_BEGIN();
+    if (!mpit_event_valid(event_registration))
+        T_FAIL(MPI_T_ERR_INVALID_HANDLE);
+    mpit_event_set_dropped(event_registration, dropped_cb_function);
+    T_END();
+}
+RM_ALIAS(T_event_set_dropped_handler)
+
+/* The event-instance calls run inside callbacks, on the engine's thread
+ * under the global lock: they take no lock. */
+#define T_INSTANCE(e)                          \
+    if (!mpit_initialized())                   \
+        return MPI_T_ERR_NOT_INITIALIZED;      \
+    if (!(e))                                  \
+        return MPI_T_ERR_INVALID_HANDLE
+
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
+{
+    T_INSTANCE(event_instance);
+    if (!buffer)
+        return MPI_T_ERR_INVALID;
+    return mpit_instance_read(event_instance, element_index, buffer);
+}
+RM_ALIAS(T_event_read)
+
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
+{
+    T_INSTANCE(event_instance);
+    if (!buffer)
+        return MPI_T_ERR_INVALID;
+    mpit_instance_copy(event_instance, buffer);
+    return MPI_SUCCESS;
+}
+RM_ALIAS(T_event_copy)
+
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
+{
+    T_INSTANCE(event_instance);
+    if (!event_timestamp)
+        return MPI_T_ERR_INVALID;
+    *event_timestamp = mpit_instance_time(event_instance);
+    return MPI_SUCCESS;
+}
+RM_ALIAS(T_event_get_timestamp)
+
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
+{
+    T_INSTANCE(event_instance);
+    if (!source_index)
+        return MPI_T_ERR_INVALID;
+    *source_index = mpit_instance_source(event_instance);
+    return MPI_SUCCESS;
+}
+RM_ALIAS(T_event_get_source)

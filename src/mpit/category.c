@@ -6,19 +6,21 @@
 
 static int mpit_refs;
 
+/* atomic: the event-instance functions read it inside callbacks, without
+ * the interface's mutex */
 int mpit_init(void)
 {
-    return ++mpit_refs;
+    return __atomic_add_fetch(&mpit_refs, 1, __ATOMIC_RELAXED);
 }
 
 int mpit_finalize(void)
 {
-    return mpit_refs > 0 ? --mpit_refs : -1;
+    return mpit_initialized() ? __atomic_sub_fetch(&mpit_refs, 1, __ATOMIC_RELAXED) : -1;
 }
 
 int mpit_initialized(void)
 {
-    return mpit_refs > 0;
+    return __atomic_load_n(&mpit_refs, __ATOMIC_RELAXED) > 0;
 }
 
 static const struct {
@@ -104,6 +106,22 @@ int mpit_category_categories(int index, int len, int *out)
     (void)len;
     (void)out;
     return index < 0 || index >= MPIT_NCATS ? MPI_T_ERR_INVALID_INDEX : MPI_SUCCESS;
+}
+
+int mpit_category_events(int index, int len, int *out)
+{
+    if (index < 0 || index >= MPIT_NCATS)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < mpit_event_count(); i++) {
+        mpit_event_info_t ei;
+        if (mpit_event_info(i, &ei) != MPI_SUCCESS || ei.category != index)
+            continue;
+        if (out && n < len)
+            out[n] = i;
+        n++;
+    }
+    return n;
 }
 
 int mpit_category_stamp(void)

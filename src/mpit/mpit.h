@@ -84,8 +84,43 @@ int mpit_category_find(const char *name);
 int mpit_category_cvars(int index, int len, int *out);
 int mpit_category_pvars(int index, int len, int *out);
 int mpit_category_categories(int index, int len, int *out);
+/* The category's event types (up to len indices into out); -1: no such category. */
+int mpit_category_events(int index, int len, int *out);
 /* Grows when variables or categories are added (never, once the rails are up). */
 int mpit_category_stamp(void);
+
+/* ---- events (event.c): the rail layer's events, one source ---- */
+#define MPIT_EVENT_QUEUE 256 /* instances a registration holds for deferred callbacks */
+#define MPIT_EVENT_ELEMS 3   /* peer, rail, reason: MPI_INT each */
+typedef struct mpit_event_data {
+    int peer, rail, reason;
+} mpit_event_data_t;
+typedef struct mpit_event_info {
+    const char *name, *desc;
+    MPI_T_enum enumtype;
+    int category;
+} mpit_event_info_t;
+
+int mpit_event_count(void);
+int mpit_event_info(int index, mpit_event_info_t *out);
+int mpit_event_find(const char *name);
+MPI_T_enum mpit_event_enum(void);
+void mpit_event_layout(MPI_Datatype *types, MPI_Aint *disps, int n);
+MPI_Count mpit_source_now(void); /* the monotonic source's ticks (ns) */
+int mpit_event_valid(MPI_T_event_registration r);
+int mpit_event_alloc(int index, MPI_T_event_registration *out);
+int mpit_event_set_cb(MPI_T_event_registration r, int level, MPI_T_event_cb_function *fn, void *ud);
+int mpit_event_has_cb(MPI_T_event_registration r, int level);
+void mpit_event_set_dropped(MPI_T_event_registration r, MPI_T_event_dropped_cb_function *fn);
+void mpit_event_free(MPI_T_event_registration r, void *ud, MPI_T_event_free_cb_function *fn);
+int mpit_instance_read(MPI_T_event_instance e, int elem, void *buf);
+void mpit_instance_copy(MPI_T_event_instance e, void *buf);
+MPI_Count mpit_instance_time(MPI_T_event_instance e);
+int mpit_instance_source(MPI_T_event_instance e);
+/* Events waiting for a callback that needs the application's thread outside
+ * the engine: mpit_event_deliver runs them (MPI_END calls it). */
+extern int mpit_ev_waiting;
+void mpit_event_deliver(void);
 
 /* Category indices, in mpit_category_info order. */
 enum { MPIT_CAT_GENERAL, MPIT_CAT_PROTO, MPIT_CAT_SHM, MPIT_CAT_TCP, MPIT_CAT_RAIL, MPIT_CAT_IO, MPIT_NCATS };

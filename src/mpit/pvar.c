@@ -154,7 +154,7 @@ int mpit_pvar_find(const char *name, int var_class)
 
 int mpit_enum_valid(MPI_T_enum e)
 {
-    return e == &mpit_path_state_enum || e == &mpit_host_state_enum;
+    return e == &mpit_path_state_enum || e == &mpit_host_state_enum || e == mpit_event_enum();
 }
 
 /* ---- reading the engine ---- */

@@ -48,6 +48,20 @@ void rail_set_failed(rail_failed_fn fn)
     rail_failed = fn;
 }
 
+static rail_notify_fn rail_notify_hook;
+
+void rail_set_notify(rail_notify_fn fn)
+{
+    __atomic_store_n(&rail_notify_hook, fn, __ATOMIC_RELEASE);
+}
+
+void rail_notify(const rail_channel_t *ch, const rail_path_t *p, int kind, int why)
+{
+    rail_notify_fn fn = __atomic_load_n(&rail_notify_hook, __ATOMIC_ACQUIRE);
+    if (fn)
+        fn(kind, ch->peer, p ? p->rail : -1, why);
+}
+
 void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt, ...)
 {
     if (rm_log_level < RM_LOG_INFO)
@@ -265,6 +279,7 @@ void rail_channel_promote(rail_channel_t *ch)
                 p->standby = 0;
                 rail_event(ch, p, "migrated (traffic moved to this %s rail)",
                            pass ? "migrated-off" : "standby");
+                rail_notify(ch, p, RAIL_EV_MIGRATED, RAIL_WHY_FAILOVER);
                 return;
             }
         }
@@ -709,6 +724,7 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
             p->state = RAIL_PATH_UP;
             rail_event(ch, p, "up (recovered after %.2f s)",
                        p->down_since ? (double)(now - p->down_since) / 1e9 : 0.0);
+            rail_notify(ch, p, RAIL_EV_UP, RAIL_WHY_PROBED);
             rail_channel_want_flush(ch);
         }
         p->down_since = 0;
@@ -1043,6 +1059,7 @@ void rail_path_down(rail_channel_t *ch, rail_path_t *p, rm_status_t why, const c
     if (n)
         ch->resend = 1;
     rail_event(ch, p, "failed (%s: %s); %d frames resent", detail, rm_status_str(why), n);
+    rail_notify(ch, p, RAIL_EV_FAILED, why == RM_ERR_TIMED_OUT ? RAIL_WHY_SILENCE : RAIL_WHY_ERROR);
     rail_channel_promote(ch);
     rail_channel_want_flush(ch);
 }

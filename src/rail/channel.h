@@ -323,6 +323,34 @@ void rail_channel_report_out(rail_channel_t *ch);
  * path whose transport says the peer may not know it and that is not up:
  * once per health tick, at most every 100 ms per path. */
 void rail_channel_addr_out(rail_channel_t *ch);
+/* The path and peer events a tool can follow (MPI_T events, src/mpit/event.c):
+ * what happened, and why. */
+typedef enum {
+    RAIL_EV_SUSPECT,     /* nothing heard for half the path timeout */
+    RAIL_EV_FAILED,      /* the path failed; its traffic moved to the other rails */
+    RAIL_EV_UP,          /* a suspect, failed or migrated-off path carries traffic again */
+    RAIL_EV_MIGRATED,    /* traffic moved off this rail by request, or onto it as the last resort */
+    RAIL_EV_PARTITIONED, /* no rail reaches the peer (rail -1) */
+    RAIL_EV_RESUMED,     /* a rail reaches the peer again after a partition (rail -1) */
+    RAIL_EV_KINDS
+} rail_ev_kind_t;
+typedef enum {
+    RAIL_WHY_SILENCE,  /* nothing received from the peer on the path */
+    RAIL_WHY_ERROR,    /* the transport reported an error (connection reset, link down) */
+    RAIL_WHY_REQUEST,  /* MPIX_Rail_migrate or mpiexec -migrate */
+    RAIL_WHY_PROBED,   /* reconnected, and the peer answered a probe */
+    RAIL_WHY_ANSWERED, /* a suspect path was heard from again */
+    RAIL_WHY_FAILOVER, /* a standby or migrated-off rail took over: no other rail was usable */
+    RAIL_WHY_NO_RAIL,  /* every path to the peer is down */
+    RAIL_WHY_RAIL_BACK,/* a path to the peer is up again */
+    RAIL_WHY_COUNT
+} rail_ev_why_t;
+/* Called under the global lock from whichever thread runs the engine. */
+typedef void (*rail_notify_fn)(int kind, int peer, int rail, int why);
+void rail_set_notify(rail_notify_fn fn);
+/* p NULL: an event of the peer, not of one rail. */
+void rail_notify(const rail_channel_t *ch, const rail_path_t *p, int kind, int why);
+
 /* One line per path event at RAILMPI_VERBOSE >= 1. */
 void rail_event(const rail_channel_t *ch, const rail_path_t *p, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

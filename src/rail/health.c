@@ -339,11 +339,13 @@ static void rail_path_tick(rail_channel_t *ch, rail_path_t *p, uint64_t now, int
             p->state = RAIL_PATH_UP;
             p->net_kept = 0;
             rail_event(ch, p, "up (answered while suspect)");
+            rail_notify(ch, p, RAIL_EV_UP, RAIL_WHY_ANSWERED);
         } else if (p->state == RAIL_PATH_UP && silent > rail_suspect_after()) {
             p->state = RAIL_PATH_SUSPECT;
             p->suspects++;
             rail_event(ch, p, "suspect (nothing received for %llu ms)",
                        (unsigned long long)(silent / RM_MS));
+            rail_notify(ch, p, RAIL_EV_SUSPECT, RAIL_WHY_SILENCE);
             if (e)
                 rail_host_suspect(e, ch->peer, p->rail, silent);
             rail_channel_promote(ch);
@@ -518,6 +520,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
         if (ch->partitioned_since) {
             rail_event(ch, NULL, "resumed (partition over after %.2f s)",
                        (double)(now - ch->partitioned_since) / 1e9);
+            rail_notify(ch, NULL, RAIL_EV_RESUMED, RAIL_WHY_RAIL_BACK);
             ch->partitioned_ns += now - ch->partitioned_since;
             ch->partitioned_since = 0;
         }
@@ -528,6 +531,7 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
         rail_event(ch, NULL, "partitioned (no rail reaches the peer; traffic waits, recovery "
                              "continues for up to %lld s)",
                    (long long)RM_CFG(partition_timeout_s));
+        rail_notify(ch, NULL, RAIL_EV_PARTITIONED, RAIL_WHY_NO_RAIL);
         return;
     }
     uint64_t limit = (uint64_t)RM_CFG(partition_timeout_s) * RM_SEC;
@@ -580,9 +584,11 @@ int rail_migrate(int rail, int off)
                 p->probed = 1;
                 rail_channel_promote(ch);
                 rail_event(ch, p, "migrated (traffic moved off this rail by request)");
+                rail_notify(ch, p, RAIL_EV_MIGRATED, RAIL_WHY_REQUEST);
             } else if (!off && p->state == RAIL_PATH_ARMED && p->probed && !p->standby) {
                 p->state = RAIL_PATH_UP;
                 rail_event(ch, p, "up (traffic back on this rail by request)");
+                rail_notify(ch, p, RAIL_EV_UP, RAIL_WHY_REQUEST);
             }
         }
     }
