@@ -106,7 +106,7 @@ void mpi_spawn_forget(comm_t *c);
 
 /* Leaving the engine, the application's thread runs the event callbacks
  * that may not run inside it (src/mpit/event.c). */
-extern int mpit_ev_waiting;
+extern int mpit_ev_waiting __attribute__((visibility("hidden")));
 void mpit_event_deliver(void);
 #define MPI_END()                                                \
     goto fn_exit;                                                \

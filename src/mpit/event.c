@@ -54,7 +54,7 @@ struct MPIR_T_event_registration_s {
 
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct MPIR_T_event_registration_s *ev_regs;
-int mpit_ev_waiting; /* some registration has queued or dropped events (atomic) */
+__attribute__((visibility("hidden"))) int mpit_ev_waiting; /* some registration has queued or dropped events (atomic) */
 
 /* ---- the event types and the source ---- */
 static const struct {

@@ -119,7 +119,7 @@ MPI_Count mpit_instance_time(MPI_T_event_instance e);
 int mpit_instance_source(MPI_T_event_instance e);
 /* Events waiting for a callback that needs the application's thread outside
  * the engine: mpit_event_deliver runs them (MPI_END calls it). */
-extern int mpit_ev_waiting;
+extern int mpit_ev_waiting __attribute__((visibility("hidden")));
 void mpit_event_deliver(void);
 
 /* Category indices, in mpit_category_info order. */

@@ -34,21 +34,6 @@ static rm_status_t proto_ctl_send(int world, int type, uint64_t id, uint64_t aux
     return st == RM_INPROGRESS ? RM_OK : st;
 }
 
-void proto_request_setup(request_t *r, void *buf, MPI_Count count, dtype_t *dt, int peer, int tag,
-                         comm_t *comm, uint32_t ctx)
-{
-    r->buf = buf;
-    r->count = count;
-    r->dt = dt;
-    if (!dt->builtin)
-        dtype_addref(dt);
-    r->comm = comm;
-    comm->refcount++;
-    r->peer = peer;
-    r->tag = tag;
-    r->ctx = ctx;
-}
-
 /* ---- placing data into a receive buffer ------------------------------- */
 
 static inline size_t proto_recv_capacity(const request_t *r)
