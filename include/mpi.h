@@ -423,6 +423,14 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count,
  * Buffered sends
  * ---------------------------------------------------------------------- */
 #define MPI_BSEND_OVERHEAD     96
+/* MPI-4.1: attach this instead of a buffer and the library allocates as
+ * buffered sends need (MPI_Buffer_attach, MPI_Comm_attach_buffer). The value
+ * is that of the MPI-5 standard ABI: no object starts at address 2 (the first
+ * page is never mapped), and it differs from MPI_BOTTOM (0) and MPI_IN_PLACE
+ * (-1). Programs built against headers that spell it as a null pointer (as
+ * some MPICH releases do) work too: a null buffer is taken as automatic,
+ * since no real buffer of any size starts at address 0. */
+#define MPI_BUFFER_AUTOMATIC   ((void *)2)
 
 /* ------------------------------------------------------------------------
  * File I/O
@@ -647,6 +655,12 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm);
 int MPI_Buffer_attach(void *buffer, int size);
 int MPI_Buffer_detach(void *buffer_addr, int *size);
+int MPI_Buffer_flush(void);
+int MPI_Buffer_iflush(MPI_Request *request);
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int MPI_Comm_flush_buffer(MPI_Comm comm);
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -1608,6 +1622,12 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
                int tag, MPI_Comm comm);
 int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
+int PMPI_Buffer_flush(void);
+int PMPI_Buffer_iflush(MPI_Request *request);
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int PMPI_Comm_flush_buffer(MPI_Comm comm);
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
                int tag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,

@@ -192,6 +192,7 @@ static void comm_destroy(comm_t *c)
     c->hosts = NULL;
     coll_shm_free(c);
     comm_hints_free(&c->hints);
+    proto_bsend_orphan(&c->bsend);
     errhandler_release(c->errh);
     group_release(c->group);
     group_release(c->remote_group);

@@ -66,6 +66,7 @@ typedef struct comm {
      * remote_group; local_comm (internal, no handle) runs the local phases. */
     group_t *remote_group; /* NULL for an intracommunicator */
     struct comm *local_comm;
+    struct bsend_buf *bsend; /* MPI_Comm_attach_buffer's, NULL if none */
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;

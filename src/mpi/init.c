@@ -110,9 +110,7 @@ int PMPI_Finalize(void)
 {
     MPI_BEGIN("MPI_Finalize");
     mpi_finalize_attrs();
-    void *bbuf;
-    size_t bsize;
-    proto_bsend_detach(&bbuf, &bsize);
+    proto_bsend_finalize();
     proto_drain();
     /* nobody leaves while a peer may still read from its memory */
     rm_status_t st = coll_barrier(comm_world);
@@ -122,6 +120,7 @@ int PMPI_Finalize(void)
     rma_finalize();
     comm_ports_close_all(); /* ports left open */
     comm_finalize();
+    proto_bsend_finalize(); /* the buffers the communicators held */
     mpi_info_finalize();
     mpi_hw_finalize();
     mpi_err_user_finalize();

@@ -1,5 +1,5 @@
 /* Point-to-point bindings: sends in four modes, receives, probes, persistent
- * requests, buffered-send buffers. */
+ * requests (buffered-send buffers: bsend_api.c). */
 #include "coll/sched.h"
 #include "mpi/mpiimpl.h"
 
@@ -43,7 +43,7 @@ static int p2p_send(const char *fn_name_, const void *buf, int count, MPI_Dataty
         request_t *r;
         rm_status_t st = proto_bsend(buf, count, dt, dest, tag, c, &r);
         if (st == RM_ERR_NO_RESOURCE)
-            MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer (attach more with MPI_Buffer_attach)",
+            MPI_FAIL(c, MPI_ERR_BUFFER, "%ld bytes do not fit in the attached buffer (attach a larger one, or MPI_BUFFER_AUTOMATIC)",
                      (long)count * (long)dt->size);
         MPI_CHECK_STATUS(c, st);
         if (r)
@@ -625,31 +625,4 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     if (!request)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
     return p2p_mrecv("MPI_Imrecv", buf, count, datatype, message, request, MPI_STATUS_IGNORE);
-}
-
-/* ---- buffered-send buffer --------------------------------------------- */
-
-RM_ALIAS(Buffer_attach)
-int PMPI_Buffer_attach(void *buffer, int size)
-{
-    MPI_BEGIN("MPI_Buffer_attach");
-    if (size < 0)
-        MPI_FAIL(NULL, MPI_ERR_ARG, "negative size %d", size);
-    CHECK_ARG(NULL, buffer || size == 0, "buffer is NULL");
-    if (proto_bsend_attach(buffer, (size_t)size) < 0)
-        MPI_FAIL(NULL, MPI_ERR_BUFFER, "a buffer is already attached; detach it first");
-    MPI_END();
-}
-
-RM_ALIAS(Buffer_detach)
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
-{
-    MPI_BEGIN("MPI_Buffer_detach");
-    CHECK_ARG(NULL, buffer_addr && size, "buffer_addr or size is NULL");
-    void *b;
-    size_t s;
-    proto_bsend_detach(&b, &s);
-    *(void **)buffer_addr = b;
-    *size = (int)s;
-    MPI_END();
 }

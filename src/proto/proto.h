@@ -25,6 +25,7 @@ enum request_kind {
 };
 
 typedef struct request request_t;
+typedef struct bsend_buf bsend_buf_t;
 
 struct request {
     int handle;
@@ -273,8 +274,22 @@ void proto_request_foreach(void (*fn)(request_t *r, void *arg), void *arg);
 /* Complete a request (used by generalized requests and the engine). */
 void proto_request_complete(request_t *r);
 
-/* Buffered-send buffer (MPI_Buffer_attach/detach). */
-rm_status_t proto_bsend_attach(void *buf, size_t size);
-rm_status_t proto_bsend_detach(void **buf, size_t *size); /* waits for pending bsends */
+/* Buffered-send buffers (src/proto/bsend.c). A slot holds at most one
+ * buffer: the process's (proto_bsend_proc_slot, MPI_Buffer_attach) or a
+ * communicator's (comm_t.bsend). automatic: MPI_BUFFER_AUTOMATIC, the
+ * library allocates as needed (buf and size are ignored). Attach:
+ * RM_ERR_INVALID if the slot is taken. Detach waits for the buffer's pending
+ * messages; RM_ERR_INVALID if the slot is empty. Orphan: the slot's owner
+ * goes away (MPI_Comm_free); its messages still go out. Flush/iflush wait
+ * for every message from the buffer (NULL: none) sent before the call. */
+bsend_buf_t **proto_bsend_proc_slot(void);
+rm_status_t proto_bsend_attach(bsend_buf_t **slot, void *buf, size_t size, int automatic);
+rm_status_t proto_bsend_detach(bsend_buf_t **slot, void **buf, size_t *size, int *automatic);
+void proto_bsend_orphan(bsend_buf_t **slot);
+rm_status_t proto_bsend_flush(bsend_buf_t *b);
+rm_status_t proto_bsend_iflush(bsend_buf_t *b, request_t **out);
+/* MPI_Finalize: detach the process's buffer and flush them all; again
+ * after the communicators are freed, to free the buffers they held. */
+void proto_bsend_finalize(void);
 
 #endif

@@ -1,0 +1,126 @@
+/* Buffered-send buffers: the process's (MPI_Buffer_attach), a
+ * communicator's (MPI-4.1 MPI_Comm_attach_buffer), and the flush calls. A
+ * buffered send uses its communicator's buffer if one is attached, else the
+ * process's (src/proto/bsend.c). */
+#include "mpi/mpiimpl.h"
+
+/* The helpers run under the lock and fail as a binding does (MPI_CHECKED). */
+
+/* MPI_BUFFER_AUTOMATIC, or a null pointer as headers that spell it so pass:
+ * either way no real buffer. */
+static int bsend_is_automatic(const void *buffer)
+{
+    return buffer == MPI_BUFFER_AUTOMATIC || buffer == NULL;
+}
+
+static int bsend_attach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, void *buffer,
+                        int size)
+{
+    MPI_CHECKS_BEGIN();
+    if (size < 0)
+        MPI_FAIL(c, MPI_ERR_ARG, "negative size %d", size);
+    rm_status_t st = proto_bsend_attach(slot, buffer, (size_t)size, bsend_is_automatic(buffer));
+    if (st == RM_ERR_INVALID)
+        MPI_FAIL(c, MPI_ERR_BUFFER, "a buffer is already attached%s; detach it first",
+                 c ? " to this communicator" : "");
+    MPI_CHECK_STATUS(c, st);
+    MPI_CHECKS_END();
+}
+
+static int bsend_detach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, void *buffer_addr,
+                        int *size)
+{
+    MPI_CHECKS_BEGIN();
+    CHECK_ARG(c, buffer_addr, "buffer_addr is NULL");
+    CHECK_ARG(c, size, "size is NULL");
+    void *b;
+    size_t s;
+    int automatic;
+    if (proto_bsend_detach(slot, &b, &s, &automatic) < 0)
+        MPI_FAIL(c, MPI_ERR_BUFFER, "no buffer is attached%s", c ? " to this communicator" : "");
+    *(void **)buffer_addr = b; /* an automatic buffer's: the token it was attached with */
+    *size = automatic ? 0 : (int)s;
+    MPI_CHECKS_END();
+}
+
+static int bsend_iflush(const char *fn_name_, comm_t *c, bsend_buf_t *b, MPI_Request *request)
+{
+    MPI_CHECKS_BEGIN();
+    CHECK_ARG(c, request, "request is NULL");
+    request_t *r;
+    MPI_CHECK_STATUS(c, proto_bsend_iflush(b, &r));
+    *request = r->handle;
+    MPI_CHECKS_END();
+}
+
+RM_ALIAS(Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    MPI_BEGIN("MPI_Buffer_attach");
+    MPI_CHECKED(bsend_attach(fn_name_, NULL, proto_bsend_proc_slot(), buffer, size));
+    MPI_END();
+}
+
+RM_ALIAS(Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPI_BEGIN("MPI_Buffer_detach");
+    MPI_CHECKED(bsend_detach(fn_name_, NULL, proto_bsend_proc_slot(), buffer_addr, size));
+    MPI_END();
+}
+
+RM_ALIAS(Buffer_flush)
+int PMPI_Buffer_flush(void)
+{
+    MPI_BEGIN("MPI_Buffer_flush");
+    MPI_CHECK_STATUS(NULL, proto_bsend_flush(*proto_bsend_proc_slot()));
+    MPI_END();
+}
+
+RM_ALIAS(Buffer_iflush)
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Buffer_iflush");
+    MPI_CHECKED(bsend_iflush(fn_name_, NULL, *proto_bsend_proc_slot(), request));
+    MPI_END();
+}
+
+RM_ALIAS(Comm_attach_buffer)
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    MPI_BEGIN("MPI_Comm_attach_buffer");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    MPI_CHECKED(bsend_attach(fn_name_, c, &c->bsend, buffer, size));
+    MPI_END();
+}
+
+RM_ALIAS(Comm_detach_buffer)
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    MPI_BEGIN("MPI_Comm_detach_buffer");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    MPI_CHECKED(bsend_detach(fn_name_, c, &c->bsend, buffer_addr, size));
+    MPI_END();
+}
+
+RM_ALIAS(Comm_flush_buffer)
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    MPI_BEGIN("MPI_Comm_flush_buffer");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    MPI_CHECK_STATUS(c, proto_bsend_flush(c->bsend));
+    MPI_END();
+}
+
+RM_ALIAS(Comm_iflush_buffer)
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+    MPI_BEGIN("MPI_Comm_iflush_buffer");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    MPI_CHECKED(bsend_iflush(fn_name_, c, c->bsend, request));
+    MPI_END();
+}
