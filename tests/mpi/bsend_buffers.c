@@ -280,6 +280,18 @@ int main(int argc, char **argv)
     bad_input(dup);
     free_with_pending();
     MPI_Comm_free(&dup);
+    /* a buffer still attached to MPI_COMM_WORLD, with a message in it, at
+     * MPI_Finalize: the message goes out first */
+    unsigned char *s = malloc(BIG);
+    if (rank == 0) {
+        MPI_Comm_attach_buffer(MPI_COMM_WORLD, MPI_BUFFER_AUTOMATIC, 0);
+        fill(s, BIG, 90);
+        MPI_Bsend(s, BIG, MPI_BYTE, 1, 70, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(s, BIG, MPI_BYTE, 0, 70, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        verify(s, BIG, 90, "message buffered at MPI_Finalize");
+    }
+    free(s);
     MPI_Finalize();
     if (rank == 0)
         printf("OK\n");
