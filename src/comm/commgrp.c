@@ -15,6 +15,7 @@
 
 /* context ids of communicators stay below 2 * COMM_MAX_IDS */
 #define CTX_CREATE_GROUP 0x40000000u
+#define CTX_FROM_GROUP 0x20000000u
 
 /* ---- MPI_Comm_create_group ---------------------------------------------- */
 
@@ -22,6 +23,7 @@
 typedef struct group_round {
     comm_t *parent;
     int n, me, tag;
+    uint32_t ctx; /* the context on parent the rounds use */
     const int *prank;
 } group_round_t;
 
@@ -33,7 +35,7 @@ static rm_status_t group_exchange(uint32_t *mask, void *arg)
     const group_round_t *r = arg;
     int n = r->n, me = r->me;
     uint32_t in[CTXID_LEN];
-    uint32_t ctx = CTX_CREATE_GROUP | r->parent->ctx;
+    uint32_t ctx = r->ctx;
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
     rm_status_t st = RM_OK;
     int mask_bit = 1;
@@ -84,13 +86,50 @@ rm_status_t comm_create_group(comm_t *parent, group_t *g, int tag, comm_t **out)
     /* the same key at every member: the parent and the tag, which MPI
      * requires to tell apart creations running at once on one parent */
     ctxid_key_t key = {.hi = (uint64_t)(parent->ctx / 2) << 32 | (uint32_t)tag, .lo = 1};
-    group_round_t r = {parent, n, me, tag, prank};
+    group_round_t r = {parent, n, me, tag, CTX_CREATE_GROUP | parent->ctx, prank};
     int id;
     rm_status_t st = ctxid_agree(key, 1, 1, group_exchange, &r, &id);
     free(prank);
     if (st < 0)
         return st;
     return comm_create_with_id(parent, g, id, out);
+}
+
+/* FNV-1a over bytes, continuing from h. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+rm_status_t comm_create_from_group(group_t *g, const char *stag, errhandler_t *errh, comm_t **out)
+{
+    *out = NULL;
+    comm_t *world = comm_world;
+    int me = -1, wr = world->rank;
+    for (int i = 0; i < g->size && me < 0; i++)
+        if (g->world[i] == wr)
+            me = i;
+    if (me < 0)
+        return RM_ERR_INVALID;
+    /* The same key at every member, from what they all pass: the group's
+     * processes in order and the tag. Creations at once must differ in one
+     * of them (MPI-4.0 11.3.2), so their keys and message tags differ. */
+    uint64_t h = hash_bytes(0xcbf29ce484222325ull, g->world, sizeof(int) * (size_t)g->size);
+    uint64_t t = hash_bytes(0xcbf29ce484222325ull, stag, strlen(stag));
+    h = hash_bytes(h, &t, sizeof t);
+    /* lo 2: apart from every key of ctxid_key_next (lo 0), pairs (top bit)
+     * and MPI_Comm_create_group (lo 1) */
+    ctxid_key_t key = {.hi = h, .lo = 2};
+    group_round_t r = {world, g->size, me, (int)((h ^ (h >> 32)) & 0x7fffffff), CTX_FROM_GROUP | world->ctx,
+                       g->world};
+    int id;
+    rm_status_t st = ctxid_agree(key, 1, 1, group_exchange, &r, &id);
+    if (st < 0)
+        return st;
+    return comm_new(g, NULL, id, errh, 1, out);
 }
 
 /* ---- MPI_Comm_idup ------------------------------------------------------ */

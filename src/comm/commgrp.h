@@ -12,6 +12,13 @@ struct request;
  * becomes the new communicator's group on success. */
 rm_status_t comm_create_group(comm_t *parent, group_t *g, int tag, comm_t **out);
 
+/* MPI_Comm_create_from_group: collective over the members of g (the
+ * caller is one), told apart by the group and the string tag; messages go
+ * over MPI_COMM_WORLD's processes on a context no communicator owns. g
+ * becomes the new communicator's group on success. RM_ERR_INVALID when the
+ * caller is not in g. */
+rm_status_t comm_create_from_group(group_t *g, const char *stag, errhandler_t *errh, comm_t **out);
+
 /* What an idup's communicator inherits, taken when the call starts. */
 typedef struct comm_idup_extra {
     struct topo *topo;

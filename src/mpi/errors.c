@@ -121,18 +121,15 @@ static void mpi_err_fatal(const char *line)
 {
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
-    if (mpi_state.initialized && !mpi_state.finalized)
+    if (mpi_state.engine)
         boot_abort(1, line);
     _exit(1);
 }
 
-int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+static void err_line(char *line, size_t len, int errclass, const char *fn, const char *fmt, va_list ap)
 {
-    char detail[512], line[800];
-    va_list ap;
-    va_start(ap, fmt);
+    char detail[512];
     vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
     const char *cname = mpi_err_class_name(errclass);
     char cbuf[32];
     if (!cname) {
@@ -141,24 +138,45 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
     }
     /* "MPI_ERR_RANK: invalid rank" -> keep just the class token */
     int clen = (int)strcspn(cname, ":");
-    if (mpi_state.world_rank >= 0 && mpi_state.initialized)
-        snprintf(line, sizeof line, "railmpi: rank %d: %s: %.*s: %s", mpi_state.world_rank, fn, clen,
-                 cname, detail);
+    if (mpi_state.world_rank >= 0 && mpi_state.engine)
+        snprintf(line, len, "railmpi: rank %d: %s: %.*s: %s", mpi_state.world_rank, fn, clen, cname,
+                 detail);
     else
-        snprintf(line, sizeof line, "railmpi: %s: %.*s: %s", fn, clen, cname, detail);
+        snprintf(line, len, "railmpi: %s: %.*s: %s", fn, clen, cname, detail);
+}
 
-    if (!comm && mpi_state.initialized && !mpi_state.finalized)
-        comm = comm_world;
-    errhandler_t *eh = comm ? comm->errh : NULL;
+static int err_handle(errhandler_t *eh, int handle, int errclass, const char *line)
+{
     if (!eh || eh->kind == 0)
         mpi_err_fatal(line);
     rm_log_debug("%s", line);
     if (eh->kind == 2 && eh->fn) {
         int code = errclass;
-        MPI_Comm h = comm->handle;
-        eh->fn(&h, &code);
+        eh->fn(&handle, &code);
     }
     return errclass;
+}
+
+int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
+{
+    char line[800];
+    va_list ap;
+    va_start(ap, fmt);
+    err_line(line, sizeof line, errclass, fn, fmt, ap);
+    va_end(ap);
+    if (!comm && mpi_state.initialized && !mpi_state.finalized)
+        comm = comm_world;
+    return err_handle(comm ? comm->errh : NULL, comm ? comm->handle : MPI_COMM_NULL, errclass, line);
+}
+
+int mpi_err_raise_eh(errhandler_t *eh, int handle, int errclass, const char *fn, const char *fmt, ...)
+{
+    char line[800];
+    va_list ap;
+    va_start(ap, fmt);
+    err_line(line, sizeof line, errclass, fn, fmt, ap);
+    va_end(ap);
+    return err_handle(eh, handle, errclass, line);
 }
 
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes)

@@ -21,7 +21,7 @@ int mpi_file_errclass(int rc);
 #define FILE_BEGIN_SHARED()                                                          \
     int err = MPI_SUCCESS;                                                           \
     io_file_t *f_ = NULL;                                                            \
-    if (!mpi_state.initialized || mpi_state.finalized)                               \
+    if (!mpi_state.engine)                                                            \
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "%s",                    \
                              mpi_state.finalized ? "called after MPI_Finalize"        \
                                                  : "called before MPI_Init");         \

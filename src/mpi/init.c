@@ -21,13 +21,21 @@ int *const MPI_WEIGHTS_EMPTY = &mpi_weights_empty_dummy;
 MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
 MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
 
-static int mpi_init_common(int required, int *provided)
+/* A program that used only sessions: the engine stops as MPI_Finalize
+ * would stop it, at exit. */
+static void mpi_engine_exit(void)
 {
-    static const char *const fn_name_ = "MPI_Init";
-    if (mpi_state.initialized)
-        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI is already initialized");
-    if (mpi_state.finalized)
-        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI cannot be initialized again after MPI_Finalize");
+    if (mpi_state.engine && !mpi_state.initialized)
+        mpi_engine_stop();
+}
+
+int mpi_engine_start(const char *fn_name_, int required, int *provided)
+{
+    if (mpi_state.engine) {
+        if (provided)
+            *provided = mpi_state.thread_level;
+        return MPI_SUCCESS;
+    }
     mpi_state.world_rank = -1;
     if (rm_config_load_once() < 0)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "invalid RAILMPI_* setting (see above)");
@@ -66,11 +74,28 @@ static int mpi_init_common(int required, int *provided)
     if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = rma_init()) < 0 || (st = mpi_spawn_init()) < 0 ||
         (st = proto_async_start()) < 0)
         goto fail;
-    mpi_state.initialized = 1;
+    mpi_state.engine = 1;
+    static int at_exit;
+    if (!at_exit++)
+        atexit(mpi_engine_exit);
     return MPI_SUCCESS;
 fail:
     return mpi_err_raise(NULL, mpi_err_from_status(st), fn_name_, "start-up failed: %s",
                          rm_status_str(st));
+}
+
+static int mpi_init_common(int required, int *provided)
+{
+    static const char *const fn_name_ = "MPI_Init";
+    if (mpi_state.initialized)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI is already initialized");
+    if (mpi_state.finalized)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "MPI cannot be initialized again after MPI_Finalize");
+    /* with sessions alive the engine runs at their thread level */
+    int err = mpi_engine_start(fn_name_, required, provided);
+    if (err == MPI_SUCCESS)
+        mpi_state.initialized = 1;
+    return err;
 }
 
 RM_ALIAS(Init)
@@ -105,12 +130,10 @@ static void mpi_finalize_attrs(void)
     attr_delete_predefined_types();
 }
 
-RM_ALIAS(Finalize)
-int PMPI_Finalize(void)
+/* Everything MPI_Init or the first session started, after the last user. */
+void mpi_engine_stop(void)
 {
-    MPI_BEGIN("MPI_Finalize");
-    mpi_finalize_attrs();
-    proto_bsend_finalize();
+    proto_bsend_finalize(); /* every buffered message goes out first */
     proto_drain();
     /* nobody leaves while a peer may still read from its memory */
     rm_status_t st = coll_barrier(comm_world);
@@ -129,6 +152,18 @@ int PMPI_Finalize(void)
     op_finalize();
     dtype_finalize();
     boot_finalize();
+    mpi_state.engine = 0;
+}
+
+RM_ALIAS(Finalize)
+int PMPI_Finalize(void)
+{
+    MPI_BEGIN("MPI_Finalize");
+    if (!mpi_state.initialized)
+        MPI_FAIL(NULL, MPI_ERR_OTHER, "MPI_Init was not called");
+    mpi_finalize_attrs();
+    if (!mpi_state.sessions) /* else the last MPI_Session_finalize stops it */
+        mpi_engine_stop();
     mpi_state.finalized = 1;
     MPI_END();
 }
@@ -178,7 +213,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     fprintf(stderr, "%s\n", msg);
     fflush(stderr);
     fflush(stdout);
-    if (mpi_state.initialized && !mpi_state.finalized)
+    if (mpi_state.engine)
         boot_abort(errorcode, msg);
     _exit(errorcode);
 }

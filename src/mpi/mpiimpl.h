@@ -22,6 +22,10 @@ typedef struct mpi_state {
     /* atomic: MPI_Initialized and MPI_Finalized read them without the lock,
      * from any thread, also while another thread is in MPI_Init/Finalize */
     _Atomic int initialized, finalized;
+    /* the engine runs: from MPI_Init or the first MPI_Session_init to
+     * MPI_Finalize or the last MPI_Session_finalize, whichever is later */
+    _Atomic int engine;
+    int sessions; /* sessions alive (src/mpi/session_api.c) */
     int thread_level;
     pthread_t main_thread;
     int world_rank, world_size;
@@ -65,6 +69,15 @@ void mpi_err_user_finalize(void);
 group_t *comm_group_copy(const group_t *g); /* unregistered, refcount 1 */
 int comm_group_compare(const group_t *a, const group_t *b);
 
+/* The engine (src/mpi/init.c): started by MPI_Init or the first session,
+ * stopped when neither needs it any more. */
+int mpi_engine_start(const char *fn_name_, int required, int *provided);
+void mpi_engine_stop(void);
+/* An error raised on a session's handler (MPI_ERRORS_ARE_FATAL when eh is
+ * NULL), handle passed to a user function. */
+int mpi_err_raise_eh(errhandler_t *eh, int handle, int errclass, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 void mpi_status_set_count(MPI_Status *st, MPI_Count bytes);
 MPI_Count mpi_status_get_count(const MPI_Status *st);
 void mpi_status_empty(MPI_Status *st);
@@ -90,7 +103,7 @@ void mpi_spawn_forget(comm_t *c);
     int err = MPI_SUCCESS;                                                           \
     comm_t *err_comm_ = NULL;                                                        \
     (void)err_comm_;                                                                 \
-    if (!mpi_state.initialized || mpi_state.finalized)                               \
+    if (!mpi_state.engine)                                                           \
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "%s",                    \
                              mpi_state.finalized ? "called after MPI_Finalize"        \
                                                  : "called before MPI_Init");         \

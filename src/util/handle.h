@@ -24,6 +24,7 @@ enum {
     RM_HOBJ_KEYVAL = 0x9,
     RM_HOBJ_ATTR = 0xa,
     RM_HOBJ_REQUEST = 0xb,
+    RM_HOBJ_SESSION = 0xe, /* MPICH's: MPI_SESSION_NULL is 0x38000000 */
 };
 
 #define RM_HANDLE_KIND(h) ((int)(((uint32_t)(h)) >> 30))
