@@ -104,32 +104,81 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-rm_status_t comm_create_from_group(group_t *g, const char *stag, errhandler_t *errh, comm_t **out)
+/* An id agreed among the processes world[0..n) (the caller one of them),
+ * keyed by them, the string tag and what the id is for (kind), which are
+ * the same at every one of them. */
+static rm_status_t from_group_agree(const int *world, int n, const char *stag, uint64_t kind, int *id)
 {
-    *out = NULL;
-    comm_t *world = comm_world;
-    int me = -1, wr = world->rank;
-    for (int i = 0; i < g->size && me < 0; i++)
-        if (g->world[i] == wr)
+    comm_t *wc = comm_world;
+    int me = -1;
+    for (int i = 0; i < n && me < 0; i++)
+        if (world[i] == wc->rank)
             me = i;
     if (me < 0)
         return RM_ERR_INVALID;
-    /* The same key at every member, from what they all pass: the group's
-     * processes in order and the tag. Creations at once must differ in one
-     * of them (MPI-4.0 11.3.2), so their keys and message tags differ. */
-    uint64_t h = hash_bytes(0xcbf29ce484222325ull, g->world, sizeof(int) * (size_t)g->size);
+    /* Creations at once must differ in their processes or their tag
+     * (MPI-4.0 11.3.2), so their keys and message tags differ. */
+    uint64_t h = hash_bytes(0xcbf29ce484222325ull, world, sizeof(int) * (size_t)n);
     uint64_t t = hash_bytes(0xcbf29ce484222325ull, stag, strlen(stag));
     h = hash_bytes(h, &t, sizeof t);
-    /* lo 2: apart from every key of ctxid_key_next (lo 0), pairs (top bit)
-     * and MPI_Comm_create_group (lo 1) */
-    ctxid_key_t key = {.hi = h, .lo = 2};
-    group_round_t r = {world, g->size, me, (int)((h ^ (h >> 32)) & 0x7fffffff), CTX_FROM_GROUP | world->ctx,
-                       g->world};
+    h = hash_bytes(h, &kind, sizeof kind);
+    /* lo 2 and up: apart from every key of ctxid_key_next (lo 0), pairs
+     * (top bit) and MPI_Comm_create_group (lo 1) */
+    ctxid_key_t key = {.hi = h, .lo = 2 + kind};
+    group_round_t r = {wc, n, me, (int)((h ^ (h >> 32)) & 0x7fffffff), CTX_FROM_GROUP | wc->ctx, world};
+    return ctxid_agree(key, 1, 1, group_exchange, &r, id);
+}
+
+rm_status_t comm_create_from_group(group_t *g, const char *stag, errhandler_t *errh, comm_t **out)
+{
+    *out = NULL;
     int id;
-    rm_status_t st = ctxid_agree(key, 1, 1, group_exchange, &r, &id);
+    rm_status_t st = from_group_agree(g->world, g->size, stag, 0, &id);
     if (st < 0)
         return st;
     return comm_new(g, NULL, id, errh, 1, out);
+}
+
+rm_status_t comm_inter_from_groups(group_t *lg, group_t *rg, const char *stag, errhandler_t *errh,
+                                   comm_t **out)
+{
+    *out = NULL;
+    /* both groups in one order every member sees: the one with the lower
+     * first process first */
+    int n = lg->size + rg->size, lfirst = lg->world[0] < rg->world[0];
+    int *all = malloc(sizeof(int) * (size_t)n);
+    group_t *lcg = group_new(lg->size, 0);
+    if (!all || !lcg) {
+        free(all);
+        group_release(lcg);
+        return RM_ERR_NOMEM;
+    }
+    const group_t *a = lfirst ? lg : rg, *b = lfirst ? rg : lg;
+    memcpy(all, a->world, sizeof(int) * (size_t)a->size);
+    memcpy(all + a->size, b->world, sizeof(int) * (size_t)b->size);
+    memcpy(lcg->world, lg->world, sizeof(int) * (size_t)lg->size);
+    int id, lid;
+    rm_status_t st = from_group_agree(all, n, stag, 1, &id);
+    free(all);
+    if (st < 0) {
+        group_release(lcg);
+        return st;
+    }
+    /* the local communicator (no handle) runs the local phases */
+    comm_t *lc = NULL;
+    if ((st = from_group_agree(lg->world, lg->size, stag, 2, &lid)) < 0 ||
+        (st = comm_new(lcg, NULL, lid, errh, 0, &lc)) < 0) {
+        if (!lc)
+            group_release(lcg);
+        ctxid_release(id);
+        return st;
+    }
+    if ((st = comm_new(lg, rg, id, errh, 1, out)) < 0) {
+        comm_release(lc);
+        return st;
+    }
+    (*out)->local_comm = lc;
+    return RM_OK;
 }
 
 /* ---- MPI_Comm_idup ------------------------------------------------------ */

@@ -19,6 +19,13 @@ rm_status_t comm_create_group(comm_t *parent, group_t *g, int tag, comm_t **out)
  * caller is not in g. */
 rm_status_t comm_create_from_group(group_t *g, const char *stag, errhandler_t *errh, comm_t **out);
 
+/* MPI_Intercomm_create_from_groups: collective over the members of both
+ * (disjoint) groups, the caller in lg; an id for the intercommunicator is
+ * agreed among all of them and one for its local communicator among lg's.
+ * lg and rg become its groups on success. */
+rm_status_t comm_inter_from_groups(group_t *lg, group_t *rg, const char *stag, errhandler_t *errh,
+                                   comm_t **out);
+
 /* What an idup's communicator inherits, taken when the call starts. */
 typedef struct comm_idup_extra {
     struct topo *topo;

@@ -359,3 +359,86 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     rm_unlock();
     return err;
 }
+
+/* An argument group of MPI_Intercomm_create_from_groups: valid, not empty,
+ * the leader one of its ranks. */
+static int check_side(errhandler_t *e, const char *fn_name_, const char *which, group_t *g, MPI_Group h,
+                      int leader)
+{
+    if (!g)
+        return mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_GROUP, fn_name_, "invalid %s group 0x%x", which,
+                                (unsigned)h);
+    if (g->size == 0)
+        return mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_GROUP, fn_name_, "the %s group is empty", which);
+    if (leader < 0 || leader >= g->size)
+        return mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_RANK, fn_name_,
+                                "invalid %s leader %d (group size %d)", which, leader, g->size);
+    return MPI_SUCCESS;
+}
+
+static group_t *group_copy(const group_t *g)
+{
+    group_t *c = group_new(g->size, 0);
+    if (c)
+        memcpy(c->world, g->world, sizeof(int) * (size_t)g->size);
+    return c;
+}
+
+RM_ALIAS(Intercomm_create_from_groups)
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                      int remote_leader, const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    static const char *const fn_name_ = "MPI_Intercomm_create_from_groups";
+    int err = MPI_SUCCESS;
+    if (!mpi_state.engine)
+        return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "called with neither MPI_Init nor a session");
+    rm_lock();
+    errhandler_t *e = errhandler == MPI_ERRHANDLER_NULL ? errhandler_get(MPI_ERRORS_ARE_FATAL)
+                                                        : errhandler_get(errhandler);
+    group_t *lg = group_get(local_group), *rg = group_get(remote_group), *lc = NULL, *rc = NULL;
+    comm_t *n = NULL;
+    (void)info; /* no hints are taken from it */
+    if (!e) {
+        err = mpi_err_raise(NULL, MPI_ERR_ERRHANDLER, fn_name_, "invalid error handler 0x%x",
+                            (unsigned)errhandler);
+        goto out;
+    }
+    if ((err = check_side(e, fn_name_, "local", lg, local_group, local_leader)) != MPI_SUCCESS ||
+        (err = check_side(e, fn_name_, "remote", rg, remote_group, remote_leader)) != MPI_SUCCESS)
+        goto out;
+    if (!stringtag || strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN || !newintercomm) {
+        err = mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_ARG, fn_name_,
+                               "stringtag or newintercomm is NULL, or stringtag is longer than "
+                               "MPI_MAX_STRINGTAG_LEN");
+        goto out;
+    }
+    if (!group_has_me(lg)) {
+        err = mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_GROUP, fn_name_,
+                               "the calling process is not in the local group");
+        goto out;
+    }
+    for (int i = 0; i < lg->size; i++)
+        for (int j = 0; j < rg->size; j++)
+            if (lg->world[i] == rg->world[j]) {
+                err = mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_GROUP, fn_name_,
+                                       "the local and remote groups share a process");
+                goto out;
+            }
+    if (!(lc = group_copy(lg)) || !(rc = group_copy(rg))) {
+        group_release(lc);
+        err = mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_NO_MEM, fn_name_, "out of memory");
+        goto out;
+    }
+    rm_status_t st = comm_inter_from_groups(lc, rc, stringtag, e, &n);
+    if (st < 0) {
+        group_release(lc);
+        group_release(rc);
+        err = mpi_err_raise_eh(e, MPI_COMM_NULL, mpi_err_from_status(st), fn_name_, "%s",
+                               rm_status_str(st));
+    } else
+        *newintercomm = n->handle;
+out:
+    rm_unlock();
+    return err;
+}
