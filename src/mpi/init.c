@@ -25,8 +25,11 @@ MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
  * would stop it, at exit. */
 static void mpi_engine_exit(void)
 {
-    if (mpi_state.engine && !mpi_state.initialized)
+    if (mpi_state.engine && !mpi_state.initialized) {
+        rm_lock();
         mpi_engine_stop();
+        rm_unlock();
+    }
 }
 
 int mpi_engine_start(const char *fn_name_, int required, int *provided)

@@ -100,6 +100,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     if (level < 0)
         return mpi_err_raise_eh(e, MPI_SESSION_NULL, MPI_ERR_ARG, fn_name_,
                                 "info key thread_level names no thread level");
+    if (!mpi_state.engine && mpi_state.finalized)
+        return mpi_err_raise_eh(e, MPI_SESSION_NULL, MPI_ERR_OTHER, fn_name_,
+                                "MPI_Finalize has stopped MPI in this process");
     int provided;
     int err = mpi_engine_start(fn_name_, level, &provided);
     if (err != MPI_SUCCESS)
@@ -142,9 +145,9 @@ int PMPI_Session_finalize(MPI_Session *session)
     int stop = --mpi_state.sessions == 0 && mpi_state.finalized;
     if (!mpi_state.sessions)
         rm_htable_destroy(&session_table);
-    rm_unlock();
     if (stop)
         mpi_engine_stop();
+    rm_unlock();
     return MPI_SUCCESS;
 }
 

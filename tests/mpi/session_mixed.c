@@ -7,7 +7,9 @@
  * start the threads in one order, odd ranks in the reverse) and run an
  * exchange on them whose values name the thread and the pass; two
  * creations sharing a context would mix them. The session ends before
- * MPI_Finalize, and a second one after it ends is new. */
+ * MPI_Finalize, and a second one after it ends is new. A third one lives
+ * on after MPI_Finalize, still builds a communicator that works, and its
+ * end stops MPI: a session after that is refused. */
 #include "check.h"
 
 #include <pthread.h>
@@ -90,9 +92,25 @@ int main(int argc, char **argv)
     int flag = 0;
     MPI_Initialized(&flag);
     CHECK(flag, "MPI_Initialized says false");
+    MPI_Session late;
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &late) == MPI_SUCCESS, "late session");
     MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    MPI_Finalized(&flag);
+    CHECK(flag, "MPI_Finalized says false");
+    MPI_Group g;
+    CHECK(MPI_Group_from_session_pset(late, "mpi://WORLD", &g) == MPI_SUCCESS, "group after finalize");
+    CHECK(MPI_Comm_create_from_group(g, "org.railmpi.test.late", MPI_INFO_NULL, MPI_ERRORS_RETURN, &w) ==
+              MPI_SUCCESS, "create after finalize");
+    int sum = 0;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, w);
+    CHECK(sum == size * (size - 1) / 2, "allreduce after finalize: %d", sum);
+    MPI_Comm_free(&w);
+    MPI_Group_free(&g);
+    CHECK(MPI_Session_finalize(&late) == MPI_SUCCESS, "late finalize");
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &late) == MPI_ERR_OTHER,
+          "a session after MPI stopped");
     if (rank == 0)
         printf("OK\n");
-    MPI_Finalize();
     return 0;
 }
