@@ -184,6 +184,19 @@ static group_t *pset_group(int i)
     return g;
 }
 
+/* The group of the process set named `name` (unregistered), or the
+ * error raised on the session's handler. */
+static int pset_lookup(session_t *s, const char *fn_name_, const char *name, group_t **g)
+{
+    int i = pset_find(name);
+    if (i < 0)
+        return mpi_err_raise_eh(s->errh, s->handle, MPI_ERR_ARG, fn_name_, "no process set named \"%s\"",
+                                name);
+    if (!(*g = pset_group(i)))
+        return mpi_err_raise_eh(s->errh, s->handle, MPI_ERR_NO_MEM, fn_name_, "out of memory");
+    return MPI_SUCCESS;
+}
+
 RM_ALIAS(Session_get_num_psets)
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
 {
@@ -222,12 +235,9 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     SESSION_BEGIN("MPI_Session_get_pset_info", s, session);
     if (!pset_name || !info)
         SESSION_FAIL(s, MPI_ERR_ARG, "pset_name or info is NULL");
-    int i = pset_find(pset_name);
-    if (i < 0)
-        SESSION_FAIL(s, MPI_ERR_ARG, "no process set named \"%s\"", pset_name);
-    group_t *g = pset_group(i);
-    if (!g)
-        SESSION_FAIL(s, MPI_ERR_NO_MEM, "out of memory");
+    group_t *g;
+    if ((err = pset_lookup(s, fn_name_, pset_name, &g)) != MPI_SUCCESS)
+        goto fn_exit;
     char val[32];
     snprintf(val, sizeof val, "%d", g->size);
     group_release(g);
@@ -296,16 +306,22 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     SESSION_BEGIN("MPI_Group_from_session_pset", s, session);
     if (!pset_name || !newgroup)
         SESSION_FAIL(s, MPI_ERR_ARG, "pset_name or newgroup is NULL");
-    int i = pset_find(pset_name);
-    if (i < 0)
-        SESSION_FAIL(s, MPI_ERR_ARG, "no process set named \"%s\"", pset_name);
-    group_t *g = pset_group(i);
-    if (!g || !group_register(g)) {
+    group_t *g;
+    if ((err = pset_lookup(s, fn_name_, pset_name, &g)) != MPI_SUCCESS)
+        goto fn_exit;
+    if (!group_register(g)) {
         group_release(g);
         SESSION_FAIL(s, MPI_ERR_NO_MEM, "out of memory");
     }
     *newgroup = g->handle;
     SESSION_END();
+}
+
+/* The error handler argument of the creations from groups:
+ * MPI_ERRHANDLER_NULL gives MPI_ERRORS_ARE_FATAL; NULL for an invalid one. */
+static errhandler_t *creation_errhandler(MPI_Errhandler h)
+{
+    return errhandler_get(h == MPI_ERRHANDLER_NULL ? MPI_ERRORS_ARE_FATAL : h);
 }
 
 static int group_has_me(const group_t *g)
@@ -325,9 +341,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     if (!mpi_state.engine)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "called with neither MPI_Init nor a session");
     rm_lock();
-    /* MPI_ERRHANDLER_NULL: errors on the new communicator are fatal */
-    errhandler_t *e = errhandler == MPI_ERRHANDLER_NULL ? errhandler_get(MPI_ERRORS_ARE_FATAL)
-                                                        : errhandler_get(errhandler);
+    errhandler_t *e = creation_errhandler(errhandler);
     group_t *g = group_get(group), *ng = NULL;
     comm_t *n = NULL;
     (void)info; /* no hints are taken from it */
@@ -397,8 +411,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     if (!mpi_state.engine)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "called with neither MPI_Init nor a session");
     rm_lock();
-    errhandler_t *e = errhandler == MPI_ERRHANDLER_NULL ? errhandler_get(MPI_ERRORS_ARE_FATAL)
-                                                        : errhandler_get(errhandler);
+    errhandler_t *e = creation_errhandler(errhandler);
     group_t *lg = group_get(local_group), *rg = group_get(remote_group), *lc = NULL, *rc = NULL;
     comm_t *n = NULL;
     (void)info; /* no hints are taken from it */
