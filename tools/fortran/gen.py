@@ -25,7 +25,8 @@ from f08abi import F08_BUF_KINDS, f08_names, gen_f08_entry, gen_f08_module_procs
 
 HANDLE_C = {"comm": "MPI_Comm", "datatype": "MPI_Datatype", "group": "MPI_Group",
             "op": "MPI_Op", "errhandler": "MPI_Errhandler", "request": "MPI_Request",
-            "message": "MPI_Message", "info": "MPI_Info", "win": "MPI_Win", "file": "MPI_File"}
+            "message": "MPI_Message", "info": "MPI_Info", "win": "MPI_Win", "file": "MPI_File",
+            "session": "MPI_Session"}
 SCALAR_C = {"aint": "MPI_Aint", "offset": "MPI_Offset", "count": "MPI_Count"}
 SCALAR_F = {"aint": "INTEGER(KIND=MPI_ADDRESS_KIND)", "offset": "INTEGER(KIND=MPI_OFFSET_KIND)",
             "count": "INTEGER(KIND=MPI_COUNT_KIND)"}
@@ -274,7 +275,7 @@ def gen_c(funcs):
     # == and /= of mpi_f08 handles (one INTEGER each)
     out.append("RM_FEXPORT MPI_Fint mpi_f08_eq_comm_(const MPI_Fint *a, const MPI_Fint *b) { return *a == *b; }")
     out.append("RM_FEXPORT MPI_Fint mpi_f08_ne_comm_(const MPI_Fint *a, const MPI_Fint *b) { return *a != *b; }")
-    for h in ["datatype", "group", "op", "errhandler", "request", "message", "info", "win", "file"]:
+    for h in ["datatype", "group", "op", "errhandler", "request", "message", "info", "win", "file", "session"]:
         out.append("RM_FALIAS(mpi_f08_eq_comm_, mpi_f08_eq_%s_)" % h)
         out.append("RM_FALIAS(mpi_f08_ne_comm_, mpi_f08_ne_%s_)" % h)
     out.append("")
@@ -587,7 +588,7 @@ def gen_module(funcs, header):
 
 
 F08_HANDLES = ["Comm", "Datatype", "Group", "Op", "Errhandler", "Request", "Message",
-               "Info", "Win", "File"]
+               "Info", "Win", "File", "Session"]
 
 
 def f08_decl(a):
