@@ -26,12 +26,14 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* libfabric is loaded when an ofi rail is asked for, not linked: its
  * providers' libraries (psm, psm2) install signal handlers when they load,
@@ -620,8 +622,38 @@ static void ofi_rings_free(net_iface_t *ifc, int all);
  * endpoint, and a pool of bounce buffers, registered where the provider
  * wants it, every receive buffer posted and every send buffer free. On
  * failure what was opened stays in ifc for ofi_close. */
+/* libfabric's shm provider names an endpoint's shared memory after the
+ * process id ("PID:N:M" in /dev/shm) and refuses to enable an endpoint whose
+ * region exists already (EBUSY). A process killed before it closed its
+ * endpoints leaves its regions behind, and once process ids wrap a new
+ * process meets them: regions named after our own id are left by a dead
+ * process (no live one has our id), so they go before our first endpoint. */
+static void ofi_shm_leftovers(void)
+{
+    static int done;
+    if (done++)
+        return;
+    char pre[32];
+    int pl = snprintf(pre, sizeof pre, "%ld:", (long)getpid());
+    DIR *d = opendir("/dev/shm");
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, pre, (size_t)pl) != 0)
+            continue;
+        char name[300];
+        snprintf(name, sizeof name, "/%s", e->d_name);
+        if (shm_unlink(name) == 0)
+            rm_log_info("ofi: removed %s, the shm provider's region of a dead process with this process id", name);
+    }
+    closedir(d);
+}
+
 static rm_status_t ofi_ep_open(net_iface_t *ifc)
 {
+    if (!strcmp(ifc->prov, "shm"))
+        ofi_shm_leftovers();
     OFI_TRY(fi_domain(ifc->fabric_fid, ifc->info, &ifc->domain, NULL), "fi_domain");
     struct fi_av_attr av = {.type = FI_AV_TABLE, .count = (size_t)ifc->env.world_size};
     OFI_TRY(fi_av_open(ifc->domain, &av, &ifc->av, NULL), "fi_av_open");
@@ -732,6 +764,8 @@ static rm_status_t ofi_open(const net_env_t *env, int dev, net_iface_t **out)
     snprintf(ifc->domain_name, sizeof ifc->domain_name, "%s", ifc->info->domain_attr->name);
     snprintf(ifc->prov, sizeof ifc->prov, "%s", ifc->info->fabric_attr->prov_name);
     int rc = fi_fabric(ifc->info->fabric_attr, &ifc->fabric_fid, NULL);
+    if (rc)
+        rm_log_error("ofi: rail %d (%s): fi_fabric: %s", ifc->rail, ifc->domain_name, fi_strerror(-rc));
     rm_status_t st = rc ? RM_ERR_IO : ofi_ep_open(ifc);
     if (rc)
         rm_log_error("ofi: rail %d (%s): fi_fabric: %s", dev, ifc->domain_name, fi_strerror(-rc));

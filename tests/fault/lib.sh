@@ -284,7 +284,7 @@ check_gap() { # MAX
     read -r gap from to < <(awk -v s="$s" '$1 == "progress" { if (p != "" && $2 > s) { a = (p > s ? p : s); if ($2 - a > m) { m = $2 - a; f = a; t = $2 } } p = $2 }
                                       END { printf "%.2f %s %s\n", m, f, t }' "$tmp/stress.out")
     if ! awk -v g="$gap" -v m="$max" 'BEGIN { exit !(g <= m) }'; then
-        fail "traffic stalled for $gap s after the fault (at most $max s allowed)"
+        fail "traffic stalled for $gap s after the fault, from $from to $to (at most $max s allowed)"
         holds_within "$from" "$to" "that stall" || true
     fi
     echo "longest pause after the fault: $gap s"
