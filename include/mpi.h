@@ -2628,6 +2628,49 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
  * rail; *changed (may be NULL) receives the number of paths moved. */
 int MPIX_Rail_migrate(int rail, int off, int *changed);
 
+/* MPICH's extensions, as MPICH declares them. Generalized requests whose
+ * progress MPI drives: poll_fn is called by the tests and waits on them (it
+ * calls MPI_Grequest_complete when done), wait_fn may block in a wait until
+ * its requests complete; a class holds the five functions for
+ * MPIX_Grequest_class_allocate. */
+typedef int MPIX_Grequest_class;
+typedef int (MPIX_Grequest_poll_function)(void *extra_state, MPI_Status *status);
+typedef int (MPIX_Grequest_wait_function)(int count, void **array_of_states, double timeout,
+                                          MPI_Status *status);
+int MPIX_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, MPIX_Grequest_poll_function *poll_fn,
+                        MPIX_Grequest_wait_function *wait_fn, void *extra_state, MPI_Request *request);
+int PMPIX_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                         MPI_Grequest_cancel_function *cancel_fn, MPIX_Grequest_poll_function *poll_fn,
+                         MPIX_Grequest_wait_function *wait_fn, void *extra_state, MPI_Request *request);
+int MPIX_Grequest_class_create(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                               MPI_Grequest_cancel_function *cancel_fn, MPIX_Grequest_poll_function *poll_fn,
+                               MPIX_Grequest_wait_function *wait_fn, MPIX_Grequest_class *greq_class);
+int PMPIX_Grequest_class_create(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                                MPI_Grequest_cancel_function *cancel_fn, MPIX_Grequest_poll_function *poll_fn,
+                                MPIX_Grequest_wait_function *wait_fn, MPIX_Grequest_class *greq_class);
+int MPIX_Grequest_class_allocate(MPIX_Grequest_class greq_class, void *extra_state, MPI_Request *request);
+int PMPIX_Grequest_class_allocate(MPIX_Grequest_class greq_class, void *extra_state, MPI_Request *request);
+/* MPI_Remove_error_class/code/string under their names before MPI-4.1 */
+int MPIX_Delete_error_class(int errorclass);
+int PMPIX_Delete_error_class(int errorclass);
+int MPIX_Delete_error_code(int errorcode);
+int PMPIX_Delete_error_code(int errorcode);
+int MPIX_Delete_error_string(int errorcode);
+int PMPIX_Delete_error_string(int errorcode);
+/* Device memory: railmpi moves host memory only, so each answers 0. */
+#define MPIX_GPU_SUPPORT_CUDA 0
+#define MPIX_GPU_SUPPORT_ZE 1
+#define MPIX_GPU_SUPPORT_HIP 2
+int MPIX_GPU_query_support(int gpu_type, int *is_supported);
+int PMPIX_GPU_query_support(int gpu_type, int *is_supported);
+int MPIX_Query_cuda_support(void);
+int PMPIX_Query_cuda_support(void);
+int MPIX_Query_ze_support(void);
+int PMPIX_Query_ze_support(void);
+int MPIX_Query_hip_support(void);
+int PMPIX_Query_hip_support(void);
+
 #ifdef __cplusplus
 }
 #endif

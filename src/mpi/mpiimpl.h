@@ -85,6 +85,12 @@ void mpi_status_empty(MPI_Status *st);
  * disconnected parent communicator is forgotten. */
 rm_status_t mpi_spawn_init(void);
 void mpi_spawn_forget(comm_t *c);
+/* MPIX generalized requests with poll/wait functions (mpix_api.c): how many
+ * are incomplete, a poll pass over them, a wait function's block. */
+extern int mpix_greq_polled;
+int mpix_greq_poll(void);
+int mpix_greq_block(request_t *r);
+void mpix_greq_unlist(request_t *r);
 
 /* ---- binding skeleton ------------------------------------------------------
  *   int PMPI_Foo(...) {

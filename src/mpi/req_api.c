@@ -69,6 +69,14 @@ static int req_peek(request_t *r, MPI_Status *st)
     return r->err < 0 ? mpi_err_from_status(r->err) : MPI_SUCCESS;
 }
 
+/* A pass of progress for the tests and waits: the generalized requests
+ * of MPIX_Grequest_start/class_allocate are polled first, in the caller's
+ * thread (src/mpi/mpix_api.c). */
+static int req_progress(void)
+{
+    return (mpix_greq_polled ? mpix_greq_poll() : 0) + proto_progress();
+}
+
 /* Wait without holding the caller's only reference: a generalized request
  * completes from user code in another thread (which gets the lock when the
  * wait yields). A collective's schedule is one too: it is waited for as
@@ -78,7 +86,19 @@ static int req_peek(request_t *r, MPI_Status *st)
  * 2 ranks took several times its blocking form on a loaded host). */
 static void req_wait(request_t *r)
 {
-    proto_wait(r);
+    if (!mpix_greq_polled) {
+        proto_wait(r);
+        return;
+    }
+    int idle = 0;
+    while (!r->done) {
+        if (r->kind == REQ_GREQ && r->gw && mpix_greq_block(r) && r->done)
+            break;
+        if (req_progress())
+            idle = 0;
+        else if (proto_idle_due(&idle))
+            rm_lock_yield();
+    }
 }
 
 RM_ALIAS(Wait)
@@ -115,7 +135,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         goto fn_exit;
     }
     if (!r->done)
-        proto_progress();
+        req_progress();
     *flag = r->done;
     if (r->done) {
         comm_t *c = r->comm;
@@ -183,7 +203,7 @@ static int req_any(const char *fn_name_, int count, MPI_Request reqs[], int *ind
             mpi_status_empty(status);
             goto out;
         }
-        if (proto_progress()) {
+        if (req_progress()) {
             idle = 0;
             continue;
         }
@@ -288,7 +308,7 @@ static int req_test_all(const char *fn_name_, int count, MPI_Request reqs[], int
     REQ_ARRAY(rs, count);
     if ((err = req_check_array(fn_name_, count, reqs, rs)) != MPI_SUCCESS)
         goto out;
-    proto_progress();
+    req_progress();
     int all = 1;
     for (int i = 0; i < count && all; i++)
         if (!req_inactive(rs[i]) && !rs[i]->done)
@@ -337,14 +357,14 @@ static int req_some(const char *fn_name_, int incount, MPI_Request reqs[], int *
         }
         if (ready || !blocking) {
             if (!ready)
-                proto_progress();
+                req_progress();
             comm_t *ec = NULL;
             int rc = req_finish_all(incount, reqs, rs, statuses, outcount, indices, &ec, peek);
             if (rc != MPI_SUCCESS)
                 err = mpi_err_raise(ec, rc, fn_name_, "one or more requests completed with an error");
             goto out;
         }
-        if (proto_progress())
+        if (req_progress())
             idle = 0;
         else if (proto_idle_due(&idle))
             rm_lock_yield();
@@ -406,7 +426,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         goto fn_exit;
     }
     if (!r->done)
-        proto_progress();
+        req_progress();
     *flag = r->done;
     if (r->done)
         req_peek(r, status);
@@ -578,6 +598,8 @@ int PMPI_Grequest_complete(MPI_Request request)
     if (!r || r->kind != REQ_GREQ || r->done)
         MPI_FAIL(NULL, MPI_ERR_REQUEST, "0x%x is not an incomplete generalized request",
                  (unsigned)request);
+    if (r->gp || r->gw)
+        mpix_greq_unlist(r);
     proto_request_complete(r);
     MPI_END();
 }

@@ -72,6 +72,8 @@ struct request {
     MPI_Grequest_free_function *gf;
     MPI_Grequest_cancel_function *gc;
     void *gstate;
+    MPIX_Grequest_poll_function *gp; /* MPIX_Grequest_start: polled by tests and waits */
+    MPIX_Grequest_wait_function *gw; /* ... and blocked in by waits */
 };
 
 typedef struct proto_proc {
