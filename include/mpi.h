@@ -1603,6 +1603,8 @@ int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_inde
 /* Handle conversion between C and Fortran */
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+MPI_Session MPI_Session_f2c(MPI_Fint session);
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
 MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
 MPI_Fint MPI_Group_c2f(MPI_Group group);
@@ -2599,6 +2601,8 @@ int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_ind
 /* Handle conversion between C and Fortran */
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint PMPI_Session_c2f(MPI_Session session);
+MPI_Session PMPI_Session_f2c(MPI_Fint session);
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
 MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
 MPI_Fint PMPI_Group_c2f(MPI_Group group);

@@ -458,3 +458,16 @@ out:
     rm_unlock();
     return err;
 }
+
+/* Handles are integers in both languages (MPICH's header makes these macros). */
+RM_ALIAS(Session_c2f)
+MPI_Fint PMPI_Session_c2f(MPI_Session session)
+{
+    return (MPI_Fint)session;
+}
+
+RM_ALIAS(Session_f2c)
+MPI_Session PMPI_Session_f2c(MPI_Fint session)
+{
+    return (MPI_Session)session;
+}

@@ -174,7 +174,7 @@ else
     {
         echo '#include <mpi.h>'
         # MPICH implements the handle conversions as macros as well.
-        for o in Comm Type Group Request Op Errhandler Info Win Message; do
+        for o in Comm Type Group Request Op Errhandler Info Win Message Session; do
             for p in MPI PMPI; do
                 echo "#undef ${p}_${o}_c2f"
                 echo "#undef ${p}_${o}_f2c"
