@@ -663,6 +663,10 @@ int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 int MPI_Comm_flush_buffer(MPI_Comm comm);
 int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int MPI_Session_flush_buffer(MPI_Session session);
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
               int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -1650,6 +1654,10 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 int PMPI_Comm_flush_buffer(MPI_Comm comm);
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int PMPI_Session_flush_buffer(MPI_Session session);
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
                int tag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,

@@ -50,6 +50,7 @@ void group_release(group_t *g)
         return;
     if (g->handle)
         rm_htable_free(&group_table, g->handle);
+    proto_bsend_share_drop(g->bshare);
     free(g->world);
     free(g);
 }
@@ -193,6 +194,8 @@ static void comm_destroy(comm_t *c)
     coll_shm_free(c);
     comm_hints_free(&c->hints);
     proto_bsend_orphan(&c->bsend);
+    proto_bsend_share_drop(c->bshare);
+    c->bshare = NULL;
     errhandler_release(c->errh);
     group_release(c->group);
     group_release(c->remote_group);
@@ -264,9 +267,18 @@ rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, in
         return RM_ERR_NOMEM;
     }
     c->remote_group = remote;
+    c->bshare = proto_bsend_share_hold(g->bshare);
     comm_set_errhandler(c, errh);
     *out = c;
     return RM_OK;
+}
+
+/* A communicator derived from another belongs to the same session. */
+rm_status_t comm_inherit(comm_t *parent, rm_status_t st, comm_t **out)
+{
+    if (st >= 0 && *out && !(*out)->bshare)
+        (*out)->bshare = proto_bsend_share_hold(parent->bshare);
+    return st;
 }
 
 rm_status_t comm_create_from(comm_t *parent, group_t *members, comm_t **out)
@@ -281,12 +293,12 @@ rm_status_t comm_create_internal(comm_t *parent, group_t *members, int handle, c
     rm_status_t st = ctxid_alloc(parent, members != NULL, 1, &id);
     if (st < 0 || !members)
         return st;
-    return comm_new(members, NULL, id, parent->errh, handle, out);
+    return comm_inherit(parent, comm_new(members, NULL, id, parent->errh, handle, out), out);
 }
 
 rm_status_t comm_create_with_id(comm_t *parent, group_t *members, int id, comm_t **out)
 {
-    return comm_new(members, NULL, id, parent->errh, 1, out);
+    return comm_inherit(parent, comm_new(members, NULL, id, parent->errh, 1, out), out);
 }
 
 rm_status_t comm_split(comm_t *parent, int color, int key, comm_t **out)

@@ -14,6 +14,7 @@ typedef struct group {
     int size;
     int rank;   /* my rank in the group, MPI_UNDEFINED if not a member */
     int *world; /* group rank -> MPI_COMM_WORLD rank */
+    struct bsend_share *bshare; /* a session's group (and groups made from it): its buffer slot */
 } group_t;
 
 typedef struct errhandler {
@@ -67,6 +68,7 @@ typedef struct comm {
     group_t *remote_group; /* NULL for an intracommunicator */
     struct comm *local_comm;
     struct bsend_buf *bsend; /* MPI_Comm_attach_buffer's, NULL if none */
+    struct bsend_share *bshare; /* derived from a session: the session's buffer slot */
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -130,6 +132,9 @@ static inline int comm_peer_size(const comm_t *c)
 #define COMM_ID_WORDS (COMM_MAX_IDS / 32)
 rm_status_t comm_new(group_t *g, group_t *remote, int id, errhandler_t *errh, int handle,
                      comm_t **out);
+/* After a creation from parent (st its status): the new communicator belongs
+ * to the parent's session, if it has one. Returns st. */
+rm_status_t comm_inherit(comm_t *parent, rm_status_t st, comm_t **out);
 
 /* Intercommunicators (src/comm/inter.c). */
 /* Collective over local (an intracommunicator) and, at the leader, peer.

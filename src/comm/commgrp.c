@@ -250,7 +250,7 @@ static rm_status_t idup_build(idup_op_t *op, const int *ids, comm_t **out)
         goto fail;
     }
     lg = NULL;
-    if ((st = comm_new(g, rg, ids[0], c->errh, 1, out)) < 0) {
+    if ((st = comm_inherit(c, comm_new(g, rg, ids[0], c->errh, 1, out), out)) < 0) {
         comm_release(lc); /* gives ids[1] back */
         goto fail;
     }

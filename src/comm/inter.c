@@ -108,7 +108,7 @@ static rm_status_t inter_build(comm_t *parent, group_t *lg, group_t *rg, comm_t 
         st = st2;
     if (st >= 0 && member) {
         taken = 0; /* comm_new gives it back if it fails */
-        if ((st = comm_new(lg, rg, id, errh, 1, out)) >= 0) {
+        if ((st = comm_inherit(parent, comm_new(lg, rg, id, errh, 1, out), out)) >= 0) {
             (*out)->local_comm = lc;
             return RM_OK;
         }
@@ -150,7 +150,7 @@ static rm_status_t inter_finish(comm_t *local, int local_leader, const bridge_t 
     if (st >= 0 && !lcg)
         st = RM_ERR_NOMEM;
     if (st >= 0) {
-        if ((st = comm_new(lg, rg, id, local->errh, 1, out)) >= 0) {
+        if ((st = comm_inherit(local, comm_new(lg, rg, id, local->errh, 1, out), out)) >= 0) {
             (*out)->local_comm = lc;
             return RM_OK;
         }

@@ -266,6 +266,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
         group_release(g);
         MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
     }
+    g->bshare = proto_bsend_share_hold(c->bshare); /* a session's communicator: a group of the session */
     g->rank = c->rank;
     *group = g->handle;
     MPI_END();
@@ -288,7 +289,9 @@ static int group_rank_of(const group_t *g, int world)
 }
 
 /* Publish a group built from a list of world ranks. */
-static int group_publish(const char *fn_name_, const int *world, int n, MPI_Group *out)
+/* A new group of these processes; one made from a session's group belongs
+ * to that session (from: the group it was made from). */
+static int group_publish(const char *fn_name_, const int *world, int n, const group_t *from, MPI_Group *out)
 {
     if (n == 0) {
         *out = MPI_GROUP_EMPTY;
@@ -300,6 +303,7 @@ static int group_publish(const char *fn_name_, const int *world, int n, MPI_Grou
         return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn_name_, "out of memory");
     }
     memcpy(g->world, world, sizeof(int) * (size_t)n);
+    g->bshare = proto_bsend_share_hold(from->bshare);
     g->rank = group_rank_of(g, proto_proc.world_rank);
     *out = g->handle;
     return MPI_SUCCESS;
@@ -382,7 +386,7 @@ static int group_setop(const char *fn_name_, MPI_Group group1, MPI_Group group2,
         for (int i = 0; i < b->size; i++)
             if (group_rank_of(a, b->world[i]) == MPI_UNDEFINED)
                 out[n++] = b->world[i];
-    err = group_publish(fn_name_, out, n, newgroup);
+    err = group_publish(fn_name_, out, n, a->bshare ? a : b, newgroup);
     free(out);
     MPI_END();
 }
@@ -438,7 +442,7 @@ static int group_select(const char *fn_name_, MPI_Group group, int n, const int 
         for (int i = 0; i < g->size; i++)
             if (!seen[i])
                 out[k++] = g->world[i];
-    err = group_publish(fn_name_, out, k, newgroup);
+    err = group_publish(fn_name_, out, k, g, newgroup);
     free(seen);
     free(out);
     MPI_END();

@@ -25,6 +25,7 @@ typedef struct session {
     int handle;
     int thread_level;
     errhandler_t *errh;
+    bsend_share_t *bshare; /* MPI_Session_attach_buffer's slot, held by its groups and communicators */
 } session_t;
 
 static rm_htable_t session_table = RM_HTABLE_INIT(RM_HOBJ_SESSION, 0);
@@ -109,7 +110,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         return err;
     rm_lock();
     session_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->handle = rm_htable_alloc(&session_table, s))) {
+    if (!s || !(s->bshare = proto_bsend_share_new()) || !(s->handle = rm_htable_alloc(&session_table, s))) {
+        if (s)
+            proto_bsend_share_drop(s->bshare);
         free(s);
         s = NULL;
         err = mpi_err_raise_eh(e, MPI_SESSION_NULL, MPI_ERR_NO_MEM, fn_name_, "out of memory");
@@ -139,6 +142,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     }
     rm_htable_free(&session_table, s->handle);
     errhandler_release(s->errh);
+    proto_bsend_share_drop(s->bshare); /* its messages still go out */
     free(s);
     *session = MPI_SESSION_NULL;
     /* after MPI_Finalize, the last session stops the engine */
@@ -313,6 +317,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
         group_release(g);
         SESSION_FAIL(s, MPI_ERR_NO_MEM, "out of memory");
     }
+    g->bshare = proto_bsend_share_hold(s->bshare);
     *newgroup = g->handle;
     SESSION_END();
 }
@@ -365,6 +370,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
         err = mpi_err_raise_eh(e, MPI_COMM_NULL, MPI_ERR_NO_MEM, fn_name_, "out of memory");
     else {
         memcpy(ng->world, g->world, sizeof(int) * (size_t)g->size);
+        ng->bshare = proto_bsend_share_hold(g->bshare);
         rm_status_t st = comm_create_from_group(ng, stringtag, e, &n);
         if (st < 0) {
             group_release(ng);
@@ -396,8 +402,10 @@ static int check_side(errhandler_t *e, const char *fn_name_, const char *which, 
 static group_t *group_copy(const group_t *g)
 {
     group_t *c = group_new(g->size, 0);
-    if (c)
+    if (c) {
         memcpy(c->world, g->world, sizeof(int) * (size_t)g->size);
+        c->bshare = proto_bsend_share_hold(g->bshare);
+    }
     return c;
 }
 
@@ -470,4 +478,69 @@ RM_ALIAS(Session_f2c)
 MPI_Session PMPI_Session_f2c(MPI_Fint session)
 {
     return (MPI_Session)session;
+}
+
+/* ---- the session's buffer for buffered sends (MPI-4.1 3.6.1) ----------- */
+
+/* Used by buffered sends on the communicators derived from the session that
+ * have none of their own (src/proto/bsend.c, bsend_pick). MPI_BUFFER_AUTOMATIC
+ * (or a null pointer): railmpi allocates as needed. */
+RM_ALIAS(Session_attach_buffer)
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    SESSION_BEGIN("MPI_Session_attach_buffer", s, session);
+    if (size < 0)
+        SESSION_FAIL(s, MPI_ERR_ARG, "negative size %d", size);
+    int automatic = buffer == MPI_BUFFER_AUTOMATIC || buffer == NULL;
+    rm_status_t st = proto_bsend_attach(&s->bshare->buf, buffer, (size_t)size, automatic);
+    if (st == RM_ERR_INVALID)
+        SESSION_FAIL(s, MPI_ERR_BUFFER, "a buffer is already attached to this session; detach it first");
+    if (st < 0)
+        SESSION_FAIL(s, mpi_err_from_status(st), "%s", rm_status_str(st));
+    SESSION_END();
+}
+
+/* Waits until the messages from the buffer are out; with none attached,
+ * NULL and 0 (as MPI_Buffer_detach answers). */
+RM_ALIAS(Session_detach_buffer)
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    SESSION_BEGIN("MPI_Session_detach_buffer", s, session);
+    if (!buffer_addr || !size)
+        SESSION_FAIL(s, MPI_ERR_ARG, "buffer_addr or size is NULL");
+    void *b = NULL;
+    size_t n = 0;
+    int automatic = 0;
+    if (proto_bsend_detach(&s->bshare->buf, &b, &n, &automatic) < 0) {
+        b = NULL;
+        n = 0;
+        automatic = 0;
+    }
+    *(void **)buffer_addr = b;
+    *size = automatic ? 0 : (int)n;
+    SESSION_END();
+}
+
+RM_ALIAS(Session_flush_buffer)
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    SESSION_BEGIN("MPI_Session_flush_buffer", s, session);
+    rm_status_t st = proto_bsend_flush(s->bshare->buf);
+    if (st < 0)
+        SESSION_FAIL(s, mpi_err_from_status(st), "%s", rm_status_str(st));
+    SESSION_END();
+}
+
+RM_ALIAS(Session_iflush_buffer)
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    SESSION_BEGIN("MPI_Session_iflush_buffer", s, session);
+    if (!request)
+        SESSION_FAIL(s, MPI_ERR_ARG, "request is NULL");
+    request_t *r;
+    rm_status_t st = proto_bsend_iflush(s->bshare->buf, &r);
+    if (st < 0)
+        SESSION_FAIL(s, mpi_err_from_status(st), "%s", rm_status_str(st));
+    *request = r->handle;
+    SESSION_END();
 }

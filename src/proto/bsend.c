@@ -40,11 +40,15 @@ struct bsend_buf {
 static bsend_buf_t *bsend_proc; /* MPI_Buffer_attach's */
 static bsend_buf_t *bsend_all;
 
-/* The buffer a buffered send on comm uses. (A session's buffer, once
- * sessions exist, comes between the communicator's and the process's.) */
+/* The buffer a buffered send on comm uses: the communicator's, its
+ * session's, the process's. */
 static bsend_buf_t *bsend_pick(const comm_t *comm)
 {
-    return comm->bsend ? comm->bsend : bsend_proc;
+    if (comm->bsend)
+        return comm->bsend;
+    if (comm->bshare && comm->bshare->buf)
+        return comm->bshare->buf;
+    return bsend_proc;
 }
 
 /* Release blocks whose sends have completed. */
@@ -198,6 +202,29 @@ void proto_bsend_orphan(bsend_buf_t **slot)
     /* freed by the next reap once empty: not here, as this runs when a send's
      * last reference goes, inside a reap of this very buffer */
     b->attached = 0;
+}
+
+bsend_share_t *proto_bsend_share_new(void)
+{
+    bsend_share_t *s = calloc(1, sizeof *s);
+    if (s)
+        s->refs = 1;
+    return s;
+}
+
+bsend_share_t *proto_bsend_share_hold(bsend_share_t *s)
+{
+    if (s)
+        s->refs++;
+    return s;
+}
+
+void proto_bsend_share_drop(bsend_share_t *s)
+{
+    if (!s || --s->refs > 0)
+        return;
+    proto_bsend_orphan(&s->buf);
+    free(s);
 }
 
 rm_status_t proto_bsend_flush(bsend_buf_t *b)

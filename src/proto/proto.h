@@ -290,6 +290,17 @@ rm_status_t proto_bsend_detach(bsend_buf_t **slot, void **buf, size_t *size, int
 void proto_bsend_orphan(bsend_buf_t **slot);
 rm_status_t proto_bsend_flush(bsend_buf_t *b);
 rm_status_t proto_bsend_iflush(bsend_buf_t *b, request_t **out);
+/* A session's slot (MPI_Session_attach_buffer), shared by the session, the
+ * groups taken from it and every communicator derived from those: held by
+ * each, the buffer orphaned when the last lets go. A buffered send uses its
+ * communicator's buffer, else its session's, else the process's. */
+typedef struct bsend_share {
+    int refs;
+    bsend_buf_t *buf;
+} bsend_share_t;
+bsend_share_t *proto_bsend_share_new(void);
+bsend_share_t *proto_bsend_share_hold(bsend_share_t *s); /* NULL stays NULL */
+void proto_bsend_share_drop(bsend_share_t *s);
 /* MPI_Finalize: detach the process's buffer and flush them all; again
  * after the communicators are freed, to free the buffers they held. */
 void proto_bsend_finalize(void);
