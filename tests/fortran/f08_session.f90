@@ -1,8 +1,12 @@
 ! ranks: 1 2
 ! Sessions from the mpi_f08 module, without MPI_Init: a session, the size of
 ! mpi://WORLD from its info, a communicator from the set's group with a
-! string tag carrying an allreduce, a session error handler call, and the
-! end of the session (the handle becomes MPI_SESSION_NULL).
+! string tag carrying an allreduce, a session error handler call, the names
+! of the process sets (MPI_Session_get_nth_pset: pset_len counts characters,
+! without C's terminating null; 0 asks for the length; a short string gets
+! the name cut), MPI_Info_get_string the same way, a session buffer carrying
+! a buffered send, and the end of the session (the handle becomes
+! MPI_SESSION_NULL).
 program f08_session
   use mpi_f08
   implicit none
@@ -13,15 +17,31 @@ program f08_session
   type(MPI_Errhandler) :: eh
   integer :: ierr, n, rank, np, total
   character(len=32) :: val
+  character(len=4) :: short
   logical :: flag
+  integer :: plen, got
+  integer, parameter :: bsize = 1024
+  character(len=1) :: bbuf(bsize)
 
   call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, s, ierr)
   if (ierr /= MPI_SUCCESS) stop 1
   call MPI_Session_get_num_psets(s, MPI_INFO_NULL, n, ierr)
   if (n < 3) stop 2
+  plen = 0
+  call MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, plen, val, ierr)
+  if (ierr /= MPI_SUCCESS .or. plen /= 11) stop 10
+  plen = 32
+  call MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 0, plen, val, ierr)
+  if (plen /= 11 .or. val /= "mpi://WORLD") stop 11
+  plen = 32
+  call MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 1, plen, short, ierr)
+  if (plen /= 10 .or. short /= "mpi:") stop 12
   call MPI_Session_get_pset_info(s, "mpi://WORLD", info, ierr)
   call MPI_Info_get(info, "mpi_size", 32, val, flag, ierr)
   if (.not. flag) stop 3
+  plen = 0
+  call MPI_Info_get_string(info, "mpi_size", plen, short, flag, ierr)
+  if (.not. flag .or. plen /= len_trim(val)) stop 13
   call MPI_Info_free(info, ierr)
   call MPI_Group_from_session_pset(s, "mpi://WORLD", g, ierr)
   call MPI_Comm_create_from_group(g, "org.railmpi.test.f08", MPI_INFO_NULL, MPI_ERRORS_RETURN, c, ierr)
@@ -33,6 +53,14 @@ program f08_session
   if (n /= np) stop 5
   call MPI_Allreduce(rank, total, 1, MPI_INTEGER, MPI_SUM, c, ierr)
   if (total /= np * (np - 1) / 2) stop 6
+  call MPI_Session_attach_buffer(s, bbuf, bsize, ierr)
+  if (ierr /= MPI_SUCCESS) stop 14
+  call MPI_Bsend(rank, 1, MPI_INTEGER, mod(rank + 1, np), 3, c, ierr)
+  if (ierr /= MPI_SUCCESS) stop 15
+  call MPI_Recv(got, 1, MPI_INTEGER, mod(rank + np - 1, np), 3, c, MPI_STATUS_IGNORE, ierr)
+  if (got /= mod(rank + np - 1, np)) stop 16
+  call MPI_Session_flush_buffer(s, ierr)
+  if (ierr /= MPI_SUCCESS) stop 17
   call MPI_Session_get_errhandler(s, eh, ierr)
   if (eh /= MPI_ERRORS_RETURN) stop 7
   call MPI_Group_from_session_pset(s, "mpi://nowhere", g, ierr)

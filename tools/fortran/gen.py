@@ -149,6 +149,16 @@ def c_body(f):
             call.append("(int)*" + n)
         elif k == "keyval":
             call.append("f_keyval_c(*%s)" % n)
+        elif k == "int_inout" and a.ref:
+            # the length of string a.ref: Fortran counts its characters, C the
+            # terminating null too; C gets no more room than the Fortran string has
+            ln = "f_%s_len" % a.ref
+            pre.append("int c_%s = *%s > 0 ? (int)((size_t)*%s < %s ? (size_t)*%s : %s) + 1 : (int)*%s;"
+                       % (a.name, n, n, ln, n, ln, n))
+            call.append("&c_" + a.name)
+            flag = [x for x in f.args if x.kind == "logical_out" and x.name == "flag"]
+            post.append("if (rc == MPI_SUCCESS%s) *%s = c_%s > 0 ? c_%s - 1 : 0;"
+                        % (" && *f_flag" if flag else "", n, a.name, a.name))
         elif k in ("int_out", "int_inout", "int_arr_in", "int_arr_out", "logical_arr_in", "logical_arr_out", "errcodes_out"):
             call.append("(int *)" + n if k != "errcodes_out" else "F_ERRCODES(%s)" % n)
         elif k == "logical_out":
