@@ -25,6 +25,7 @@ extern struct f_priv2 mpipriv2_;
 extern struct f_privc mpiprivc_;
 extern MPI_Fint mpifcmb5_;
 extern MPI_Fint mpifcmb9_;
+extern MPI_Fint mpifcmba_; /* MPI_BUFFER_AUTOMATIC (MPI-4.1), railmpi's own block */
 
 /* MPICH's mpi_f08 module has its own sentinels: objects of libmpichfort
  * (MPIR_F08_*) and variables of its module mpi_f08_link_constants, which a
@@ -44,6 +45,7 @@ static inline void *F_BUF(void *p)
 {
     if (p == (void *)&mpipriv1_.bottom || p == (void *)&f08_bottom) return MPI_BOTTOM;
     if (p == (void *)&mpipriv1_.in_place || p == (void *)&f08_in_place) return MPI_IN_PLACE;
+    if (p == (void *)&mpifcmba_) return MPI_BUFFER_AUTOMATIC;
     return p;
 }
 static inline MPI_Status *F_STATUS(MPI_Fint *p)

@@ -13,6 +13,7 @@ RM_FEXPORT struct f_priv2 mpipriv2_;
 RM_FEXPORT struct f_privc mpiprivc_;
 RM_FEXPORT MPI_Fint mpifcmb5_;
 RM_FEXPORT MPI_Fint mpifcmb9_;
+RM_FEXPORT MPI_Fint mpifcmba_;
 
 MPI_Aint *f_aint_array(const MPI_Fint *a, MPI_Fint n)
 {

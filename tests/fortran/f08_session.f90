@@ -5,11 +5,13 @@
 ! of the process sets (MPI_Session_get_nth_pset: pset_len counts characters,
 ! without C's terminating null; 0 asks for the length; a short string gets
 ! the name cut), MPI_Info_get_string the same way, a session buffer carrying
-! a buffered send, and the end of the session (the handle becomes
+! a buffered send (also an automatic one), and the end of the session (the handle becomes
 ! MPI_SESSION_NULL).
 program f08_session
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr
   implicit none
+  type(c_ptr) :: baddr
   type(MPI_Session) :: s
   type(MPI_Group) :: g
   type(MPI_Comm) :: c
@@ -61,6 +63,16 @@ program f08_session
   if (got /= mod(rank + np - 1, np)) stop 16
   call MPI_Session_flush_buffer(s, ierr)
   if (ierr /= MPI_SUCCESS) stop 17
+  call MPI_Session_detach_buffer(s, baddr, plen, ierr)
+  if (ierr /= MPI_SUCCESS .or. plen /= bsize) stop 18
+  call MPI_Session_attach_buffer(s, MPI_BUFFER_AUTOMATIC, 0, ierr)
+  if (ierr /= MPI_SUCCESS) stop 19
+  call MPI_Bsend(rank, 1, MPI_INTEGER, mod(rank + 1, np), 4, c, ierr)
+  if (ierr /= MPI_SUCCESS) stop 20
+  call MPI_Recv(got, 1, MPI_INTEGER, mod(rank + np - 1, np), 4, c, MPI_STATUS_IGNORE, ierr)
+  if (got /= mod(rank + np - 1, np)) stop 21
+  call MPI_Session_detach_buffer(s, baddr, plen, ierr)
+  if (ierr /= MPI_SUCCESS .or. plen /= 0) stop 22
   call MPI_Session_get_errhandler(s, eh, ierr)
   if (eh /= MPI_ERRORS_RETURN) stop 7
   call MPI_Group_from_session_pset(s, "mpi://nowhere", g, ierr)

@@ -467,7 +467,11 @@ def sentinel_decls(indent):
             i + "COMMON /MPIPRIVC/ MPI_ARGVS_NULL, MPI_ARGV_NULL",
             i + "COMMON /MPIFCMB5/ MPI_UNWEIGHTED",
             i + "COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY",
-            i + "SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/"]
+            # MPI-4.1's, which MPICH's 4.0 ABI does not have: railmpi's block
+            i + "INTEGER MPI_BUFFER_AUTOMATIC",
+            i + "COMMON /MPIFCMBA/ MPI_BUFFER_AUTOMATIC",
+            i + "SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/",
+            i + "SAVE /MPIFCMBA/"]
 
 
 def const_decl(name, v, ind):
@@ -653,7 +657,9 @@ def gen_module_f08(funcs, header):
             "  COMMON /MPIPRIVC/ MPI_ARGVS_NULL, MPI_ARGV_NULL",
             "  COMMON /MPIFCMB5/ MPI_UNWEIGHTED",
             "  COMMON /MPIFCMB9/ MPI_WEIGHTS_EMPTY",
-            "  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/"]
+            "  INTEGER :: MPI_BUFFER_AUTOMATIC",
+            "  COMMON /MPIFCMBA/ MPI_BUFFER_AUTOMATIC",
+            "  SAVE /MPIPRIV1/, /MPIPRIV2/, /MPIPRIVC/, /MPIFCMB5/, /MPIFCMB9/, /MPIFCMBA/"]
     # buffers arrive as array descriptors (mpi_x_f08ts_, src/fortran/fortran_f08.c)
     out += ["  LOGICAL, PARAMETER :: MPI_SUBARRAYS_SUPPORTED = .TRUE.",
             "  LOGICAL, PARAMETER :: MPI_ASYNC_PROTECTS_NONBLOCKING = .FALSE."]
