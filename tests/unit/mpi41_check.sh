@@ -17,38 +17,21 @@ pending_families=""
 # partly there: docs/large-counts.md).
 pending_functions="MPIX_Comm_agree MPIX_Comm_failure_ack MPIX_Comm_failure_get_acked MPIX_Comm_revoke
                    MPIX_Comm_shrink
-                   MPI_Accumulate_c MPI_Allgather_c MPI_Allgather_init_c MPI_Allgatherv_c
-                   MPI_Allgatherv_init_c MPI_Allreduce_c MPI_Allreduce_init_c MPI_Alltoall_c
-                   MPI_Alltoall_init_c MPI_Alltoallv_c MPI_Alltoallv_init_c MPI_Alltoallw_c
-                   MPI_Alltoallw_init_c MPI_Bcast_c MPI_Bcast_init_c MPI_Exscan_c MPI_Exscan_init_c
-                   MPI_File_get_type_extent_c MPI_File_iread_all_c MPI_File_iread_at_all_c
-                   MPI_File_iread_at_c MPI_File_iread_c MPI_File_iread_shared_c
-                   MPI_File_iwrite_all_c MPI_File_iwrite_at_all_c MPI_File_iwrite_at_c
-                   MPI_File_iwrite_c MPI_File_iwrite_shared_c MPI_File_read_all_begin_c
-                   MPI_File_read_all_c MPI_File_read_at_all_begin_c MPI_File_read_at_all_c
-                   MPI_File_read_at_c MPI_File_read_c MPI_File_read_ordered_begin_c
-                   MPI_File_read_ordered_c MPI_File_read_shared_c MPI_File_write_all_begin_c
-                   MPI_File_write_all_c MPI_File_write_at_all_begin_c MPI_File_write_at_all_c
-                   MPI_File_write_at_c MPI_File_write_c MPI_File_write_ordered_begin_c
-                   MPI_File_write_ordered_c MPI_File_write_shared_c MPI_Gather_c MPI_Gather_init_c
-                   MPI_Gatherv_c MPI_Gatherv_init_c MPI_Get_accumulate_c MPI_Get_c MPI_Iallgather_c
-                   MPI_Iallgatherv_c MPI_Iallreduce_c MPI_Ialltoall_c MPI_Ialltoallv_c
-                   MPI_Ialltoallw_c MPI_Ibcast_c MPI_Iexscan_c MPI_Igather_c MPI_Igatherv_c
-                   MPI_Ineighbor_allgather_c MPI_Ineighbor_allgatherv_c MPI_Ineighbor_alltoall_c
-                   MPI_Ineighbor_alltoallv_c MPI_Ineighbor_alltoallw_c MPI_Ireduce_c
-                   MPI_Ireduce_scatter_block_c MPI_Ireduce_scatter_c MPI_Iscan_c MPI_Iscatter_c
-                   MPI_Iscatterv_c MPI_Neighbor_allgather_c MPI_Neighbor_allgather_init_c
-                   MPI_Neighbor_allgatherv_c MPI_Neighbor_allgatherv_init_c MPI_Neighbor_alltoall_c
-                   MPI_Neighbor_alltoall_init_c MPI_Neighbor_alltoallv_c
-                   MPI_Neighbor_alltoallv_init_c MPI_Neighbor_alltoallw_c
-                   MPI_Neighbor_alltoallw_init_c MPI_Pack_c MPI_Pack_external_c
+                   MPI_Accumulate_c MPI_File_get_type_extent_c MPI_File_iread_all_c
+                   MPI_File_iread_at_all_c MPI_File_iread_at_c MPI_File_iread_c
+                   MPI_File_iread_shared_c MPI_File_iwrite_all_c MPI_File_iwrite_at_all_c
+                   MPI_File_iwrite_at_c MPI_File_iwrite_c MPI_File_iwrite_shared_c
+                   MPI_File_read_all_begin_c MPI_File_read_all_c MPI_File_read_at_all_begin_c
+                   MPI_File_read_at_all_c MPI_File_read_at_c MPI_File_read_c
+                   MPI_File_read_ordered_begin_c MPI_File_read_ordered_c MPI_File_read_shared_c
+                   MPI_File_write_all_begin_c MPI_File_write_all_c MPI_File_write_at_all_begin_c
+                   MPI_File_write_at_all_c MPI_File_write_at_c MPI_File_write_c
+                   MPI_File_write_ordered_begin_c MPI_File_write_ordered_c MPI_File_write_shared_c
+                   MPI_Get_accumulate_c MPI_Get_c MPI_Pack_c MPI_Pack_external_c
                    MPI_Pack_external_size_c MPI_Pack_size_c MPI_Put_c MPI_Raccumulate_c
-                   MPI_Reduce_c MPI_Reduce_init_c MPI_Reduce_scatter_block_c
-                   MPI_Reduce_scatter_block_init_c MPI_Reduce_scatter_c MPI_Reduce_scatter_init_c
-                   MPI_Register_datarep_c MPI_Rget_accumulate_c MPI_Rget_c MPI_Rput_c MPI_Scan_c
-                   MPI_Scan_init_c MPI_Scatter_c MPI_Scatter_init_c MPI_Scatterv_c
-                   MPI_Scatterv_init_c MPI_Session_attach_buffer_c MPI_Session_detach_buffer_c
-                   MPI_Type_contiguous_c MPI_Type_create_darray_c MPI_Type_create_hindexed_block_c
+                   MPI_Register_datarep_c MPI_Rget_accumulate_c MPI_Rget_c MPI_Rput_c
+                   MPI_Session_attach_buffer_c MPI_Session_detach_buffer_c MPI_Type_contiguous_c
+                   MPI_Type_create_darray_c MPI_Type_create_hindexed_block_c
                    MPI_Type_create_hindexed_c MPI_Type_create_hvector_c
                    MPI_Type_create_indexed_block_c MPI_Type_create_resized_c
                    MPI_Type_create_struct_c MPI_Type_create_subarray_c MPI_Type_get_contents_c
