@@ -78,6 +78,9 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return p2p_send("MPI_Bsend", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED);
 }
 
+/* The receives' bodies are inlined into each form, so MPI_Recv and MPI_Irecv
+ * cost what they did before the large-count forms shared them (bench/callcount.sh). */
+
 /* A request that is already complete (buffered sends, MPI_PROC_NULL cases). */
 static request_t *p2p_done_request(int kind)
 {
@@ -137,8 +140,9 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     return p2p_isend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED, request);
 }
 
-static int p2p_recv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype,
-                    int source, int tag, MPI_Comm comm, MPI_Status *status)
+static inline __attribute__((always_inline)) int
+p2p_recv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+         int tag, MPI_Comm comm, MPI_Status *status)
 {
     MPI_BEGIN_SHARED();
     comm_t *c;
@@ -154,8 +158,9 @@ static int p2p_recv(const char *fn_name_, void *buf, MPI_Count count, MPI_Dataty
     MPI_END();
 }
 
-static int p2p_irecv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype,
-                     int source, int tag, MPI_Comm comm, MPI_Request *request)
+static inline __attribute__((always_inline)) int
+p2p_irecv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+          int tag, MPI_Comm comm, MPI_Request *request)
 {
     MPI_BEGIN_SHARED();
     comm_t *c;
@@ -680,35 +685,40 @@ RM_ALIAS(Ibsend_c)
 int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_isend("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED, request);
+    return p2p_isend("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED,
+                     request);
 }
 
 RM_ALIAS(Send_init_c)
 int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_send_init("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, PROTO_STD, request);
+    return p2p_send_init("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, PROTO_STD,
+                         request);
 }
 
 RM_ALIAS(Ssend_init_c)
 int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_send_init("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, PROTO_SYNC, request);
+    return p2p_send_init("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, PROTO_SYNC,
+                         request);
 }
 
 RM_ALIAS(Rsend_init_c)
 int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_send_init("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, PROTO_READY, request);
+    return p2p_send_init("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, PROTO_READY,
+                         request);
 }
 
 RM_ALIAS(Bsend_init_c)
 int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_send_init("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED, request);
+    return p2p_send_init("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED,
+                         request);
 }
 
 RM_ALIAS(Recv)
@@ -758,8 +768,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status)
 {
-    return p2p_sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                        recvtype, source, recvtag, comm, status);
+    return p2p_sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, status);
 }
 
 RM_ALIAS(Sendrecv_c)
@@ -767,8 +777,8 @@ int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    return p2p_sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                        recvtype, source, recvtag, comm, status);
+    return p2p_sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, status);
 }
 
 RM_ALIAS(Isendrecv)
@@ -776,8 +786,8 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                    MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, request);
+    return p2p_isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, request);
 }
 
 RM_ALIAS(Isendrecv_c)
@@ -785,32 +795,32 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_isendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, request);
+    return p2p_isendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, request);
 }
 
 RM_ALIAS(Sendrecv_replace)
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    return p2p_sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag,
-                                comm, status);
+    return p2p_sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                                recvtag, comm, status);
 }
 
 RM_ALIAS(Sendrecv_replace_c)
 int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                             int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    return p2p_sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag,
-                                comm, status);
+    return p2p_sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag,
+                                source, recvtag, comm, status);
 }
 
 RM_ALIAS(Isendrecv_replace)
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    return p2p_isendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag, source, recvtag,
-                                 comm, request);
+    return p2p_isendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag,
+                                 source, recvtag, comm, request);
 }
 
 RM_ALIAS(Isendrecv_replace_c)
@@ -818,8 +828,8 @@ int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
                              int sendtag, int source, int recvtag, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return p2p_isendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag, source, recvtag,
-                                 comm, request);
+    return p2p_isendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag,
+                                 source, recvtag, comm, request);
 }
 
 RM_ALIAS(Mrecv_c)
