@@ -176,6 +176,20 @@ static void buffers(void)
     got(r, N, 51, NULL, "bsend_c through the communicator's buffer");
     CHECK(MPI_Comm_detach_buffer_c(MPI_COMM_WORLD, &back, &sz) == MPI_SUCCESS && back == b &&
               sz == 8192, "comm_detach_buffer_c: %lld", (long long)sz);
+    /* more than INT_MAX bytes (reserved, never touched): the int form says
+     * MPI_UNDEFINED, the buffer is detached all the same */
+    MPI_Count huge = (MPI_Count)INT_MAX + 16;
+    void *h = malloc((size_t)huge);
+    if (h) {
+        CHECK(MPI_Buffer_attach_c(h, huge) == MPI_SUCCESS, "buffer_attach_c of 2 GiB");
+        isz = 0;
+        CHECK(MPI_Buffer_detach(&back, &isz) == MPI_SUCCESS && back == h && isz == MPI_UNDEFINED,
+              "buffer_detach of 2 GiB: %d", isz);
+        MPI_Buffer_attach_c(h, huge);
+        CHECK(MPI_Buffer_detach_c(&back, &sz) == MPI_SUCCESS && sz == huge,
+              "buffer_detach_c of 2 GiB: %lld", (long long)sz);
+        free(h);
+    }
     free(b);
 }
 
@@ -214,6 +228,12 @@ static void counts(void)
 
 static MPI_Count seen_len;
 
+static void maxabs_len(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)dt;
+    seen_len = *len;
+}
+
 static void maxabs(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
 {
     (void)dt;
@@ -226,8 +246,39 @@ static void maxabs(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
     }
 }
 
+/* An int op sees a count past INT_MAX in pieces of at most INT_MAX. */
+static MPI_Count int_calls, int_total, int_max;
+
+static void count_int(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)dt;
+    int_calls++;
+    int_total += *len;
+    if (*len > int_max)
+        int_max = *len;
+}
+
 static void ops(void)
 {
+    /* items of extent 0 (all on one byte): counts past INT_MAX for free */
+    MPI_Datatype z;
+    MPI_Type_create_resized(MPI_BYTE, 0, 0, &z);
+    MPI_Type_commit(&z);
+    char zin = 1, zout = 2;
+    MPI_Count many = (MPI_Count)INT_MAX + 5;
+    MPI_Op iop, cop;
+    MPI_Op_create(count_int, 1, &iop);
+    CHECK(MPI_Reduce_local_c(&zin, &zout, many, z, iop) == MPI_SUCCESS, "reduce_local_c, int op");
+    CHECK(int_calls == 2 && int_total == many && int_max == INT_MAX,
+          "int op over %lld items: %lld calls, %lld items, largest %lld", (long long)many,
+          (long long)int_calls, (long long)int_total, (long long)int_max);
+    MPI_Op_create_c(maxabs_len, 1, &cop);
+    CHECK(MPI_Reduce_local_c(&zin, &zout, many, z, cop) == MPI_SUCCESS, "reduce_local_c, _c op");
+    CHECK(seen_len == many, "_c op saw %lld items", (long long)seen_len);
+    MPI_Op_free(&iop);
+    MPI_Op_free(&cop);
+    MPI_Type_free(&z);
+
     MPI_Op op;
     CHECK(MPI_Op_create_c(maxabs, 1, &op) == MPI_SUCCESS, "op_create_c");
     double a[4] = {-5, 1, 2, -8}, b[4] = {3, -4, 2, 1};
