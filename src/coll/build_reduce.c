@@ -227,7 +227,8 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
 static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const MPI_Count *cnt,
                                 const MPI_Aint *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c)
 {
-    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n, most = 0;
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n;
+    MPI_Count most = 0;
     for (int i = 0; i < n; i++)
         if (cnt[i] > most)
             most = cnt[i];
