@@ -41,9 +41,10 @@ static void expect(int rc, int want, const char *what)
 static void rooted(int f)
 {
     int n = size, root = size - 1;
-    int buf[3], all[64], part[8];
+    int buf[3], all[256], part[16];
     MPI_Count cnt[16];
     MPI_Aint dsp[16];
+    CHECK(n <= 12, "at most 12 ranks (the arrays below)");
     /* bcast */
     for (int i = 0; i < 3; i++)
         buf[i] = rank == root ? 7 + i : -1;
@@ -63,7 +64,7 @@ static void rooted(int f)
         for (int i = 0; i < 2 * n; i++)
             CHECK(all[i] == (i / 2) * 10 + i % 2, "gather form %d [%d] = %d", f, i, all[i]);
     /* gatherv: rank r sends r + 1 items, placed with a gap of one */
-    int vs[8];
+    int vs[16];
     for (int i = 0; i < rank + 1; i++)
         vs[i] = rank * 100 + i;
     MPI_Aint at = 0;
@@ -109,7 +110,7 @@ static void rooted(int f)
 static void everyone(int f)
 {
     int n = size;
-    int all[64], snd[64], rcv[64];
+    int all[256], snd[256], rcv[256];
     MPI_Count cnt[16], scnt[16], rcnt[16];
     MPI_Aint dsp[16], sdsp[16], rdsp[16];
     int mine[2] = {rank * 10, rank * 10 + 1};
@@ -120,7 +121,7 @@ static void everyone(int f)
     for (int i = 0; i < 2 * n; i++)
         CHECK(all[i] == (i / 2) * 10 + i % 2, "allgather form %d [%d] = %d", f, i, all[i]);
     /* allgatherv: rank r gives r + 1 items, gapped */
-    int vs[8];
+    int vs[16];
     for (int i = 0; i < rank + 1; i++)
         vs[i] = rank * 100 + i;
     MPI_Aint at = 0;
@@ -191,8 +192,8 @@ static void everyone(int f)
 static void reductions(int f)
 {
     int n = size, root = 0;
-    long in[64], out[64];
-    for (int i = 0; i < 64; i++)
+    long in[256], out[256];
+    for (int i = 0; i < 256; i++)
         in[i] = rank + i;
     long tri = (long)n * (n - 1) / 2;
     memset(out, -1, sizeof out);
@@ -305,7 +306,7 @@ static void neighbours(MPI_Comm ring, int f)
 
 static void errors(MPI_Comm ring)
 {
-    int buf[64];
+    int buf[256];
     MPI_Count cnt[16], neg[16];
     MPI_Aint dsp[16];
     MPI_Datatype ty[16];
