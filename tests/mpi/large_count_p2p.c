@@ -3,7 +3,8 @@
  * status counts and reduction ops, small counts, around a ring: each
  * delivers what was sent and reports its count; a status holding more than
  * INT_MAX items is MPI_UNDEFINED to MPI_Get_count / MPI_Get_elements and
- * its full value to their _c forms; the argument checks answer the
+ * its full value to their _c forms, and so is a buffer past INT_MAX bytes
+ * to the int detach calls; the argument checks answer the
  * standard's error classes. */
 #include <mpi.h>
 
@@ -176,6 +177,17 @@ static void buffers(void)
     got(r, N, 51, NULL, "bsend_c through the communicator's buffer");
     CHECK(MPI_Comm_detach_buffer_c(MPI_COMM_WORLD, &back, &sz) == MPI_SUCCESS && back == b &&
               sz == 8192, "comm_detach_buffer_c: %lld", (long long)sz);
+    /* a session's (MPI-4.1) */
+    MPI_Session sess;
+    CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &sess) == MPI_SUCCESS, "session_init");
+    CHECK(MPI_Session_attach_buffer_c(sess, b, 12288) == MPI_SUCCESS, "session_attach_buffer_c");
+    back = NULL;
+    CHECK(MPI_Session_detach_buffer_c(sess, &back, &sz) == MPI_SUCCESS && back == b && sz == 12288,
+          "session_detach_buffer_c: %lld", (long long)sz);
+    expect(MPI_Session_attach_buffer_c(sess, b, -1), MPI_ERR_ARG, "session_attach_buffer_c size -1");
+    expect(MPI_Session_detach_buffer_c(sess, &back, NULL), MPI_ERR_ARG,
+           "session_detach_buffer_c NULL size");
+    MPI_Session_finalize(&sess);
     /* more than INT_MAX bytes (reserved, never touched): the int form says
      * MPI_UNDEFINED, the buffer is detached all the same */
     MPI_Count huge = (MPI_Count)INT_MAX + 16;
@@ -188,6 +200,9 @@ static void buffers(void)
         MPI_Buffer_attach_c(h, huge);
         CHECK(MPI_Buffer_detach_c(&back, &sz) == MPI_SUCCESS && sz == huge,
               "buffer_detach_c of 2 GiB: %lld", (long long)sz);
+        MPI_Comm_attach_buffer_c(MPI_COMM_WORLD, h, huge);
+        CHECK(MPI_Comm_detach_buffer(MPI_COMM_WORLD, &back, &isz) == MPI_SUCCESS &&
+                  isz == MPI_UNDEFINED, "comm_detach_buffer of 2 GiB: %d", isz);
         free(h);
     }
     free(b);
@@ -324,6 +339,8 @@ static void errors(void)
     expect(MPI_Buffer_detach_c(&p, NULL), MPI_ERR_ARG, "buffer_detach_c NULL size");
     expect(MPI_Comm_attach_buffer_c(MPI_COMM_NULL, buf, 16), MPI_ERR_COMM,
            "comm_attach_buffer_c comm");
+    expect(MPI_Session_attach_buffer_c(MPI_SESSION_NULL, buf, 16), MPI_ERR_SESSION,
+           "session_attach_buffer_c MPI_SESSION_NULL");
     expect(MPI_Op_create_c(NULL, 1, NULL), MPI_ERR_ARG, "op_create_c NULL");
     expect(MPI_Reduce_local_c(buf, buf, -1, MPI_INT, MPI_SUM), MPI_ERR_COUNT,
            "reduce_local_c count");

@@ -30,8 +30,7 @@ pending_functions="MPIX_Comm_agree MPIX_Comm_failure_ack MPIX_Comm_failure_get_a
                    MPI_Get_accumulate_c MPI_Get_c MPI_Pack_c MPI_Pack_external_c
                    MPI_Pack_external_size_c MPI_Pack_size_c MPI_Put_c MPI_Raccumulate_c
                    MPI_Register_datarep_c MPI_Rget_accumulate_c MPI_Rget_c MPI_Rput_c
-                   MPI_Session_attach_buffer_c MPI_Session_detach_buffer_c MPI_Type_contiguous_c
-                   MPI_Type_create_darray_c MPI_Type_create_hindexed_block_c
+                   MPI_Type_contiguous_c MPI_Type_create_darray_c MPI_Type_create_hindexed_block_c
                    MPI_Type_create_hindexed_c MPI_Type_create_hvector_c
                    MPI_Type_create_indexed_block_c MPI_Type_create_resized_c
                    MPI_Type_create_struct_c MPI_Type_create_subarray_c MPI_Type_get_contents_c
