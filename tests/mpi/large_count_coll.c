@@ -382,6 +382,7 @@ int main(int argc, char **argv)
         neighbours(ring, f);
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
     errors(ring);
     MPI_Comm_free(&ring);

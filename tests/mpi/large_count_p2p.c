@@ -368,6 +368,7 @@ int main(int argc, char **argv)
     counts();
     ops();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     errors();
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
