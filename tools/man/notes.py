@@ -150,7 +150,7 @@ def notes(name, fam):
     return NOTES.get(fam, []) + EXTRA_NOTES.get(name, [])
 
 
-COUNT_ARGS = re.compile(r"^(count|\w+count|\w+counts|\w+_count|n|partitions|length|incount|maxprocs)$")
+COUNT_ARGS = re.compile(r"^(count|\w+count|\w+counts|\w+_count|incount)$")
 RANK_ARGS = {"dest", "source", "target_rank", "local_leader", "remote_leader", "rank"}
 TAG_ARGS = {"tag", "sendtag", "recvtag"}
 COMM_FAMS = {"p2p", "coll", "neighbor", "rma", "partitioned", "request", "bsend", "dynamic"}
@@ -197,6 +197,26 @@ def t_errors(f):
     return [(e, T_TEXT[e]) for e in errs]
 
 
+HANDLE_CLASS = {"comm": "MPI_ERR_COMM", "datatype": "MPI_ERR_TYPE", "group": "MPI_ERR_GROUP",
+                "op": "MPI_ERR_OP", "request": "MPI_ERR_REQUEST", "message": "MPI_ERR_REQUEST",
+                "win": "MPI_ERR_WIN", "file": "MPI_ERR_FILE", "info": "MPI_ERR_INFO",
+                "session": "MPI_ERR_SESSION", "errhandler": "MPI_ERR_ERRHANDLER"}
+ARG_TEXT = {"MPI_ERR_COMM": "%s not a valid communicator",
+            "MPI_ERR_TYPE": "%s not a valid datatype, or not committed",
+            "MPI_ERR_GROUP": "%s not a valid group",
+            "MPI_ERR_OP": "%s not a valid operation, or not defined for the datatype",
+            "MPI_ERR_REQUEST": "%s not a valid request (or message handle), or not in a state the call accepts",
+            "MPI_ERR_WIN": "%s not a valid window",
+            "MPI_ERR_FILE": "%s not a valid file handle",
+            "MPI_ERR_INFO": "%s not a valid info object",
+            "MPI_ERR_SESSION": "%s not a valid session",
+            "MPI_ERR_ERRHANDLER": "%s not a valid error handler, or of the wrong kind",
+            "MPI_ERR_KEYVAL": "%s not a valid attribute key, or of the wrong kind",
+            "MPI_ERR_BUFFER": "%s NULL where data is to be moved",
+            "MPI_ERR_COUNT": "%s negative",
+            "MPI_ERR_RANK": "%s not a rank of the communicator or window, nor MPI_PROC_NULL",
+            "MPI_ERR_TAG": "%s negative or above MPI_TAG_UB",
+            "MPI_ERR_ROOT": "%s not a rank of the communicator (on an intercommunicator: nor MPI_ROOT or MPI_PROC_NULL)"}
 NO_MEM = ("MPI_ERR_NO_MEM", "out of memory")
 FIT = ("MPI_ERR_TRUNCATE", "the data does not fit in the output buffer")
 SAME = ("MPI_ERR_NOT_SAME", "the processes passed different values")
@@ -207,7 +227,8 @@ EXTRA_ERRORS = {
     "MPI_Pack": [FIT], "MPI_Unpack": [FIT], "MPI_Pack_external": [FIT], "MPI_Unpack_external": [FIT],
     "MPI_Type_create_subarray": [("MPI_ERR_DIMS", "ndims is not positive")],
     "MPI_Type_create_darray": [("MPI_ERR_DIMS", "ndims is not positive, or the grid does not match size")],
-    "MPI_Group_translate_ranks": [("MPI_ERR_RANK", "a rank of ranks1 is not a rank of group1")],
+    "MPI_Group_translate_ranks": [("MPI_ERR_RANK", "a rank of ranks1 is not a rank of group1"),
+                                  ("MPI_ERR_COUNT", "n is negative")],
     "MPI_Dist_graph_create": [("MPI_ERR_RANK", "a source or destination is not a rank of comm_old")],
     "MPI_Cart_get": [NO_MEM], "MPI_Cart_map": [NO_MEM],
     "MPI_Alloc_mem": [("MPI_ERR_SIZE", "size is negative")],
@@ -234,43 +255,43 @@ def errors(f, fam, anytime=False):
     def add(cls, why):
         errs.setdefault(cls, why)
 
+    # per class, the arguments that can cause it, in order
+    by = {}
     for a in f.args:
         k, an = a.kind, a.name
-        out = k.endswith("_out") and not k.endswith("_arr_out")
+        cls = None
         if k.startswith("h."):
-            cls = k[2:].split("_")[0]
-            if out:
-                continue
-            what = {"comm": ("MPI_ERR_COMM", "%s is not a valid communicator" % an),
-                    "datatype": ("MPI_ERR_TYPE", "%s is not a valid datatype, or not committed" % an),
-                    "group": ("MPI_ERR_GROUP", "%s is not a valid group" % an),
-                    "op": ("MPI_ERR_OP", "%s is not a valid operation, or not defined for the datatype" % an),
-                    "request": ("MPI_ERR_REQUEST", "%s is not a valid request, or not in a state the call accepts" % an),
-                    "message": ("MPI_ERR_REQUEST", "%s is not a valid message handle" % an),
-                    "win": ("MPI_ERR_WIN", "%s is not a valid window" % an),
-                    "file": ("MPI_ERR_FILE", "%s is not a valid file handle" % an),
-                    "info": ("MPI_ERR_INFO", "%s is not a valid info object" % an),
-                    "session": ("MPI_ERR_SESSION", "%s is not a valid session" % an),
-                    "errhandler": ("MPI_ERR_ERRHANDLER", "%s is not a valid error handler, or of the wrong kind" % an)}[cls]
-            add(*what)
-        elif k in ("keyval",) or an.endswith("keyval") and k.endswith("inout"):
-            add("MPI_ERR_KEYVAL", "%s is not a valid attribute key, or of the wrong kind" % an)
-        elif k.startswith("choice") and fam not in ("mpit",):
-            bufs = [b.name for b in f.args if b.kind.startswith("choice")]
-            add("MPI_ERR_BUFFER", "%s NULL where data is to be moved%s" % (
-                " or ".join(bufs) + (" is" if len(bufs) == 1 else ""),
-                ", or the send and receive buffers are the same (use MPI_IN_PLACE)" if fam in ("coll", "neighbor") and len(bufs) > 1 else ""))
+            if not (k.endswith("_out") and not k.endswith("_arr_out")):
+                cls = HANDLE_CLASS[k[2:].split("_")[0]]
+        elif k == "keyval" or an.endswith("keyval") and k.endswith("inout"):
+            cls = "MPI_ERR_KEYVAL"
+        elif k.startswith("choice") and fam != "mpit":
+            cls = "MPI_ERR_BUFFER"
         elif k in ("int", "int_arr_in", "count") and COUNT_ARGS.match(an):
-            add("MPI_ERR_COUNT", "%s is negative" % an)
-        elif k == "int" and an in RANK_ARGS and fam not in ("errors",):
-            add("MPI_ERR_RANK", "%s is not a rank of the communicator or window (nor MPI_PROC_NULL%s)"
-                % (an, ", MPI_ANY_SOURCE" if an == "source" else ""))
+            cls = "MPI_ERR_COUNT"
+        elif k == "int" and an in RANK_ARGS and fam != "errors":
+            cls = "MPI_ERR_RANK"
         elif k == "int" and an in TAG_ARGS:
-            add("MPI_ERR_TAG", "%s is negative or above MPI_TAG_UB%s" % (an, " (and not MPI_ANY_TAG)" if "recv" in an or n.endswith(("probe", "recv")) else ""))
+            cls = "MPI_ERR_TAG"
         elif k == "int" and an == "root":
-            add("MPI_ERR_ROOT", "root is not a rank of the communicator (on an intercommunicator: nor MPI_ROOT or MPI_PROC_NULL)")
-    if fam in ("p2p", "request", "coll", "neighbor") and (
-            any(a.kind in ("choice_out", "choice_inout") for a in f.args) or re.match(r"MPI_(Wait|Test)", n)):
+            cls = "MPI_ERR_ROOT"
+        if cls:
+            by.setdefault(cls, []).append(an)
+    for cls, names in by.items():
+        who = (names[0] if len(names) == 1 else "one of " + ", ".join(names)) + " is"
+        why = ARG_TEXT[cls] % who
+        if cls == "MPI_ERR_BUFFER" and fam in ("coll", "neighbor") and len(names) > 1:
+            why += ", or the send and receive buffers are the same (use MPI_IN_PLACE)"
+        if cls == "MPI_ERR_RANK" and "source" in names:
+            why += " (MPI_ANY_SOURCE is valid)"
+        if cls == "MPI_ERR_TAG" and ("recvtag" in names or re.search(r"(probe|[Rr]ecv|_init)$", n) and "source" in
+                                     [a.name for a in f.args]):
+            why += " (MPI_ANY_TAG is valid where a message is received)"
+        add(cls, why)
+    # a receive that completes in the call (a request's completion reports it later)
+    receives = any(a.kind in ("choice_out", "choice_inout") for a in f.args) and \
+        not any(a.kind == "h.request_out" for a in f.args)
+    if fam in ("p2p", "request", "coll", "neighbor") and (receives or re.match(r"MPI_(Wait|Test)", n)):
         add("MPI_ERR_TRUNCATE", "a message was longer than the receive buffer")
     if n in ("MPI_Waitall", "MPI_Testall", "MPI_Waitsome", "MPI_Testsome"):
         add("MPI_ERR_IN_STATUS", "some operations failed: each status's MPI_ERROR field says which")
