@@ -10,6 +10,8 @@ import re
 # (family, pattern): the first pattern that matches a name gives its family
 FAMILIES = [
     ("rail", r"MPIX_Rail_"),
+    ("ulfm", r"MPIX_Comm_(revoke|is_revoked|failure_ack|failure_get_acked|get_failed|ack_failed|i?agree|i?shrink)$"),
+    ("abi", r"MPI_Abi_"),
     ("gpu", r"MPIX_(GPU|Query)_"),
     ("mpit", r"MPI_T_"),
     ("convert", r"MPI_\w+_(c2f|f2c|c2f08|f082c)$"),
@@ -106,6 +108,10 @@ NOTES = {
              "job runs: mpiexec -migrate off RAIL (and on RAIL). Rails are numbered as the "
              "RAILMPI_VERBOSE=1 event lines show them."],
     "gpu": ["railmpi moves host memory only."],
+    "ulfm": ["Process failures are reported only with RAILMPI_PROC_FT=1 (mpiexec -disable-auto-cleanup); "
+             "otherwise a rank's death ends the job. Set MPI_ERRORS_RETURN or a handler of your own on "
+             "the communicators you use. A network fault is never a process failure: the rails ride it "
+             "out (see MPI_Send(3)). See railmpi's docs/ulfm.md."],
     "convert": ["The call takes no lock and may be made from any thread."],
 }
 EXTRA_NOTES = {
@@ -133,7 +139,7 @@ EXTRA_NOTES = {
 # these check their arguments only.
 ANYTIME = ["MPI_Initialized", "MPI_Finalized", "MPI_Get_version", "MPI_Get_library_version",
            "MPI_Error_string", "MPI_Error_class", "MPI_Session_init"]
-SEE_ALSO_TOOLS = {"rail": ["mpiexec", "railstat"], "mpit": ["railstat"], "dynamic": ["mpiexec"],
+SEE_ALSO_TOOLS = {"rail": ["mpiexec", "railstat"], "ulfm": ["mpiexec"], "mpit": ["railstat"], "dynamic": ["mpiexec"],
                   "env": ["mpiexec", "mpicc"]}
 
 
@@ -153,7 +159,7 @@ def notes(name, fam):
 COUNT_ARGS = re.compile(r"^(count|\w+count|\w+counts|\w+_count|incount)$")
 RANK_ARGS = {"dest", "source", "target_rank", "local_leader", "remote_leader", "rank"}
 TAG_ARGS = {"tag", "sendtag", "recvtag"}
-COMM_FAMS = {"p2p", "coll", "neighbor", "rma", "partitioned", "request", "bsend", "dynamic"}
+COMM_FAMS = {"ulfm", "p2p", "coll", "neighbor", "rma", "partitioned", "request", "bsend", "dynamic"}
 
 T_TEXT = {
     "MPI_T_ERR_NOT_INITIALIZED": "MPI_T_init_thread has not been called",
