@@ -133,7 +133,7 @@ def exported(lib, nm):
         if len(f) == 3 and f[1] in ("T", "W", "i"):
             n = f[2].split("@")[0]
             # all-capital names (MPI_SEND) are Fortran bindings
-            if re.match(r"MPIX?_", n) and not re.match(r"MPI_[A-Z0-9_]+$", n):
+            if re.match(r"MPIX?_", n) and not re.match(r"MPIX?_[A-Z0-9_]+$", n):
                 names.add(n)
     return names
 
@@ -177,7 +177,7 @@ def f08_lines(f, dirs):
     return lines + [end]
 
 
-def page(f, decl, desc, params, fam, version, seealso, pending, anytime):
+def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft):
     name = f.name
     # .nh .ad l: no hyphenated names, no stretched lines
     lines = ['.TH %s 3 "" "railmpi %s" "railmpi"' % (name, version), ".nh", ".ad l",
@@ -191,7 +191,8 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime):
             % (name, [n for n, _ in cparams], [a.name for a in f.args]))
     rows, dirs = [], {}
     for a, (_, cdecl) in zip(f.args, cparams):
-        text = params.get(name + "." + a.name) or params.get(a.name)
+        base = name[:-2] if name.endswith("_c") else name  # MPI_X_c's parameters are MPI_X's
+        text = params.get(name + "." + a.name) or params.get(base + "." + a.name) or params.get(a.name)
         if not text:
             die("%s: parameter %s has no meaning in tools/api/mpi_params.txt" % (name, a.name))
         d, text = direction(a, cdecl, text)
@@ -201,6 +202,9 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime):
         lines += [".SS Fortran 2008", ".nf"] + [esc(x) for x in f08_lines(f, dirs)] + [".fi"]
     elif name in pending:
         lines += [".SS Fortran", "railmpi has no Fortran binding of this function yet."]
+    elif name.endswith("_c"):
+        lines += [".SS Fortran", "In Fortran the standard overloads %s with INTEGER(KIND=MPI_COUNT_KIND) "
+                  "arguments; railmpi's modules do not have that form yet." % esc(name[:-2])]
     elif name.startswith("MPIX_"):
         lines += [".SS Fortran", "This extension has no Fortran binding."]
     else:
@@ -215,7 +219,7 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime):
     for para in notes.notes(name, fam):
         lines += [".PP", inline(para)]
     lines.append(".SH ERRORS")
-    errs = notes.errors(f, fam, name in anytime)
+    errs = notes.errors(f, fam, name in anytime, proc_ft)
     if name.startswith("MPI_T_"):
         lines.append(inline("Returns MPI_SUCCESS or one of these error codes (no error handler is called):"))
     elif f.ret != "int" or name.startswith("MPIX_Query"):
@@ -264,13 +268,13 @@ def main():
     funcs += [f for f in parse_mpix() if f.name not in {g.name for g in funcs}]
     byname = {f.name: f for f in funcs}
     desc = read_table(o.desc, "function")
+    exports = exported(o.lib, o.nm)
     # a large-count form (MPI_Send_c) is described by its int form
-    for n in byname:
+    for n in set(byname) | exports:
         if n.endswith("_c") and n not in desc and n[:-2] in desc:
             desc[n] = desc[n[:-2]].rstrip(".") + "; the large-count form, counts and displacements as MPI_Count."
     params = read_table(o.params, "parameter")
     decls = header_decls(o.header, o.cc)
-    exports = exported(o.lib, o.nm)
     missing = sorted((exports | set(byname)) - set(desc))
     if missing:
         die("no description in tools/api/mpi_desc.txt for: " + " ".join(missing))
@@ -284,6 +288,7 @@ def main():
     for fn in os.listdir(o.src):
         if fn.endswith(".c"):
             anytime |= set(re.findall(r'MPI_BEGIN_ANYTIME\("(\w+)"\)', open(os.path.join(o.src, fn)).read()))
+    proc_ft = re.search(r"#define MPIX_ERR_PROC_FAILED\b", open(o.header).read()) is not None
     os.makedirs(o.out, exist_ok=True)
     order = [f.name for f in funcs if f.name in exports]
     fams = {n: notes.family(n[:-2] if n.endswith("_c") and n[:-2] in byname else n) for n in order}
@@ -293,7 +298,7 @@ def main():
         same = [m for m in order if fams[m] == fams[n] and m != n]
         i = order.index(n)
         same.sort(key=lambda m: abs(order.index(m) - i))
-        text = page(byname[n], decls[n], desc, params, fams[n], o.version, sorted(same[:10]), pending, anytime)
+        text = page(byname[n], decls[n], desc, params, fams[n], o.version, sorted(same[:10]), pending, anytime, proc_ft)
         path = os.path.join(o.out, n + ".3")
         if not os.path.exists(path) or open(path).read() != text:
             open(path, "w").write(text)

@@ -249,8 +249,9 @@ EXTRA_ERRORS = {
 }
 
 
-def errors(f, fam, anytime=False):
-    """[(class, why)] the call can return, most specific first."""
+def errors(f, fam, anytime=False, proc_ft=False):
+    """[(class, why)] the call can return, most specific first; proc_ft: the
+    header has the process fault tolerance classes (MPIX_ERR_PROC_FAILED)."""
     n = f.name
     if n.startswith("MPI_T_"):
         return t_errors(f)
@@ -378,6 +379,11 @@ def errors(f, fam, anytime=False):
         add("MPI_ERR_ARG", "another argument is not valid (a NULL pointer for a result, a value out of range)")
     for cls, why in EXTRA_ERRORS.get(n, []):
         add(cls, why)
+    if proc_ft and (fam in COMM_FAMS) and any(a.kind.startswith("h.comm") or a.kind.startswith("h.request")
+                                              or a.kind == "h.win" for a in f.args):
+        add("MPIX_ERR_PROC_FAILED", "a process the call depends on has failed (reported with RAILMPI_PROC_FT=1)")
+        if any(a.kind.startswith("h.comm") or a.kind == "h.win" for a in f.args) and n != "MPIX_Comm_revoke":
+            add("MPIX_ERR_REVOKED", "the communicator was revoked (MPIX_Comm_revoke)")
     if f.name in ("MPI_Init", "MPI_Init_thread"):
         add("MPI_ERR_OTHER", "MPI is already initialized, or the start failed (a setting that does not "
             "parse, no launcher to reach)")
