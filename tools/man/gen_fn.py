@@ -126,16 +126,17 @@ def decl_params(decl):
 
 
 def exported(lib, nm):
+    """The C functions the library exports, and their profiling names."""
     out = subprocess.run([nm, "-D", "--defined-only", lib], check=True, capture_output=True, text=True).stdout
-    names = set()
+    names, pnames = set(), set()
     for line in out.splitlines():
         f = line.split()
         if len(f) == 3 and f[1] in ("T", "W", "i"):
             n = f[2].split("@")[0]
             # all-capital names (MPI_SEND) are Fortran bindings
-            if re.match(r"MPIX?_", n) and not re.match(r"MPIX?_[A-Z0-9_]+$", n):
-                names.add(n)
-    return names
+            if re.match(r"P?MPIX?_", n) and not re.match(r"P?MPIX?_[A-Z0-9_]+$", n):
+                (pnames if n.startswith("P") else names).add(n)
+    return names, pnames
 
 
 def direction(a, cdecl, text):
@@ -177,7 +178,7 @@ def f08_lines(f, dirs):
     return lines + [end]
 
 
-def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft):
+def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft, pexports):
     name = f.name
     # .nh .ad l: no hyphenated names, no stretched lines
     lines = ['.TH %s 3 "" "railmpi %s" "railmpi"' % (name, version), ".nh", ".ad l",
@@ -214,7 +215,7 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft
         for n, d, text in rows:
             lines += [".TP", "\\fI%s\\fR (%s)" % (esc(n), d), inline(text)]
     lines += [".SH DESCRIPTION", inline(desc[name])]
-    if f.name.startswith("MPI_"):
+    if "P" + name in pexports:
         lines += [".PP", inline("%s is the same function under its profiling name." % ("P" + name))]
     for para in notes.notes(name, fam):
         lines += [".PP", inline(para)]
@@ -222,6 +223,10 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft
     errs = notes.errors(f, fam, name in anytime, proc_ft)
     if name.startswith("MPI_T_"):
         lines.append(inline("Returns MPI_SUCCESS or one of these error codes (no error handler is called):"))
+    elif name == "MPI_Abort":
+        lines.append("The call does not return.")
+    elif not errs and f.ret == "int" and not name.startswith("MPIX_Query"):
+        lines.append(inline("Returns MPI_SUCCESS."))
     elif f.ret != "int" or name.startswith("MPIX_Query"):
         lines.append(inline("The function returns no error code."))
     else:
@@ -268,7 +273,7 @@ def main():
     funcs += [f for f in parse_mpix() if f.name not in {g.name for g in funcs}]
     byname = {f.name: f for f in funcs}
     desc = read_table(o.desc, "function")
-    exports = exported(o.lib, o.nm)
+    exports, pexports = exported(o.lib, o.nm)
     # a large-count form (MPI_Send_c) is described by its int form
     for n in set(byname) | exports:
         if n.endswith("_c") and n not in desc and n[:-2] in desc:
@@ -298,7 +303,8 @@ def main():
         same = [m for m in order if fams[m] == fams[n] and m != n]
         i = order.index(n)
         same.sort(key=lambda m: abs(order.index(m) - i))
-        text = page(byname[n], decls[n], desc, params, fams[n], o.version, sorted(same[:10]), pending, anytime, proc_ft)
+        text = page(byname[n], decls[n], desc, params, fams[n], o.version, sorted(same[:10]), pending, anytime, proc_ft,
+                    pexports)
         path = os.path.join(o.out, n + ".3")
         if not os.path.exists(path) or open(path).read() != text:
             open(path, "w").write(text)

@@ -123,14 +123,14 @@ EXTRA_NOTES = {
                  "not parse stops it with a message naming the variable (" + DOCS + ")."],
     "MPI_Init_thread": ["MPI_THREAD_MULTIPLE is provided: every call then takes one global lock, "
                         "which blocking calls release while they wait."],
-    "MPI_Abort": ["Under railmpi's mpiexec the whole job ends, and mpiexec exits with errorcode."],
+    "MPI_Abort": ["railmpi prints \"railmpi: rank R called MPI_Abort with error code E\", asks the "
+                  "launcher to end the whole job, whatever the communicator, and exits with errorcode."],
     "MPI_Finalize": ["MPI_Finalize waits until everything the process sent has been acknowledged, "
                      "then closes every rail's connections."],
     "MPI_Wtime": ["The call takes no lock and may be made from any thread."],
     "MPI_Wtick": ["The call takes no lock and may be made from any thread."],
     "MPI_Win_allocate_shared": ["All ranks of the communicator must be on one host, else every rank "
                                 "gets MPI_ERR_RMA_SHARED."],
-    "MPI_Comm_spawn_multiple": [],
 }
 
 
@@ -255,7 +255,7 @@ def errors(f, fam, anytime=False, proc_ft=False):
     n = f.name
     if n.startswith("MPI_T_"):
         return t_errors(f)
-    if f.ret != "int" or n.startswith("MPIX_Query") or n.endswith("_dup_fn"):
+    if f.ret != "int" or n.startswith("MPIX_Query") or n.endswith("_dup_fn") or n == "MPI_Abort":
         return []
     errs = {}
 
