@@ -169,7 +169,12 @@ def inline(s):
 
 def f08_lines(f, dirs):
     head, decls, end = gen.f08_procedure(f, f.name)
-    lines = ["USE mpi_f08", head]
+    lines = ["USE mpi_f08"]
+    while len(head) > 72:  # free-form continuation, as the manual's lines are narrow
+        cut = head.rfind(", ", 0, 70) + 1
+        lines.append(head[:cut] + " &")
+        head = "        " + head[cut:].lstrip()
+    lines.append(head)
     for a, d in decls:
         if not d.startswith(("!", "EXTERNAL")):
             intent = "OUT" if a is None else dirs[a.name]
@@ -240,14 +245,14 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft
     return "\n".join(lines) + "\n"
 
 
-def wrap_decl(decl, width=78):
+def wrap_decl(decl, width=72):
     if len(decl) <= width:
         return [decl]
     head = decl[:decl.index("(") + 1]
     out, cur = [], head
     for i, (_, p) in enumerate(decl_params(decl)):
         piece = p + ("," if i < len(decl_params(decl)) - 1 else ");")
-        if len(cur) + 1 + len(piece) > width and cur.strip() != head.strip():
+        if len(cur) + 1 + len(piece) > width and cur.strip():
             out.append(cur.rstrip())
             cur = " " * 4 + piece
         else:
