@@ -97,15 +97,16 @@ def gen_f08_entry(f, sym, g):
             if argkinds.get(cnt) == "int" and a.name in F08_WHOLE:
                 out.append("    MPI_Fint c_%s = *f_%s;" % (cnt, cnt))
                 repl["f_" + cnt] = cref = "&c_" + cnt
-            elif argkinds.get(cnt) == "count" and a.name in F08_WHOLE:
-                # an MPI_Count COUNT past INT_MAX matches no section (f_sect_typed
-                # then refuses a 2-d one); set to 1 when it covers the section
+            elif argkinds.get(cnt) == "count" and a.name in F08_WHOLE and base != f.name:
+                # a large-count form's COUNT: past INT_MAX it matches no section
+                # (f_sect_typed then refuses a 2-d one); 1 when it covers the section
+                # (MPI_Psend_init's MPI_Count COUNT is per partition: left alone)
                 out.append("    MPI_Fint c_%s = *f_%s >= 0 && *f_%s <= INT_MAX ? (MPI_Fint)*f_%s : -1;"
                            % (cnt, cnt, cnt, cnt))
                 cref = "&c_" + cnt
             out.append('    if (rc == MPI_SUCCESS) rc = f_sect_typed("%s", f_%s, %s, &c_%s, &s_%s, &a_%s);'
                        % (f.name, a.name, cref, dt, a.name, a.name))
-            if argkinds.get(cnt) == "count" and a.name in F08_WHOLE:
+            if cref == "&c_" + cnt and argkinds.get(cnt) == "count":
                 out.append("    MPI_Count w_%s = c_%s == 1 ? 1 : *f_%s;" % (cnt, cnt, cnt))
                 repl["f_" + cnt] = "&w_" + cnt
         else:
