@@ -2,7 +2,8 @@
 ! The large-count overloads of mpi_f08 (MPI-4.1 19.2): a call whose counts are
 ! INTEGER(KIND=MPI_COUNT_KIND) (and displacements INTEGER(KIND=MPI_ADDRESS_KIND))
 ! resolves to the MPI_X_c specific, one with INTEGER counts to MPI_X; both in
-! one program, on contiguous buffers and array sections. MPI_Op_create_c, whose
+! one program, on contiguous buffers and array sections, a status count past
+! INT_MAX and an error class through IERROR. MPI_Op_create_c, whose
 ! two forms differ only in the procedure, is called by its own name.
 module f08_lc_ops
   use mpi_f08
@@ -65,6 +66,23 @@ program f08_large_count
   cnt = -1
   call MPI_Get_elements(st, MPI_INTEGER, cnt)
   call check(cnt == 8_ck, 'MPI_Get_elements with a COUNT_KIND count')
+
+  ! a count past INT_MAX reaches Fortran whole through MPI_Get_count_c; the
+  ! INTEGER form answers MPI_UNDEFINED
+  call MPI_Status_set_elements_x(st, MPI_BYTE, 3000000005_ck)
+  call MPI_Get_count(st, MPI_BYTE, cnt)
+  call check(cnt == 3000000005_ck, 'MPI_Get_count_c past INT_MAX')
+  call MPI_Get_elements(st, MPI_BYTE, cnt)
+  call check(cnt == 3000000005_ck, 'MPI_Get_elements_c past INT_MAX')
+  call MPI_Get_count(st, MPI_BYTE, icnt)
+  call check(icnt == MPI_UNDEFINED, 'MPI_Get_count past INT_MAX')
+
+  ! errors of the large-count forms come back through IERROR
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Send(a, -1_ck, MPI_INTEGER, right, 1, MPI_COMM_WORLD, ierr)
+  call MPI_Error_class(ierr, i)
+  call check(i == MPI_ERR_COUNT, 'MPI_Send_c with a negative count: MPI_ERR_COUNT')
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
 
   b = -1
   call MPI_Isend(a, 6_ck, MPI_INTEGER, right, 2, MPI_COMM_WORLD, req(1))
