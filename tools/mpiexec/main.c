@@ -1,8 +1,10 @@
 /* mpiexec: start the ranks of a job on this host, serve their PMI-1
  * requests, forward their output line by line, and turn their fate into one
- * exit status. A failed rank brings the whole job down; no process outlives
- * the job (every rank dies with mpiexec, by PR_SET_PDEATHSIG and a kill of
- * its process group). */
+ * exit status. A failed rank brings the whole job down, unless the job is
+ * fault tolerant (-disable-auto-cleanup or RAILMPI_PROC_FT=1): then its
+ * death is reported to the other ranks, which go on, and only the exit
+ * status tells of it. No process outlives the job (every rank dies with
+ * mpiexec, by PR_SET_PDEATHSIG and a kill of its process group). */
 #include "control.h"
 #include "pmi_server.h"
 #include "remote.h"
@@ -83,6 +85,10 @@ typedef struct job {
     rank_proc_t *ranks;
     pmi_server_t *pmi;
     int failed;       /* first failure decides the exit code */
+    /* process fault tolerance: a rank's death is news for the others, not
+     * the job's end; the first one still decides the exit code */
+    int proc_ft;
+    int ft_code;
     int exit_code;
     int aborting;
     /* An MPI_Abort is acted on ABORT_GRACE s after it arrives: a rank often
@@ -155,6 +161,9 @@ static void usage(FILE *f)
             "  -genvall             pass the whole environment (default)\n"
             "  -genvnone            pass only what -genv sets\n"
             "  -l                   label each output line with [rank]\n"
+            "  -disable-auto-cleanup  a rank that dies does not end the job: the others are told\n"
+            "                       (process fault tolerance, MPIX_Comm_*; also RAILMPI_PROC_FT=1);\n"
+            "                       the exit code still reports it\n"
             "  --timeout, -timeout S  end the job after S seconds (exit 124); also MPIEXEC_TIMEOUT\n"
             "  -bind-to core|socket|none  bind ranks (default core; none when oversubscribed)\n"
             "  -hosts H1,H2,...     run on these hosts (one proxy each, started by the launcher)\n"
@@ -707,8 +716,13 @@ static void remote_input(job_t *j, int h)
     char *line;
     while ((line = ctl_next_line(c, &used))) {
         char key[128], val[1100];
+        int g;
         if (sscanf(line, "put %127s %1099s", key, val) == 2) {
             remote_kv_add(j, key, val);
+        } else if (sscanf(line, "failed %d", &g) == 1 && g >= 0 && g < j->total) {
+            for (int p = 0; p < j->nhosts; p++) /* the dead rank's own host knows */
+                if (p != h && j->ctl[p].fd >= 0)
+                    ctl_send(j->ctl[p].fd, "failed %d\n", g);
         } else if (!strcmp(line, "barrier") && ++j->nbarrier == j->nhosts) {
             j->nbarrier = 0;
             for (int p = 0; p < j->nhosts; p++) {
@@ -804,6 +818,10 @@ static int proxy_job_recv(job_t *j, double deadline)
         } else if (!strcmp(line, "envnone") && !arg) {
             j->genvnone = 1;
         } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
+            if (!strncmp(val, "RAILMPI_PROC_FT=", 16)) {
+                int64_t v = 0;
+                j->proc_ft = rm_config_parse(RM_CFG_BOOL, val + 16, &v) == RM_OK && v;
+            }
             if (job_env_add(j, val) < 0)
                 break;
             val = NULL;
@@ -924,10 +942,33 @@ static void proxy_input(job_t *j)
             pmi_server_kv_put(j->pmi, key, val);
         else if (!strcmp(line, "barrier_out"))
             pmi_server_barrier_release(j->pmi);
-        else if (!strncmp(line, "migrate ", 8))
+        else if (!strncmp(line, "migrate ", 8) || !strncmp(line, "failed ", 7))
             job_command_local(j, line);
     }
     ctl_consume(&j->up, used);
+}
+
+static int job_command_local(job_t *j, const char *cmd);
+
+/* Process fault tolerance: world rank g died. Every other rank of this
+ * host hears of it through its control pipe; a proxy tells mpiexec, which
+ * tells the other hosts' proxies (remote_input). */
+static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mpiexec: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "; the job goes on (process fault tolerance)\n");
+    va_end(ap);
+    if (!j->ft_code)
+        j->ft_code = code;
+    char line[64];
+    snprintf(line, sizeof line, "failed %d", g);
+    job_command_local(j, line);
+    if (j->up.fd >= 0 && ctl_send(j->up.fd, "%s\n", line) < 0)
+        job_fail(j, 1, "lost the connection to mpiexec");
 }
 
 static void job_reap(job_t *j)
@@ -949,6 +990,11 @@ static void job_reap(job_t *j)
                 break;
             if (j->remote) {
                 /* the proxy has already said which rank failed and how */
+                if (j->proc_ft && !WIFSIGNALED(st) && WEXITSTATUS(st)) {
+                    if (!j->ft_code)
+                        j->ft_code = WEXITSTATUS(st); /* its ranks' deaths were reported */
+                    continue;
+                }
                 if (WIFSIGNALED(st) || WEXITSTATUS(st))
                     job_fail(j, WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st),
                              "the job on host %s ended with %s %d", j->hosts[r],
@@ -960,6 +1006,18 @@ static void job_reap(job_t *j)
             pmi_server_drain(j->pmi, r); /* its last words: finalize, say */
             if (p->aborted && !WIFSIGNALED(st))
                 continue; /* its exit follows its MPI_Abort: that is the report */
+            if (j->proc_ft && j->world > 1) {
+                if (WIFSIGNALED(st))
+                    job_rank_failed(j, g, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
+                                    (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+                else if (WEXITSTATUS(st))
+                    job_rank_failed(j, g, WEXITSTATUS(st), "rank %d (pid %d) exited with code %d", g, (int)pid,
+                                    WEXITSTATUS(st));
+                else if (!p->finalized && pmi_server_initialized(j->pmi, r))
+                    job_rank_failed(j, g, 1, "rank %d (pid %d) exited without calling MPI_Finalize", g,
+                                    (int)pid);
+                continue;
+            }
             if (WIFSIGNALED(st))
                 job_fail(j, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
                          (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -1055,7 +1113,7 @@ static int job_run(job_t *j)
     }
     free(pf);
     free(who);
-    return j->failed ? j->exit_code : 0;
+    return j->failed ? j->exit_code : j->ft_code;
 }
 
 int main(int argc, char **argv)
@@ -1198,6 +1256,8 @@ int main(int argc, char **argv)
             j.genvnone = 1;
         } else if (!strcmp(a, "-l")) {
             j.label = 1;
+        } else if (!strcmp(a, "-disable-auto-cleanup") || !strcmp(a, "--disable-auto-cleanup")) {
+            j.proc_ft = 1;
         } else if ((!strcmp(a, "--timeout") || !strcmp(a, "-timeout") || !strcmp(a, "-t")) && more) {
             j.timeout = atof(argv[++i]);
         } else if (!strcmp(a, "-bind-to") && more) {
@@ -1265,6 +1325,18 @@ int main(int argc, char **argv)
     }
     if (!j.world)
         j.world = j.n;
+    if (!j.proxy_addr) {
+        /* RAILMPI_PROC_FT=1 asks the same as -disable-auto-cleanup; the ranks
+         * (and the proxies, through the environment they are sent) are told */
+        if (!j.proc_ft && rm_config_load_once() == RM_OK && RM_CFG(proc_ft))
+            j.proc_ft = 1;
+        char *kv = j.proc_ft ? strdup("RAILMPI_PROC_FT=1") : NULL;
+        if (j.proc_ft && (!kv || job_env_add(&j, kv) < 0)) {
+            fprintf(stderr, "mpiexec: out of memory\n");
+            rc = 1;
+            goto out;
+        }
+    }
     if (j.proxy_addr && proxy_connect(&j) < 0) {
         rc = 1;
         goto out;
