@@ -2628,6 +2628,26 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
  * rail; *changed (may be NULL) receives the number of paths moved. */
 int MPIX_Rail_migrate(int rail, int off, int *changed);
 
+/* Process fault tolerance (User-Level Failure Mitigation), with MPICH's
+ * names and numbers: a job started with RAILMPI_PROC_FT=1 (mpiexec
+ * -disable-auto-cleanup) keeps running when a rank dies; operations that
+ * involve it fail with MPIX_ERR_PROC_FAILED (docs/ulfm.md). */
+#define MPIX_ERR_PROC_FAILED           101 /* a process involved has failed */
+#define MPIX_ERR_PROC_FAILED_PENDING   102 /* a wildcard receive's potential sender failed */
+#define MPIX_ERR_REVOKED               103 /* the communicator was revoked */
+int MPIX_Comm_revoke(MPI_Comm comm);
+int MPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+int PMPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+
 #ifdef __cplusplus
 }
 #endif

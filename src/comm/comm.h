@@ -67,6 +67,9 @@ typedef struct comm {
     group_t *remote_group; /* NULL for an intracommunicator */
     struct comm *local_comm;
     struct bsend_buf *bsend; /* MPI_Comm_attach_buffer's, NULL if none */
+    /* process failures (src/proto/ft.c) */
+    int revoked;   /* MPIX_Comm_revoke: every operation but the ULFM calls fails */
+    int ft_acked;  /* failures acknowledged: this prefix of the job's failure list */
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -74,6 +77,8 @@ extern comm_t *comm_world, *comm_self;
 rm_status_t comm_init(int world_rank, int world_size); /* after proto is up */
 void comm_finalize(void);
 comm_t *comm_get(MPI_Comm h); /* NULL if invalid or MPI_COMM_NULL */
+/* The communicator (with a handle) of point-to-point context ctx, or NULL. */
+comm_t *comm_by_ctx(uint32_t ctx);
 void comm_release(comm_t *c);
 group_t *group_get(MPI_Group h);
 errhandler_t *errhandler_get(MPI_Errhandler h);

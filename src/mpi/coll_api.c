@@ -9,6 +9,7 @@ int PMPI_Barrier(MPI_Comm comm)
     MPI_BEGIN("MPI_Barrier");
     comm_t *c = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_barrier(c) : coll_barrier(c));
     MPI_END();
 }
@@ -20,6 +21,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     comm_t *c = NULL;
     dtype_t *dt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_bcast_checks(fn_name_, c, buffer, count, datatype, root, &dt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_bcast(buffer, count, dt, root, c)
                                          : coll_bcast(buffer, count, dt, root, c));
@@ -34,6 +36,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_rooted_checks(fn_name_, c, 0, root, sendbuf, sendcount, sendtype, &sdt, recvbuf,
                                    recvcount, NULL, NULL, recvtype, &rdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_gatherv(sendbuf, sendcount, sdt, recvbuf, recvcount,
@@ -52,6 +55,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_rooted_checks(fn_name_, c, 1, root, sendbuf, sendcount, sendtype, &sdt, recvbuf,
                                    0, recvcounts, displs, recvtype, &rdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_gatherv(sendbuf, sendcount, sdt, recvbuf, 0,
@@ -69,6 +73,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_rooted_checks(fn_name_, c, 0, root, recvbuf, recvcount, recvtype, &rdt, sendbuf,
                                    sendcount, NULL, NULL, sendtype, &sdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_scatterv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
@@ -87,6 +92,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_rooted_checks(fn_name_, c, 1, root, recvbuf, recvcount, recvtype, &rdt, sendbuf,
                                    0, sendcounts, displs, sendtype, &sdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_scatterv(sendbuf, 0, sendcounts, displs, sdt, recvbuf,
@@ -104,6 +110,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_allgather_checks(fn_name_, c, 0, sendbuf, sendcount, sendtype, &sdt, recvbuf,
                                       recvcount, NULL, NULL, recvtype, &rdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
@@ -121,6 +128,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_allgather_checks(fn_name_, c, 1, sendbuf, sendcount, sendtype, &sdt, recvbuf, 0,
                                       recvcounts, displs, recvtype, &rdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
@@ -138,6 +146,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_alltoall_checks(fn_name_, c, 0, sendbuf, sendcount, NULL, NULL, sendtype, &sdt,
                                      recvbuf, recvcount, NULL, NULL, recvtype, &rdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, sendcount, NULL, NULL, sdt, recvbuf,
@@ -156,6 +165,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_alltoall_checks(fn_name_, c, 1, sendbuf, 0, sendcounts, sdispls, sendtype, &sdt,
                                      recvbuf, 0, recvcounts, rdispls, recvtype, &rdt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_alltoallv(sendbuf, 0, sendcounts, sdispls, sdt,
@@ -175,6 +185,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, 1, root, &dt,
                                    &o));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_reduce(sendbuf, recvbuf, count, dt, o, root, c)
@@ -191,6 +202,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, 0, 0, &dt, &o));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_allreduce(sendbuf, recvbuf, count, dt, o, c)
                                          : coll_allreduce(sendbuf, recvbuf, count, dt, o, c));
@@ -206,6 +218,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, 2, 0, &dt, &o));
     MPI_CHECK_STATUS(c, coll_scan(sendbuf, recvbuf, count, dt, o, c));
     MPI_END();
@@ -220,6 +233,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, 2, 0, &dt, &o));
     MPI_CHECK_STATUS(c, coll_exscan(sendbuf, recvbuf, count, dt, o, c));
     MPI_END();
@@ -234,6 +248,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, recvcount, datatype, op, 0, 0, &dt,
                                    &o));
     MPI_CHECK_STATUS(c, comm_is_inter(c)
@@ -251,6 +266,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_scatter_checks(fn_name_, c, sendbuf, recvcounts, datatype, op, &dt, &o));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, dt, o, c)
                                          : coll_reduce_scatter(sendbuf, recvbuf, recvcounts, dt, o, c));

@@ -139,7 +139,7 @@ void mpi_engine_stop(void)
     proto_bsend_finalize(); /* every buffered message goes out first */
     proto_drain();
     /* nobody leaves while a peer may still read from its memory */
-    rm_status_t st = coll_barrier(comm_world);
+    rm_status_t st = proto_ft_nfailed ? proto_ft_final_barrier(comm_world) : coll_barrier(comm_world);
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
@@ -151,6 +151,7 @@ void mpi_engine_stop(void)
     mpi_hw_finalize();
     mpi_err_user_finalize();
     proto_finalize();
+    proto_ft_finalize();
     coll_finalize();
     op_finalize();
     dtype_finalize();

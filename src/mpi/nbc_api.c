@@ -55,6 +55,7 @@ static rm_status_t nbc_start(coll_sched_t *s, request_t **out, int persist)
 #define CHECK_NBC_COMM(c, comm, request)                                             \
     do {                                                                             \
         CHECK_COMM(c, comm);                                                         \
+        CHECK_COLL_FT(c);                                                            \
         CHECK_ARG(c, request, "request is NULL");                                    \
     } while (0)
 
@@ -324,6 +325,7 @@ static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *
         CHECK_NBC_COMM(c, comm, request);
     else
         CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     CHECK_NOT_IN_PLACE(c, sendbuf);
     int n = comm_peer_size(c);
     if (!(dts = malloc(sizeof *dts * 2 * (size_t)n)) || !(dsp = malloc(sizeof *dsp * 2 * (size_t)n)))

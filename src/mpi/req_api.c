@@ -81,6 +81,12 @@ static void req_wait(request_t *r)
     proto_wait(r);
 }
 
+/* A receive from MPI_ANY_SOURCE while a failure is not acknowledged
+ * (ULFM): the request stays pending, the call reports it. */
+static const char req_pending_msg[] =
+    "a process that may send to this MPI_ANY_SOURCE receive has failed; the receive is still "
+    "pending (acknowledge the failure with MPIX_Comm_failure_ack)";
+
 RM_ALIAS(Wait)
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
@@ -93,7 +99,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         mpi_status_empty(status);
         goto fn_exit;
     }
-    req_wait(r);
+    if (proto_wait_ft(r) == RM_ERR_PROC_FAILED_PENDING)
+        MPI_FAIL(r->comm, MPIX_ERR_PROC_FAILED_PENDING, "%s", req_pending_msg);
     comm_t *c = r->comm;
     int rc = req_finish(r, request, status);
     if (rc != MPI_SUCCESS)
@@ -117,6 +124,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!r->done)
         proto_progress();
     *flag = r->done;
+    if (!r->done && proto_ft_nfailed && proto_ft_recv_blocked(r))
+        MPI_FAIL(r->comm, MPIX_ERR_PROC_FAILED_PENDING, "%s", req_pending_msg);
     if (r->done) {
         comm_t *c = r->comm;
         int rc = req_finish(r, request, status);
