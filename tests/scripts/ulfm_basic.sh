@@ -1,0 +1,47 @@
+#!/bin/bash
+# Process fault tolerance on one host: 4 ranks, one kills itself (SIGKILL)
+# mid-run; with RAILMPI_PROC_FT=1 (and again with mpiexec
+# -disable-auto-cleanup) the survivors see MPIX_ERR_PROC_FAILED, the
+# wildcard receive's MPIX_ERR_PROC_FAILED_PENDING until acknowledged, the
+# failed group, a failing collective and a revoke that reaches ranks blocked
+# in a receive (ulfm_basic.c checks each), then finish; mpiexec names the
+# dead rank and still exits 137. Without the setting the job ends at the
+# death, as before. Every run is bounded (timeout) and leaves no process.
+set -u
+build=$1
+. "$(dirname "$0")/lib.sh"
+skip_if_sanitized "$build" "the test program is built with the plain mpicc wrapper"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+"$build/bin/mpicc" -O1 "$(dirname "$0")/ulfm_basic.c" -o "$tmp/ulfm_basic" || { echo "FAIL: cannot build ulfm_basic.c"; exit 1; }
+run() { # label, then the command's words before the program
+    local label=$1
+    shift
+    local t0=$(date +%s.%N)
+    out=$(timeout 60 "$@" "$tmp/ulfm_basic" 2>&1)
+    rc=$?
+    took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "$label: exit $rc after $took s"
+}
+for how in env option; do
+    if [ $how = env ]; then
+        run "RAILMPI_PROC_FT=1" env RAILMPI_PROC_FT=1 "$build/bin/mpiexec" -n 4
+    else
+        run "-disable-auto-cleanup" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
+    fi
+    [ $rc = 124 ] && fail "$how: the job hung (killed by timeout after 60 s)"
+    echo "$out" | grep "^FAIL" && fail "$how: a survivor's check failed"
+    echo "$out" | grep -q "^OK ulfm_basic" || fail "$how: the survivors did not finish: $(echo "$out" | tail -3)"
+    [ $rc = 137 ] || fail "$how: mpiexec exited $rc, expected 137 (a rank killed by signal 9)"
+    echo "$out" | grep -qE "rank 3 \(pid [0-9]+\) was killed by signal 9.*the job goes on" ||
+        fail "$how: mpiexec did not name the dead rank: $(echo "$out" | grep mpiexec | head -2)"
+    awk -v t="$took" 'BEGIN { exit !(t <= 20) }' || fail "$how: the run took $took s"
+done
+# without process fault tolerance a death still ends the job at once
+run "default" "$build/bin/mpiexec" -n 4
+[ $rc = 137 ] || fail "default: mpiexec exited $rc, expected 137"
+echo "$out" | grep -q "^OK ulfm_basic" && fail "default: the job went on after a rank died"
+echo "$out" | grep -q "the job goes on" && fail "default: mpiexec kept the job"
+awk -v t="$took" 'BEGIN { exit !(t <= 10) }' || fail "default: the job took $took s to end"
+[ $fails = 0 ] && echo "OK: survivors of a rank's death see ULFM's errors, acknowledge, revoke and finish"
+exit $((fails > 0))
