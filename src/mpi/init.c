@@ -72,7 +72,7 @@ int mpi_engine_start(const char *fn_name_, int required, int *provided)
 
     if ((st = dtype_init()) < 0 || (st = op_init()) < 0)
         goto fail;
-    if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)
+    if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0 || (st = proto_ft_init()) < 0)
         goto fail;
     if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = rma_init()) < 0 || (st = mpi_spawn_init()) < 0 ||
         (st = proto_async_start()) < 0)

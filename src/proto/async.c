@@ -8,12 +8,7 @@
  *
  * It also reads operator commands from mpiexec (`mpiexec -migrate`, over
  * the pipe RAILMPI_CTL_FD names) and has the next progress pass carry them
- * out, as the papers' path migration module does on request; with
- * RAILMPI_PROC_FT=1 the same pipe brings the news of ranks that died
- * ("failed RANK", proto/ft.c). A job with that setting and no network rails
- * runs the thread for the pipe alone (ctl-only): it never makes progress
- * itself, so the application's calls keep their lock-free path; should
- * progress be wanted later (proto_async_kick) it becomes the full thread.
+ * out, as the papers' path migration module does on request.
  *
  * By default (RAILMPI_ASYNC_PROGRESS=auto) it starts with MPI when the job
  * has network paths, and otherwise at the first operation left to the
@@ -78,16 +73,11 @@ static struct {
     int rail, off;
 } proto_ctl_q[16];
 static int proto_ctl_n;
-static int proto_ctl_failed[1024]; /* world ranks reported dead, not yet handled */
-static int proto_ctl_nfailed;
-static _Atomic int proto_async_ctl_only;
 _Atomic int proto_commands_due;
 
 /* Parse what arrived on the pipe into requests; 0 at EOF (mpiexec gone). */
 static int proto_ctl_read(void)
 {
-    if (proto_ctl_len == sizeof proto_ctl_buf - 1)
-        return 1; /* full of lines waiting for the queue to drain */
     ssize_t n = read(proto_ctl_fd, proto_ctl_buf + proto_ctl_len, sizeof proto_ctl_buf - 1 - proto_ctl_len);
     if (n < 0)
         return errno == EINTR || errno == EAGAIN;
@@ -99,20 +89,8 @@ static int proto_ctl_read(void)
     while ((nl = strchr(line, '\n'))) {
         *nl = 0;
         char dir[8];
-        int rail, dead;
-        if (sscanf(line, "failed %d", &dead) == 1 && dead >= 0) {
-            pthread_mutex_lock(&proto_ctl_lock);
-            if (proto_ctl_nfailed < (int)(sizeof proto_ctl_failed / sizeof proto_ctl_failed[0])) {
-                proto_ctl_failed[proto_ctl_nfailed++] = dead;
-                atomic_store_explicit(&proto_commands_due, 1, memory_order_relaxed);
-            } else {
-                /* the rest of the line is kept: read again once the queue drains */
-                pthread_mutex_unlock(&proto_ctl_lock);
-                *nl = '\n';
-                break;
-            }
-            pthread_mutex_unlock(&proto_ctl_lock);
-        } else if (sscanf(line, "migrate %7s %d", dir, &rail) == 2 && (!strcmp(dir, "off") || !strcmp(dir, "on")) &&
+        int rail;
+        if (sscanf(line, "migrate %7s %d", dir, &rail) == 2 && (!strcmp(dir, "off") || !strcmp(dir, "on")) &&
             rail >= 0) {
             pthread_mutex_lock(&proto_ctl_lock);
             if (proto_ctl_n < (int)(sizeof proto_ctl_q / sizeof proto_ctl_q[0])) {
@@ -143,13 +121,8 @@ void proto_async_commands(void)
     __typeof__(proto_ctl_q) q;
     memcpy(q, proto_ctl_q, sizeof q);
     proto_ctl_n = 0;
-    int nf = proto_ctl_nfailed, dead[sizeof proto_ctl_failed / sizeof proto_ctl_failed[0]];
-    memcpy(dead, proto_ctl_failed, sizeof(int) * (size_t)nf);
-    proto_ctl_nfailed = 0;
     atomic_store_explicit(&proto_commands_due, 0, memory_order_relaxed);
     pthread_mutex_unlock(&proto_ctl_lock);
-    for (int i = 0; i < nf; i++)
-        proto_ft_proc_failed(dead[i]);
     for (int i = 0; i < n; i++) {
         int changed = proto_rail_migrate(q[i].rail, q[i].off);
         rm_log_info("operator: traffic %s rail %d (%d paths changed)", q[i].off ? "moved off" : "back on",
@@ -183,8 +156,7 @@ static void *proto_async_main(void *arg)
             idle = 0;
         }
         struct timespec ts = {(time_t)(wait / 1000000000u), (long)(wait % 1000000000u)};
-        int ctl_only = atomic_load(&proto_async_ctl_only);
-        int n = ppoll(pfd, pfd[1].fd >= 0 ? 2 : 1, ctl_only ? NULL : &ts, NULL);
+        int n = ppoll(pfd, pfd[1].fd >= 0 ? 2 : 1, &ts, NULL);
         if (n < 0 && errno != EINTR)
             break;
         if (n > 0 && pfd[0].revents) {
@@ -197,10 +169,6 @@ static void *proto_async_main(void *arg)
         }
         if (n > 0 && pfd[1].revents && !proto_ctl_read())
             pfd[1].fd = -1; /* mpiexec closed it: no more commands */
-        if (atomic_load(&proto_async_ctl_only)) {
-            next = rm_now() + (uint64_t)period_ms * RM_MS;
-            continue; /* the application's own calls make progress */
-        }
         if (rm_now() >= next) {
             atomic_store_explicit(&rail_health_due, 1, memory_order_relaxed);
             next = rm_now() + (uint64_t)period_ms * RM_MS;
@@ -221,19 +189,17 @@ static void *proto_async_main(void *arg)
     return NULL;
 }
 
-/* ctl_only: the thread reads the control pipe and never takes the lock. */
-static rm_status_t proto_async_launch(int ctl_only)
+static rm_status_t proto_async_launch(void)
 {
     if ((proto_async_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
         rm_log_error("cannot create the progress thread's eventfd: %s", strerror(errno));
         return RM_ERR_IO;
     }
     atomic_store(&proto_async_stopping, 0);
-    atomic_store(&proto_async_ctl_only, ctl_only);
     /* from now on every MPI entry takes the lock the thread honours; under
      * MPI_THREAD_MULTIPLE it already does, and other threads read the flag
      * at every entry without the lock: no write then */
-    if (!ctl_only && !rm_lock_enabled)
+    if (!rm_lock_enabled)
         rm_lock_enabled = 1;
     int e = pthread_create(&proto_async_thread, NULL, proto_async_main, NULL);
     if (e) {
@@ -249,7 +215,7 @@ static rm_status_t proto_async_launch(int ctl_only)
 
 void proto_async_kick(void)
 {
-    if (proto_async_running && !atomic_load(&proto_async_ctl_only)) {
+    if (proto_async_running) {
         uint64_t one = 1;
         if (write(proto_async_wake, &one, sizeof one) != sizeof one && errno != EAGAIN)
             rm_log_error("cannot wake the progress thread: %s", strerror(errno));
@@ -263,20 +229,7 @@ void proto_async_kick(void)
      * call is nested in another that took none, that one's unlock finds
      * the lock not held and does nothing). */
     int had = rm_lock_enabled;
-    if (proto_async_running) {
-        /* the ctl-only thread takes up progress: the lock first, then the
-         * thread is told (it reads the flag after its wake-up) */
-        if (!had)
-            rm_lock_enabled = 1;
-        atomic_store(&proto_async_ctl_only, 0);
-        uint64_t one = 1;
-        if (write(proto_async_wake, &one, sizeof one) != sizeof one && errno != EAGAIN)
-            rm_log_error("cannot wake the progress thread: %s", strerror(errno));
-        if (!had)
-            pthread_mutex_lock(&rm_big_lock);
-        return;
-    }
-    if (proto_async_launch(0) == RM_OK && !had)
+    if (proto_async_launch() == RM_OK && !had)
         pthread_mutex_lock(&rm_big_lock);
 }
 
@@ -305,9 +258,6 @@ rm_status_t proto_async_start(void)
         return RM_ERR_INVALID;
     }
     if ((!rail_net_list && !forced) || off) {
-        /* process failures come through the pipe: a thread reads it */
-        if (RM_CFG(proc_ft) && proto_ctl_fd >= 0)
-            return proto_async_launch(1);
         /* no network rails, nothing to migrate: mpiexec sees the pipe
          * closed (auto may still start the thread for pending work) */
         if (proto_ctl_fd >= 0)
@@ -316,7 +266,7 @@ rm_status_t proto_async_start(void)
         return RM_OK;
     }
     proto_async_tried = 1;
-    return proto_async_launch(0);
+    return proto_async_launch();
 }
 
 void proto_async_stop(void)

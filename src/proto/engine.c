@@ -531,6 +531,8 @@ int proto_progress(void)
     rail_health_poll(rm_now);
     if (atomic_load_explicit(&proto_commands_due, memory_order_relaxed))
         proto_async_commands();
+    if (__builtin_expect(__atomic_load_n(proto_ft_board, __ATOMIC_ACQUIRE) != proto_ft_board_read, 0))
+        proto_ft_board_poll(); /* the launcher listed a death */
     if (proto_npolls && !proto_polls_running)
         proto_polls_run();
     return n;

@@ -2,9 +2,14 @@
  *
  * Who has died is one list per process, in the order the deaths became
  * known, fed by the launcher: mpiexec (or a host's proxy) sees a rank's
- * process end and writes "failed RANK" into every other rank's control pipe
- * (src/proto/async.c reads it). Network faults never enter this list: a
- * rail failure or a partition is the rail layer's business.
+ * process end and lists it on the failure board, a page of shared memory
+ * every rank of the host maps read-only (RAILMPI_FT_FD): its first word
+ * counts the deaths listed, the next words are their world ranks. Each
+ * progress pass compares that word with what this rank has read (one load
+ * of a line that stays in the cache until a death): a thread reading a pipe
+ * instead would make the process multi-threaded, and glibc's malloc then
+ * takes its locks on the message path. Network faults never enter this
+ * list: a rail failure or a partition is the rail layer's business.
  *
  * A death fails the channel to the dead rank for good (RM_ERR_PROC_FAILED):
  * the rail layer hands every frame it kept back and the point-to-point
@@ -22,12 +27,23 @@
 #include "comm/comm.h"
 #include "dtype/dtype.h"
 #include "proto/engine.h"
+#include "util/config.h"
 #include "util/log.h"
 
+#include <errno.h>
+
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int proto_ft_nfailed;
+/* the board, or a word that stays 0 without one (RAILMPI_PROC_FT off) */
+static const uint32_t ft_no_board;
+const uint32_t *proto_ft_board = &ft_no_board;
+uint32_t proto_ft_board_read;
+static size_t ft_board_len;
 static int *ft_list;      /* world ranks, in the order their deaths became known */
 static unsigned char *ft_is; /* by world rank */
 static int ft_cap;
@@ -211,8 +227,38 @@ rm_status_t proto_ft_final_barrier(comm_t *world)
     return RM_ERR_PROC_FAILED;
 }
 
+rm_status_t proto_ft_init(void)
+{
+    int fd = (int)RM_CFG(ft_fd);
+    if (!RM_CFG(proc_ft) || fd < 0 || fcntl(fd, F_GETFD) < 0)
+        return RM_OK;
+    size_t len = sizeof(uint32_t) * ((size_t)proto_proc.world_size + 1);
+    void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        rm_log_error("cannot map the launcher's failure board: %s; deaths will not be noticed", strerror(errno));
+        return RM_OK;
+    }
+    proto_ft_board = p;
+    ft_board_len = len;
+    return RM_OK;
+}
+
+void proto_ft_board_poll(void)
+{
+    uint32_t n = __atomic_load_n(proto_ft_board, __ATOMIC_ACQUIRE);
+    uint32_t max = (uint32_t)(ft_board_len / sizeof(uint32_t)) - 1;
+    for (; proto_ft_board_read < n && proto_ft_board_read < max; proto_ft_board_read++)
+        proto_ft_proc_failed((int)__atomic_load_n(&proto_ft_board[1 + proto_ft_board_read], __ATOMIC_RELAXED));
+}
+
 void proto_ft_finalize(void)
 {
+    if (proto_ft_board != &ft_no_board)
+        munmap((void *)proto_ft_board, ft_board_len);
+    proto_ft_board = &ft_no_board;
+    proto_ft_board_read = 0;
+    ft_board_len = 0;
     free(ft_list);
     free(ft_is);
     ft_list = NULL;

@@ -259,6 +259,13 @@ rm_status_t proto_wait_ft(request_t *r);
 /* Deaths known so far; 0 keeps every check of this section off the paths
  * of a job without failures. */
 extern int proto_ft_nfailed;
+/* The launcher's failure board (ft.c): deaths listed, and how many of them
+ * this process has read; progress polls it (proto_ft_board_poll). */
+extern const uint32_t *proto_ft_board;
+extern uint32_t proto_ft_board_read;
+void proto_ft_board_poll(void);
+/* Map the board (RAILMPI_PROC_FT, RAILMPI_FT_FD), after proto_init. */
+rm_status_t proto_ft_init(void);
 /* World rank `world` died (the launcher said so): its channel fails for
  * good, and what waits on it fails with RM_ERR_PROC_FAILED. */
 void proto_ft_proc_failed(int world);

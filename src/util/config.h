@@ -135,6 +135,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(CTL_FD, ctl_fd, RM_CFG_INT, "-1",                                                           \
       "Pipe on which mpiexec passes operator commands (mpiexec -migrate) to this rank (set by "   \
       "mpiexec; never set it by hand)")                                                            \
+    X(FT_FD, ft_fd, RM_CFG_INT, "-1",                                                             \
+      "Shared page on which mpiexec lists the job's dead ranks (RAILMPI_PROC_FT; set by "       \
+      "mpiexec; never set it by hand)")                                                          \
     X(COLL_RING_MIN, coll_ring_min, RM_CFG_SIZE, "131072",                                        \
       "Allreduce and reduce_scatter of a commutative op on vectors from this many bytes on run "  \
       "as a ring (each rank moves about 2x resp. 1x the vector); smaller ones by recursive "      \

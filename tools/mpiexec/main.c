@@ -14,6 +14,8 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <hwloc.h>
 #include <poll.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -89,6 +92,11 @@ typedef struct job {
      * the job's end; the first one still decides the exit code */
     int proc_ft;
     int ft_code;
+    /* the failure board: a shared page every local rank maps (RAILMPI_FT_FD),
+     * [0] how many deaths are listed, [1..] their world ranks */
+    int ft_fd;
+    _Atomic uint32_t *ft_board;
+    unsigned char *ft_listed; /* by world rank */
     int exit_code;
     int aborting;
     /* An MPI_Abort is acted on ABORT_GRACE s after it arrives: a rank often
@@ -218,6 +226,41 @@ static void job_fail(job_t *j, int code, const char *fmt, ...)
     va_end(ap);
     j->aborting = 1;
     job_kill(j, SIGTERM);
+}
+
+/* The failure board (process fault tolerance): a page of shared memory
+ * this process writes and its ranks read, with one load in each progress
+ * pass, the first word telling whether anything changed (src/proto/ft.c).
+ * Without it the job runs, but its ranks learn of no death. */
+static void job_ft_board(job_t *j)
+{
+    size_t len = sizeof(uint32_t) * ((size_t)j->world + 1);
+    j->ft_fd = memfd_create("railmpi-failures", MFD_CLOEXEC);
+    void *p = MAP_FAILED;
+    if (j->ft_fd >= 0 && ftruncate(j->ft_fd, (off_t)len) == 0)
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, j->ft_fd, 0);
+    j->ft_listed = calloc((size_t)j->world, 1);
+    if (p == MAP_FAILED || !j->ft_listed) {
+        fprintf(stderr, "mpiexec: no failure board (%s): ranks will not learn of deaths\n", strerror(errno));
+        if (p != MAP_FAILED)
+            munmap(p, len);
+        if (j->ft_fd >= 0)
+            close(j->ft_fd);
+        j->ft_fd = -1;
+        return;
+    }
+    j->ft_board = p;
+}
+
+/* World rank g is dead: on the board once (the slot, then the count). */
+static void job_ft_list(job_t *j, int g)
+{
+    if (!j->ft_board || g < 0 || g >= j->world || j->ft_listed[g])
+        return;
+    j->ft_listed[g] = 1;
+    uint32_t n = atomic_load_explicit(&j->ft_board[0], memory_order_relaxed);
+    atomic_store_explicit(&j->ft_board[1 + n], (uint32_t)g, memory_order_relaxed);
+    atomic_store_explicit(&j->ft_board[0], n + 1, memory_order_release);
 }
 
 #define ABORT_GRACE 0.5
@@ -465,6 +508,8 @@ static int job_start(job_t *j)
         hwloc_topology_destroy(topo);
         topo = NULL;
     }
+    if (j->proc_ft)
+        job_ft_board(j);
     pid_t parent = getpid();
     for (int r = 0; r < j->n; r++) {
         int sv[2], out[2], err[2], ctl[2];
@@ -492,6 +537,12 @@ static int job_start(job_t *j)
             setenv("PMI_FD", v, 1);
             snprintf(v, sizeof v, "%d", dup(ctl[0]));
             setenv("RAILMPI_CTL_FD", v, 1);
+            if (j->ft_fd >= 0) {
+                snprintf(v, sizeof v, "%d", dup(j->ft_fd)); /* without CLOEXEC: the rank maps it */
+                setenv("RAILMPI_FT_FD", v, 1);
+            } else {
+                unsetenv("RAILMPI_FT_FD");
+            }
             snprintf(v, sizeof v, "%d", j->first + r);
             setenv("PMI_RANK", v, 1);
             snprintf(v, sizeof v, "%d", j->world);
@@ -938,21 +989,22 @@ static void proxy_input(job_t *j)
     char *line;
     while ((line = ctl_next_line(&j->up, &used))) {
         char key[128], val[1100];
+        int g;
         if (sscanf(line, "kv %127s %1099s", key, val) == 2)
             pmi_server_kv_put(j->pmi, key, val);
         else if (!strcmp(line, "barrier_out"))
             pmi_server_barrier_release(j->pmi);
-        else if (!strncmp(line, "migrate ", 8) || !strncmp(line, "failed ", 7))
+        else if (!strncmp(line, "migrate ", 8))
             job_command_local(j, line);
+        else if (sscanf(line, "failed %d", &g) == 1)
+            job_ft_list(j, g);
     }
     ctl_consume(&j->up, used);
 }
 
-static int job_command_local(job_t *j, const char *cmd);
-
-/* Process fault tolerance: world rank g died. Every other rank of this
- * host hears of it through its control pipe; a proxy tells mpiexec, which
- * tells the other hosts' proxies (remote_input). */
+/* Process fault tolerance: world rank g died. The ranks of this host read
+ * it on the board; a proxy tells mpiexec, which tells the other hosts'
+ * proxies (remote_input). */
 static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...)
 {
@@ -964,10 +1016,8 @@ static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...)
     va_end(ap);
     if (!j->ft_code)
         j->ft_code = code;
-    char line[64];
-    snprintf(line, sizeof line, "failed %d", g);
-    job_command_local(j, line);
-    if (j->up.fd >= 0 && ctl_send(j->up.fd, "%s\n", line) < 0)
+    job_ft_list(j, g);
+    if (j->up.fd >= 0 && ctl_send(j->up.fd, "failed %d\n", g) < 0)
         job_fail(j, 1, "lost the connection to mpiexec");
 }
 
@@ -1119,7 +1169,7 @@ static int job_run(job_t *j)
 int main(int argc, char **argv)
 {
     job_t j = {.n = 1, .bind = "core", .guard_fd = -1, .listen_fd = -1, .up = {.fd = -1},
-               .launcher = "ssh", .ppn = 1, .control_fd = -1, .abort_rank = -1};
+               .launcher = "ssh", .ppn = 1, .control_fd = -1, .abort_rank = -1, .ft_fd = -1};
     int nset = 0, job_pid = 0;
     char command[64] = "";
     char hostbuf[4096] = "";
@@ -1405,5 +1455,10 @@ out:
         free(j.argv);
     }
     free(j.ranks);
+    if (j.ft_board)
+        munmap((void *)j.ft_board, sizeof(uint32_t) * ((size_t)j.world + 1));
+    if (j.ft_fd >= 0)
+        close(j.ft_fd);
+    free(j.ft_listed);
     return rc;
 }
