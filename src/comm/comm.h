@@ -70,6 +70,7 @@ typedef struct comm {
     /* process failures (src/proto/ft.c) */
     int revoked;   /* MPIX_Comm_revoke: every operation but the ULFM calls fails */
     int ft_acked;  /* failures acknowledged: this prefix of the job's failure list */
+    uint32_t ft_agree_seq; /* agreements run on it (src/coll/agree.c): their tags */
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;

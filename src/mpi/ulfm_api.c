@@ -2,6 +2,7 @@
  * names: revoke, the failed-process queries and their acknowledgement. The
  * engine's side is src/proto/ft.c; docs/ulfm.md says what works. These
  * calls are allowed on a revoked communicator. */
+#include "coll/coll.h"
 #include "mpi/mpiimpl.h"
 
 #include <string.h>
@@ -109,5 +110,38 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
     }
     c->ft_acked = upto;
     *num_acked = n;
+    MPI_END();
+}
+
+/* Uniform among the survivors even when members die during it
+ * (src/coll/agree.c); allowed on a revoked communicator. */
+RM_ALIASX(Comm_agree)
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
+{
+    MPI_BEGIN("MPIX_Comm_agree");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    CHECK_ARG(c, flag, "flag is NULL");
+    if (comm_is_inter(c))
+        MPI_FAIL(c, MPI_ERR_COMM, "agreement on an intercommunicator is not implemented yet");
+    rm_status_t st = coll_agree(c, flag);
+    if (st == RM_ERR_PROC_FAILED)
+        MPI_FAIL(c, MPIX_ERR_PROC_FAILED, "a member died during the agreement or a failure on the communicator "
+                                           "is not acknowledged (flag = %d is still agreed)", *flag);
+    MPI_CHECK_STATUS(c, st);
+    MPI_END();
+}
+
+RM_ALIASX(Comm_shrink)
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    MPI_BEGIN("MPIX_Comm_shrink");
+    comm_t *c, *n;
+    CHECK_COMM(c, comm);
+    CHECK_ARG(c, newcomm, "newcomm is NULL");
+    if (comm_is_inter(c))
+        MPI_FAIL(c, MPI_ERR_COMM, "shrinking an intercommunicator is not implemented yet");
+    MPI_CHECK_STATUS(c, coll_shrink(c, &n));
+    *newcomm = n->handle;
     MPI_END();
 }

@@ -104,7 +104,7 @@ static void ft_fail_coll_one(request_t *r, void *arg)
 {
     int w = *(const int *)arg;
     if (r->done || !r->active || r->kind != REQ_RECV || r->matched || !r->comm || r->ctx != r->comm->ctx + 1 ||
-        !ft_comm_has(r->comm, w) || !match_remove_posted(&proto_eng.mq, r))
+        r->tag >= PROTO_FT_TAG_MIN || !ft_comm_has(r->comm, w) || !match_remove_posted(&proto_eng.mq, r))
         return;
     r->err = RM_ERR_PROC_FAILED;
     proto_request_complete(r);
@@ -146,7 +146,8 @@ static void ft_fail_revoked_one(request_t *r, void *arg)
 {
     const comm_t *c = arg;
     if (r->done || !r->active || r->kind != REQ_RECV || r->matched || !r->comm ||
-        (r->comm != c && r->comm != c->local_comm) || !match_remove_posted(&proto_eng.mq, r))
+        (r->comm != c && r->comm != c->local_comm) ||
+        (r->ctx == r->comm->ctx + 1 && r->tag >= PROTO_FT_TAG_MIN) || !match_remove_posted(&proto_eng.mq, r))
         return;
     r->err = RM_ERR_REVOKED;
     proto_request_complete(r);
@@ -198,6 +199,7 @@ void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h)
 /* ---- MPI_Finalize with dead ranks --------------------------------------- */
 
 #define FT_BARRIER_TAG 0x7ffffff0
+_Static_assert(FT_BARRIER_TAG >= PROTO_FT_TAG_MIN, "the final barrier's tag is a failure-tolerant one");
 
 /* The final barrier among the survivors of MPI_COMM_WORLD: everyone tells
  * the lowest live rank, which answers once all have. A leader that dies

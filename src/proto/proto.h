@@ -259,6 +259,10 @@ rm_status_t proto_wait_ft(request_t *r);
 /* Deaths known so far; 0 keeps every check of this section off the paths
  * of a job without failures. */
 extern int proto_ft_nfailed;
+/* Tags from this one on, on a communicator's collective context, belong to
+ * the failure-tolerant operations (agreement, shrink, the final barrier):
+ * a death or a revoke does not end their receives. */
+#define PROTO_FT_TAG_MIN 0x7e000000
 /* The launcher's failure board (ft.c): deaths listed, and how many of them
  * this process has read; progress polls it (proto_ft_board_poll). */
 extern const uint32_t *proto_ft_board;

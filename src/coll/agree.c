@@ -1,0 +1,256 @@
+/* Collectives that tolerate process failures (docs/ulfm.md): agreement
+ * (MPIX_Comm_agree) and shrink (MPIX_Comm_shrink), on intracommunicators.
+ *
+ * The agreement combines a vector of words from every live member and
+ * hands the same result to every survivor, even when members (the
+ * coordinator included) die during it:
+ *  - the coordinator is the lowest rank not known dead; every other member
+ *    sends it its vector (again to the next one if it dies: deaths are
+ *    known from the launcher, never guessed, so two live coordinators never
+ *    decide at once);
+ *  - the coordinator waits for the vector of every member not dead, combines
+ *    what came, and sends the result to every member;
+ *  - every member that gets a result sends it on to every member before it
+ *    returns. A coordinator that dies half-way through its sends leaves the
+ *    result with some survivors, and they pass it to all the others, which
+ *    take the first result they receive, whoever sent it; if no survivor got
+ *    it, none returned, and the next coordinator decides afresh.
+ * Members whose vector the coordinator waited for and never got (they died
+ * during it) are marked in the result; the caller's `finish` adds to the
+ * result what the coordinator knows when it decides (the deaths it knows of
+ * by then), so that a death noticed by the coordinator alone still counts.
+ * Messages: O(n) to the coordinator, O(n^2) to pass the result on; the
+ * tags are the communicator's own (ft_agree_seq) on its collective
+ * context, in the range deaths and revokes leave alone (PROTO_FT_TAG_MIN).
+ *
+ * Shrink agrees on the set of dead members (OR of what each knows, plus
+ * those whose vector never came), then on a context id through the usual
+ * context-id agreement (src/comm/ctxid.c) with this agreement as its
+ * exchange (AND), and builds the survivors' communicator from those. */
+#include "coll/coll.h"
+#include "comm/ctxid.h"
+#include "dtype/dtype.h"
+#include "proto/proto.h"
+#include "util/lock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* acc := acc combined with in (n words) */
+typedef void (*agree_combine_fn)(uint32_t *acc, const uint32_t *in, int n);
+
+static void agree_and(uint32_t *acc, const uint32_t *in, int n)
+{
+    for (int i = 0; i < n; i++)
+        acc[i] &= in[i];
+}
+
+static void agree_or(uint32_t *acc, const uint32_t *in, int n)
+{
+    for (int i = 0; i < n; i++)
+        acc[i] |= in[i];
+}
+
+static int agree_dead(const comm_t *c, int r)
+{
+    return proto_ft_failed(comm_world_rank(c, r));
+}
+
+static void agree_drop(request_t **r)
+{
+    if (!*r)
+        return;
+    if (!(*r)->done)
+        proto_cancel(*r); /* a posted receive nothing matched */
+    proto_request_release(*r);
+    *r = NULL;
+}
+
+/* buf: this member's vector in (n words), the agreed result out, followed
+ * by ceil(size/32) words with a bit for each member whose vector the
+ * deciding coordinator did not get (dead): the caller sizes buf for both. */
+/* the coordinator's last word on the result, as it decides (may be NULL) */
+typedef void (*agree_finish_fn)(comm_t *c, uint32_t *res, int n);
+
+static rm_status_t agree_run(comm_t *c, uint32_t *buf, int n, agree_combine_fn combine, agree_finish_fn finish)
+{
+    int size = c->size, me = c->rank, mw = (size + 31) / 32, len = n + mw;
+    uint32_t seq = c->ft_agree_seq++;
+    int tag_v = PROTO_FT_TAG_MIN + (int)((seq & 0x3fffffu) << 2), tag_r = tag_v + 1;
+    uint32_t ctx = c->ctx + 1;
+    dtype_t *u32 = dtype_get(MPI_UINT32_T);
+    uint32_t *res = calloc((size_t)len, sizeof *res), *got = calloc((size_t)len, sizeof *got);
+    uint32_t *in = calloc((size_t)size * (size_t)len, sizeof *in);
+    request_t **vreq = calloc((size_t)size, sizeof *vreq), *rreq = NULL, *sreq = NULL;
+    rm_status_t st = !res || !got || !in || !vreq ? RM_ERR_NOMEM : RM_OK;
+    if (st == RM_OK)
+        st = proto_irecv(got, len, u32, MPI_ANY_SOURCE, tag_r, c, ctx, &rreq);
+    int sent_to = -1, idle = 0, decided = 0;
+    while (st >= 0 && !decided) {
+        if (rreq->done) {
+            st = rreq->err;
+            memcpy(res, got, sizeof *res * (size_t)len);
+            decided = 1;
+            break;
+        }
+        int coord = 0;
+        while (coord < size && agree_dead(c, coord))
+            coord++;
+        if (coord == me) {
+            int pending = 0;
+            for (int r = 0; r < size && st >= 0; r++) {
+                if (r == me)
+                    continue;
+                if (!vreq[r] && !agree_dead(c, r))
+                    st = proto_irecv(&in[(size_t)r * (size_t)len], n, u32, r, tag_v, c, ctx, &vreq[r]);
+                /* a receive from a member that dies ends with the failure */
+                pending += vreq[r] && !vreq[r]->done;
+            }
+            if (st >= 0 && !pending) {
+                memcpy(res, buf, sizeof *res * (size_t)n);
+                memset(res + n, 0, sizeof *res * (size_t)mw);
+                for (int r = 0; r < size; r++) {
+                    if (r == me)
+                        continue;
+                    if (vreq[r] && vreq[r]->err >= 0)
+                        combine(res, &in[(size_t)r * (size_t)len], n);
+                    else if (vreq[r])
+                        res[n + r / 32] |= 1u << (r % 32); /* it died while we waited */
+                }
+                if (finish)
+                    finish(c, res, n);
+                decided = 1;
+                break;
+            }
+        } else if (sent_to != coord) {
+            if (sreq)
+                proto_request_release(sreq);
+            sreq = NULL;
+            st = proto_isend(buf, n, u32, coord, tag_v, c, ctx, PROTO_STD, &sreq);
+            sent_to = coord;
+            continue;
+        }
+        if (proto_progress())
+            idle = 0;
+        else if (proto_idle_due(&idle))
+            rm_lock_yield();
+    }
+    if (st >= 0) {
+        /* the result goes on to every member: whoever holds it makes sure
+         * no survivor waits for a coordinator that died sending it */
+        for (int r = 0; r < size; r++)
+            if (r != me && !agree_dead(c, r))
+                proto_send(res, len, u32, r, tag_r, c, ctx, PROTO_STD);
+        memcpy(buf, res, sizeof *res * (size_t)len);
+    }
+    agree_drop(&rreq);
+    for (int r = 0; vreq && r < size; r++)
+        agree_drop(&vreq[r]);
+    if (sreq)
+        proto_request_release(sreq);
+    free(vreq);
+    free(in);
+    free(got);
+    free(res);
+    return st;
+}
+
+/* Whether this member knows of a death on c it has not acknowledged. */
+static int agree_unacked(const comm_t *c)
+{
+    return proto_ft_comm_nfailed(c, proto_ft_nfailed) > proto_ft_comm_nfailed(c, c->ft_acked);
+}
+
+static void agree_finish(comm_t *c, uint32_t *res, int n)
+{
+    (void)n;
+    if (agree_unacked(c))
+        res[1] = 0;
+}
+
+rm_status_t coll_agree(comm_t *c, int *flag)
+{
+    if (comm_is_inter(c))
+        return RM_ERR_UNSUPPORTED;
+    int mw = (c->size + 31) / 32;
+    uint32_t *v = calloc((size_t)(2 + mw), sizeof *v);
+    if (!v)
+        return RM_ERR_NOMEM;
+    /* the flag (AND) and whether this member knows a failure on c that it
+     * has not acknowledged (OR, as the flag's complement) */
+    v[0] = (uint32_t)*flag;
+    v[1] = agree_unacked(c) ? 0u : ~0u;
+    rm_status_t st = agree_run(c, v, 2, agree_and, agree_finish);
+    if (st >= 0) {
+        *flag = (int)v[0];
+        int missing = 0;
+        for (int i = 0; i < mw; i++)
+            missing |= v[2 + i] != 0;
+        /* a member died in it, or one knew of a failure not acknowledged */
+        if (missing || v[1] != ~0u)
+            st = RM_ERR_PROC_FAILED;
+    }
+    free(v);
+    return st;
+}
+
+static rm_status_t agree_and_exchange(uint32_t *buf, void *arg)
+{
+    comm_t *c = arg;
+    int mw = (c->size + 31) / 32;
+    uint32_t *v = malloc(sizeof *v * (size_t)(CTXID_LEN + mw));
+    if (!v)
+        return RM_ERR_NOMEM;
+    memcpy(v, buf, sizeof *v * CTXID_LEN);
+    rm_status_t st = agree_run(c, v, CTXID_LEN, agree_and, NULL);
+    if (st >= 0)
+        memcpy(buf, v, sizeof *v * CTXID_LEN);
+    free(v);
+    return st;
+}
+
+static void shrink_finish(comm_t *c, uint32_t *res, int n)
+{
+    (void)n;
+    for (int r = 0; r < c->size; r++)
+        if (agree_dead(c, r))
+            res[r / 32] |= 1u << (r % 32);
+}
+
+rm_status_t coll_shrink(comm_t *c, comm_t **out)
+{
+    *out = NULL;
+    if (comm_is_inter(c))
+        return RM_ERR_UNSUPPORTED;
+    int size = c->size, mw = (size + 31) / 32;
+    uint32_t *v = calloc((size_t)(2 * mw), sizeof *v);
+    if (!v)
+        return RM_ERR_NOMEM;
+    /* the dead: every member's knowledge, and those that died in the agreement */
+    proto_progress();
+    for (int r = 0; r < size; r++)
+        if (agree_dead(c, r))
+            v[r / 32] |= 1u << (r % 32);
+    rm_status_t st = agree_run(c, v, mw, agree_or, shrink_finish);
+    int alive = 0;
+    for (int r = 0; st >= 0 && r < size; r++) {
+        if ((v[mw + r / 32] >> (r % 32)) & 1)
+            v[r / 32] |= 1u << (r % 32);
+        alive += !((v[r / 32] >> (r % 32)) & 1);
+    }
+    group_t *g = st >= 0 ? group_new(alive, 0) : NULL;
+    if (st >= 0 && !g)
+        st = RM_ERR_NOMEM;
+    for (int r = 0, k = 0; g && r < size; r++)
+        if (!((v[r / 32] >> (r % 32)) & 1))
+            g->world[k++] = comm_world_rank(c, r);
+    free(v);
+    int id;
+    if (st >= 0)
+        st = ctxid_agree(ctxid_key_next(c), 1, 1, agree_and_exchange, c, &id);
+    if (st >= 0)
+        st = comm_create_with_id(c, g, id, out);
+    if (st < 0 && g)
+        group_release(g);
+    return st;
+}
