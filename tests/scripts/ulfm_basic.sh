@@ -6,19 +6,24 @@
 # failed group, a failing collective and a revoke that reaches ranks blocked
 # in a receive (ulfm_basic.c checks each), then finish; mpiexec names the
 # dead rank and still exits 137. Without the setting the job ends at the
-# death, as before. Every run is bounded (timeout) and leaves no process.
+# death, as before. Then ulfm_shrink.c: agreements with ranks dying in
+# them (the coordinator too) and two shrinks, whose communicators work.
+# Every run is bounded (timeout) and leaves no process.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
 skip_if_sanitized "$build" "the test program is built with the plain mpicc wrapper"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-"$build/bin/mpicc" -O1 "$(dirname "$0")/ulfm_basic.c" -o "$tmp/ulfm_basic" || { echo "FAIL: cannot build ulfm_basic.c"; exit 1; }
+for p in ulfm_basic ulfm_shrink; do
+    "$build/bin/mpicc" -O1 "$(dirname "$0")/$p.c" -o "$tmp/$p" || { echo "FAIL: cannot build $p.c"; exit 1; }
+done
+prog=ulfm_basic
 run() { # label, then the command's words before the program
     local label=$1
     shift
     local t0=$(date +%s.%N)
-    out=$(timeout 60 "$@" "$tmp/ulfm_basic" 2>&1)
+    out=$(timeout 60 "$@" "$tmp/$prog" 2>&1)
     rc=$?
     took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     echo "$label: exit $rc after $took s"
@@ -43,5 +48,11 @@ run "default" "$build/bin/mpiexec" -n 4
 echo "$out" | grep -q "^OK ulfm_basic" && fail "default: the job went on after a rank died"
 echo "$out" | grep -q "the job goes on" && fail "default: mpiexec kept the job"
 awk -v t="$took" 'BEGIN { exit !(t <= 10) }' || fail "default: the job took $took s to end"
-[ $fails = 0 ] && echo "OK: survivors of a rank's death see ULFM's errors, acknowledge, revoke and finish"
+prog=ulfm_shrink
+run "agreement and shrink" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
+[ $rc = 124 ] && fail "shrink: the job hung (killed by timeout after 60 s)"
+echo "$out" | grep "^FAIL" && fail "shrink: a survivor's check failed"
+echo "$out" | grep -q "^OK ulfm_shrink" || fail "shrink: the survivors did not finish: $(echo "$out" | tail -3)"
+[ $rc = 137 ] || fail "shrink: mpiexec exited $rc, expected 137"
+[ $fails = 0 ] && echo "OK: survivors of a rank's death see ULFM's errors, acknowledge, revoke, agree, shrink and finish"
 exit $((fails > 0))
