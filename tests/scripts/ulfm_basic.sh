@@ -7,7 +7,9 @@
 # in a receive (ulfm_basic.c checks each), then finish; mpiexec names the
 # dead rank and still exits 137. Without the setting the job ends at the
 # death, as before. Then ulfm_shrink.c: agreements with ranks dying in
-# them (the coordinator too) and two shrinks, whose communicators work.
+# them (the coordinator too) and two shrinks, whose communicators work,
+# built with railmpi's mpicc and, where MPICH is installed, with mpicc.mpich
+# against MPICH's ULFM declarations (the same program runs unchanged).
 # Every run is bounded (timeout) and leaves no process.
 set -u
 build=$1
@@ -54,5 +56,14 @@ run "agreement and shrink" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
 echo "$out" | grep "^FAIL" && fail "shrink: a survivor's check failed"
 echo "$out" | grep -q "^OK ulfm_shrink" || fail "shrink: the survivors did not finish: $(echo "$out" | tail -3)"
 [ $rc = 137 ] || fail "shrink: mpiexec exited $rc, expected 137"
+if command -v mpicc.mpich >/dev/null; then
+    mpicc.mpich -O1 "$(dirname "$0")/ulfm_shrink.c" -o "$tmp/ulfm_shrink" || fail "mpicc.mpich cannot build ulfm_shrink.c"
+    run "agreement and shrink, built with MPICH" env LD_LIBRARY_PATH="$build/lib" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
+    echo "$out" | grep "^FAIL" && fail "MPICH-built shrink: a survivor's check failed"
+    echo "$out" | grep -q "^OK ulfm_shrink" || fail "MPICH-built shrink: the survivors did not finish: $(echo "$out" | tail -3)"
+    [ $rc = 137 ] || fail "MPICH-built shrink: mpiexec exited $rc, expected 137"
+else
+    echo "(no mpicc.mpich: the MPICH-built run is left out)"
+fi
 [ $fails = 0 ] && echo "OK: survivors of a rank's death see ULFM's errors, acknowledge, revoke, agree, shrink and finish"
 exit $((fails > 0))
