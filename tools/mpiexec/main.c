@@ -61,6 +61,7 @@ typedef struct job {
     const char *launcher, *iface, *self;
     int listen_fd;
     ctl_conn_t *ctl;  /* per proxy */
+    int *host_first, *host_count; /* per proxy: its ranks */
     int *ctl_sent;    /* kv entries already sent to each proxy */
     int nbarrier;
     kv_entry_t *kv;
@@ -619,6 +620,12 @@ static int job_start_remote(job_t *j)
             if (env_entry_valid(*e) && !remote_field_fits(*e))
                 fprintf(stderr, "mpiexec: not passing %.40s... to other hosts: too long\n", *e);
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
+    j->host_first = calloc((size_t)j->nhosts, sizeof *j->host_first);
+    j->host_count = calloc((size_t)j->nhosts, sizeof *j->host_count);
+    if (!j->ctl || !j->host_first || !j->host_count) {
+        fprintf(stderr, "mpiexec: out of memory\n");
+        return -1;
+    }
     j->ctl_sent = calloc((size_t)j->nhosts, sizeof *j->ctl_sent);
     /* a spawned job's parent port reaches the ranks with the first barrier's
      * merge, before MPI_Init looks for it */
@@ -630,6 +637,8 @@ static int job_start_remote(job_t *j)
         if (first + count > j->total)
             count = j->total - first;
         j->ctl[h].fd = -1;
+        j->host_first[h] = first;
+        j->host_count[h] = count;
         char **argv = remote_proxy_argv(j->launcher, j->hosts[h], j->self, addr, h, first, count,
                                         j->total, j->label, j->bind);
         int out[2], err[2];
@@ -752,6 +761,23 @@ static void remote_kv_add(job_t *j, const char *key, const char *val)
     j->kv[j->nkv].key = strdup(key);
     j->kv[j->nkv].val = strdup(val);
     j->nkv++;
+}
+
+/* Process fault tolerance: proxy h died (killed, or its host is gone: ssh
+ * gives up with 255), and with it every rank of its host (they die with
+ * their proxy): each is reported to the other hosts as dead. */
+static void remote_host_failed(job_t *j, int h, int st)
+{
+    int first = j->host_first[h], n = j->host_count[h];
+    fprintf(stderr, "mpiexec: the proxy on host %s (ranks %d-%d) ended with %s %d; its ranks are dead, the job goes on "
+            "(process fault tolerance)\n", j->hosts[h], first, first + n - 1, WIFSIGNALED(st) ? "signal" : "code",
+            WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    if (!j->ft_code)
+        j->ft_code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+    for (int p = 0; p < j->nhosts; p++)
+        if (p != h && j->ctl[p].fd >= 0)
+            for (int g = first; g < first + n; g++)
+                ctl_send(j->ctl[p].fd, "failed %d\n", g);
 }
 
 /* Lines from proxy h: "put KEY VALUE" and "barrier". */
@@ -1039,8 +1065,12 @@ static void job_reap(job_t *j)
             if (j->aborting)
                 break;
             if (j->remote) {
+                if (j->proc_ft && (WIFSIGNALED(st) || WEXITSTATUS(st) == 255)) {
+                    remote_host_failed(j, r, st);
+                    continue;
+                }
                 /* the proxy has already said which rank failed and how */
-                if (j->proc_ft && !WIFSIGNALED(st) && WEXITSTATUS(st)) {
+                if (j->proc_ft && WEXITSTATUS(st)) {
                     if (!j->ft_code)
                         j->ft_code = WEXITSTATUS(st); /* its ranks' deaths were reported */
                     continue;
@@ -1437,6 +1467,8 @@ out:
                 close(j.ctl[h].fd);
     free(j.ctl);
     free(j.ctl_sent);
+    free(j.host_first);
+    free(j.host_count);
     free(j.hosts);
     if (j.listen_fd >= 0)
         close(j.listen_fd);
