@@ -9,7 +9,8 @@
  *  - a collective on MPI_COMM_WORLD fails instead of waiting,
  *  - MPIX_Comm_revoke reaches ranks blocked in a receive on the revoked
  *    communicator, and every later operation on it fails with
- *    MPIX_ERR_REVOKED; it can still be freed,
+ *    MPIX_ERR_REVOKED; it can still be shrunk (to a working communicator
+ *    of the 3 survivors) and freed,
  *  - point-to-point between survivors goes on, and MPI_Finalize returns.
  * Rank 0 prints "OK ulfm_basic" at the end. */
 #include <mpi.h>
@@ -158,6 +159,17 @@ int main(int argc, char **argv)
     CHECK(eclass(rc) == MPIX_ERR_REVOKED, "send on the revoked communicator: class %d", eclass(rc));
     rc = MPI_Barrier(d);
     CHECK(eclass(rc) == MPIX_ERR_REVOKED, "barrier on the revoked communicator: class %d", eclass(rc));
+    MPI_Comm s;
+    rc = MPIX_Comm_shrink(d, &s);
+    CHECK(rc == MPI_SUCCESS, "shrinking the revoked communicator: %d", rc);
+    int ns, rs, total = 0;
+    MPI_Comm_size(s, &ns);
+    MPI_Comm_rank(s, &rs);
+    MPIX_Comm_is_revoked(s, &flag);
+    CHECK(ns == 3 && rs == rank && !flag, "the shrunk communicator: rank %d of %d, revoked %d", rs, ns, flag);
+    rc = MPI_Allreduce(&rank, &total, 1, MPI_INT, MPI_SUM, s);
+    CHECK(rc == MPI_SUCCESS && total == 3, "allreduce on the shrunk communicator: rc %d total %d", rc, total);
+    MPI_Comm_free(&s);
     CHECK(MPI_Comm_free(&d) == MPI_SUCCESS, "freeing the revoked communicator failed");
 
     /* the ULFM queries on MPI_COMM_WORLD */
