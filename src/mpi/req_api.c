@@ -69,17 +69,15 @@ static int req_peek(request_t *r, MPI_Status *st)
     return r->err < 0 ? mpi_err_from_status(r->err) : MPI_SUCCESS;
 }
 
-/* Wait without holding the caller's only reference: a generalized request
- * completes from user code in another thread (which gets the lock when the
- * wait yields). A collective's schedule is one too: it is waited for as
- * point-to-point is, spinning while progress passes find work and yielding
- * the core only after the idle ones (a yield after every pass gave the core
- * away between the schedule's rounds: a 1 MiB MPI_Iallreduce + MPI_Wait of
- * 2 ranks took several times its blocking form on a loaded host). */
-static void req_wait(request_t *r)
-{
-    proto_wait(r);
-}
+
+/* MPI_Wait and MPI_Waitall wait with proto_wait_ft, without holding the
+ * caller's only reference: a generalized request completes from user code
+ * in another thread (which gets the lock when the wait yields). A
+ * collective's schedule is one too: it is waited for as point-to-point is,
+ * spinning while progress passes find work and yielding the core only after
+ * the idle ones (a yield after every pass gave the core away between the
+ * schedule's rounds: a 1 MiB MPI_Iallreduce + MPI_Wait of 2 ranks took
+ * several times its blocking form on a loaded host). */
 
 /* A receive from MPI_ANY_SOURCE while a failure is not acknowledged
  * (ULFM): the request stays pending, the call reports it. */
@@ -196,6 +194,16 @@ static int req_any(const char *fn_name_, int count, MPI_Request reqs[], int *ind
             idle = 0;
             continue;
         }
+        /* ULFM: a wildcard receive that a failure not acknowledged blocks */
+        for (int i = 0; proto_ft_nfailed && i < count; i++)
+            if (!req_inactive(rs[i]) && proto_ft_recv_blocked(rs[i])) {
+                *index = i;
+                if (flag)
+                    *flag = 0;
+                err = mpi_err_raise(rs[i]->comm, MPIX_ERR_PROC_FAILED_PENDING, fn_name_, "request %d: %s", i,
+                                    req_pending_msg);
+                goto out;
+            }
         if (!blocking) {
             *flag = 0;
             *index = MPI_UNDEFINED;
@@ -241,12 +249,18 @@ static int req_finish_all(int count, MPI_Request reqs[], request_t **rs, MPI_Sta
             }
             continue;
         }
-        if (!rs[i]->done) {
-            /* only Waitsome/Testsome get here, and they report no status for it */
-            continue;
-        }
         comm_t *c = rs[i]->comm;
-        int rc = peek ? req_peek(rs[i], st) : req_finish(rs[i], &reqs[i], st);
+        int rc;
+        if (!rs[i]->done) {
+            /* Waitsome/Testsome report no status for it; Waitall a wildcard
+             * receive that a failure not acknowledged blocks: it stays
+             * pending, its status says so (ULFM) */
+            if (indices || !proto_ft_nfailed || !proto_ft_recv_blocked(rs[i]))
+                continue;
+            rc = MPIX_ERR_PROC_FAILED_PENDING;
+        } else {
+            rc = peek ? req_peek(rs[i], st) : req_finish(rs[i], &reqs[i], st);
+        }
         if (rc != MPI_SUCCESS && !any_err) {
             any_err = 1;
             *err_comm = c;
@@ -276,7 +290,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
         goto out;
     for (int i = 0; i < count; i++)
         if (!req_inactive(rs[i]) && !rs[i]->done)
-            req_wait(rs[i]);
+            proto_wait_ft(rs[i]); /* a wildcard receive may stay pending (req_finish_all) */
     comm_t *ec = NULL;
     int rc = req_finish_all(count, array_of_requests, rs, array_of_statuses, NULL, NULL, &ec, 0);
     if (rc != MPI_SUCCESS)

@@ -3,8 +3,8 @@
  *  - a blocked receive from the dead rank ends with MPIX_ERR_PROC_FAILED
  *    within a second or two,
  *  - a receive from MPI_ANY_SOURCE reports MPIX_ERR_PROC_FAILED_PENDING
- *    while the failure is not acknowledged, stays pending, and matches a
- *    message once it is,
+ *    while the failure is not acknowledged (MPI_Wait, MPI_Test, MPI_Waitany,
+ *    MPI_Waitall), stays pending, and matches a message once it is,
  *  - MPIX_Comm_get_failed / failure_get_acked / ack_failed name rank 3,
  *  - a collective on MPI_COMM_WORLD fails instead of waiting,
  *  - MPIX_Comm_revoke reaches ranks blocked in a receive on the revoked
@@ -91,6 +91,21 @@ int main(int argc, char **argv)
         rc = MPI_Test(&req, &flag, &st);
         CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && !flag, "wildcard test: class %d flag %d", eclass(rc),
               flag);
+        int idx = -1;
+        rc = MPI_Waitany(1, &req, &idx, &st);
+        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && idx == 0 && req != MPI_REQUEST_NULL,
+              "wildcard waitany: class %d index %d", eclass(rc), idx);
+        /* waitall: the other request completes, the wildcard one stays */
+        MPI_Request two[2];
+        MPI_Status sts[2];
+        int y = 5, z = 0;
+        two[0] = req;
+        MPI_Irecv(&z, 1, MPI_INT, 1, 11, MPI_COMM_WORLD, &two[1]);
+        MPI_Send(&y, 1, MPI_INT, 1, 11, MPI_COMM_WORLD);
+        rc = MPI_Waitall(2, two, sts);
+        CHECK(rc == MPI_ERR_IN_STATUS && sts[0].MPI_ERROR == MPIX_ERR_PROC_FAILED_PENDING &&
+                  sts[1].MPI_ERROR == MPI_SUCCESS && two[0] == req && two[1] == MPI_REQUEST_NULL && z == 5,
+              "wildcard waitall: rc %d errors %d %d, z %d", rc, sts[0].MPI_ERROR, sts[1].MPI_ERROR, z);
         rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
         CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "blocking wildcard receive: class %d", eclass(rc));
         MPI_Group g;
