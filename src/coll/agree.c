@@ -72,87 +72,170 @@ static void agree_drop(request_t **r)
 /* the coordinator's last word on the result, as it decides (may be NULL) */
 typedef void (*agree_finish_fn)(comm_t *c, uint32_t *res, int n);
 
-static rm_status_t agree_run(comm_t *c, uint32_t *buf, int n, agree_combine_fn combine, agree_finish_fn finish)
+/* One agreement in progress. buf: this member's vector in (n words), the
+ * agreed result out, followed by ceil(size/32) words with a bit for each
+ * member whose vector the deciding coordinator waited for and did not get
+ * (dead): the caller sizes buf for both. */
+typedef struct agree_op {
+    comm_t *c;
+    uint32_t *buf;
+    int n, len, size, me, tag_v, tag_r, sent_to, decided;
+    uint32_t ctx;
+    agree_combine_fn combine;
+    agree_finish_fn finish;
+    uint32_t *vec, *res, *got, *in; /* the sends' buffers live until they complete */
+    request_t **vreq, **freq, *rreq, *sreq;
+    rm_status_t st;
+} agree_op_t;
+
+static void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_combine_fn combine,
+                        agree_finish_fn finish)
 {
-    int size = c->size, me = c->rank, mw = (size + 31) / 32, len = n + mw;
+    memset(a, 0, sizeof *a);
+    a->c = c;
+    a->buf = buf;
+    a->n = n;
+    a->size = c->size;
+    a->me = c->rank;
+    a->len = n + (c->size + 31) / 32;
     uint32_t seq = c->ft_agree_seq++;
-    int tag_v = PROTO_FT_TAG_MIN + (int)((seq & 0x3fffffu) << 2), tag_r = tag_v + 1;
-    uint32_t ctx = c->ctx + 1;
+    a->tag_v = PROTO_FT_TAG_MIN + (int)((seq & 0x3fffffu) << 2);
+    a->tag_r = a->tag_v + 1;
+    a->ctx = c->ctx + 1;
+    a->combine = combine;
+    a->finish = finish;
+    a->sent_to = -1;
+    a->vec = calloc((size_t)a->len, sizeof *a->vec);
+    a->res = calloc((size_t)a->len, sizeof *a->res);
+    a->got = calloc((size_t)a->len, sizeof *a->got);
+    a->in = calloc((size_t)a->size * (size_t)a->len, sizeof *a->in);
+    a->vreq = calloc((size_t)a->size, sizeof *a->vreq);
+    a->freq = calloc((size_t)a->size, sizeof *a->freq);
+    a->st = !a->vec || !a->res || !a->got || !a->in || !a->vreq || !a->freq ? RM_ERR_NOMEM : RM_OK;
+    if (a->st == RM_OK)
+        memcpy(a->vec, buf, sizeof *a->vec * (size_t)n);
+    if (a->st == RM_OK)
+        a->st = proto_irecv(a->got, a->len, dtype_get(MPI_UINT32_T), MPI_ANY_SOURCE, a->tag_r, c, a->ctx, &a->rreq);
+}
+
+/* As far as it goes without waiting; 1 once decided (or failed: a->st). */
+static int agree_step(agree_op_t *a)
+{
+    comm_t *c = a->c;
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
-    uint32_t *res = calloc((size_t)len, sizeof *res), *got = calloc((size_t)len, sizeof *got);
-    uint32_t *in = calloc((size_t)size * (size_t)len, sizeof *in);
-    request_t **vreq = calloc((size_t)size, sizeof *vreq), *rreq = NULL, *sreq = NULL;
-    rm_status_t st = !res || !got || !in || !vreq ? RM_ERR_NOMEM : RM_OK;
-    if (st == RM_OK)
-        st = proto_irecv(got, len, u32, MPI_ANY_SOURCE, tag_r, c, ctx, &rreq);
-    int sent_to = -1, idle = 0, decided = 0;
-    while (st >= 0 && !decided) {
-        if (rreq->done) {
-            st = rreq->err;
-            memcpy(res, got, sizeof *res * (size_t)len);
-            decided = 1;
+    int n = a->n, len = a->len;
+    while (a->st >= 0 && !a->decided) {
+        if (a->rreq->done) {
+            a->st = a->rreq->err;
+            memcpy(a->res, a->got, sizeof *a->res * (size_t)len);
+            a->decided = 1;
             break;
         }
         int coord = 0;
-        while (coord < size && agree_dead(c, coord))
+        while (coord < a->size && agree_dead(c, coord))
             coord++;
-        if (coord == me) {
+        if (coord == a->me) {
             int pending = 0;
-            for (int r = 0; r < size && st >= 0; r++) {
-                if (r == me)
+            for (int r = 0; r < a->size && a->st >= 0; r++) {
+                if (r == a->me)
                     continue;
-                if (!vreq[r] && !agree_dead(c, r))
-                    st = proto_irecv(&in[(size_t)r * (size_t)len], n, u32, r, tag_v, c, ctx, &vreq[r]);
+                if (!a->vreq[r] && !agree_dead(c, r))
+                    a->st = proto_irecv(&a->in[(size_t)r * (size_t)len], n, u32, r, a->tag_v, c, a->ctx,
+                                        &a->vreq[r]);
                 /* a receive from a member that dies ends with the failure */
-                pending += vreq[r] && !vreq[r]->done;
+                pending += a->vreq[r] && !a->vreq[r]->done;
             }
-            if (st >= 0 && !pending) {
-                memcpy(res, buf, sizeof *res * (size_t)n);
-                memset(res + n, 0, sizeof *res * (size_t)mw);
-                for (int r = 0; r < size; r++) {
-                    if (r == me)
-                        continue;
-                    if (vreq[r] && vreq[r]->err >= 0)
-                        combine(res, &in[(size_t)r * (size_t)len], n);
-                    else if (vreq[r])
-                        res[n + r / 32] |= 1u << (r % 32); /* it died while we waited */
-                }
-                if (finish)
-                    finish(c, res, n);
-                decided = 1;
-                break;
+            if (a->st < 0 || pending)
+                return a->st < 0;
+            memcpy(a->res, a->vec, sizeof *a->res * (size_t)n);
+            memset(a->res + n, 0, sizeof *a->res * (size_t)(len - n));
+            for (int r = 0; r < a->size; r++) {
+                if (r == a->me)
+                    continue;
+                if (a->vreq[r] && a->vreq[r]->err >= 0)
+                    a->combine(a->res, &a->in[(size_t)r * (size_t)len], n);
+                else if (a->vreq[r])
+                    a->res[n + r / 32] |= 1u << (r % 32); /* it died while we waited */
             }
-        } else if (sent_to != coord) {
-            if (sreq)
-                proto_request_release(sreq);
-            sreq = NULL;
-            st = proto_isend(buf, n, u32, coord, tag_v, c, ctx, PROTO_STD, &sreq);
-            sent_to = coord;
-            continue;
+            if (a->finish)
+                a->finish(c, a->res, n);
+            a->decided = 1;
+            break;
         }
+        if (a->sent_to == coord)
+            return 0;
+        if (a->sreq)
+            proto_request_release(a->sreq);
+        a->sreq = NULL;
+        a->st = proto_isend(a->vec, n, u32, coord, a->tag_v, c, a->ctx, PROTO_STD, &a->sreq);
+        a->sent_to = coord;
+    }
+    return 1;
+}
+
+/* Decided: the result goes on to every member (whoever holds it makes sure
+ * no survivor waits for a coordinator that died sending it) and into buf;
+ * what was posted and nothing matched is withdrawn. */
+static void agree_pass_on(agree_op_t *a)
+{
+    comm_t *c = a->c;
+    if (a->st >= 0) {
+        for (int r = 0; r < a->size; r++)
+            if (r != a->me && !agree_dead(c, r))
+                proto_isend(a->res, a->len, dtype_get(MPI_UINT32_T), r, a->tag_r, c, a->ctx, PROTO_STD,
+                            &a->freq[r]); /* a peer that died meanwhile: the send fails, no matter */
+        memcpy(a->buf, a->res, sizeof *a->res * (size_t)a->len);
+    }
+    agree_drop(&a->rreq);
+    for (int r = 0; a->vreq && r < a->size; r++)
+        agree_drop(&a->vreq[r]);
+}
+
+/* Every send of the agreement has completed (its buffer may go). */
+static int agree_sent(const agree_op_t *a)
+{
+    if (a->sreq && !a->sreq->done)
+        return 0;
+    for (int r = 0; a->freq && r < a->size; r++)
+        if (a->freq[r] && !a->freq[r]->done)
+            return 0;
+    return 1;
+}
+
+static rm_status_t agree_free(agree_op_t *a)
+{
+    if (a->sreq)
+        proto_request_release(a->sreq);
+    for (int r = 0; a->freq && r < a->size; r++)
+        if (a->freq[r])
+            proto_request_release(a->freq[r]);
+    free(a->freq);
+    free(a->vreq);
+    free(a->in);
+    free(a->got);
+    free(a->res);
+    free(a->vec);
+    return a->st;
+}
+
+static rm_status_t agree_run(comm_t *c, uint32_t *buf, int n, agree_combine_fn combine, agree_finish_fn finish)
+{
+    agree_op_t a;
+    agree_begin(&a, c, buf, n, combine, finish);
+    int idle = 0, passed = 0;
+    for (;;) {
+        if (!passed && agree_step(&a)) {
+            agree_pass_on(&a);
+            passed = 1;
+        }
+        if (passed && agree_sent(&a))
+            break;
         if (proto_progress())
             idle = 0;
         else if (proto_idle_due(&idle))
             rm_lock_yield();
     }
-    if (st >= 0) {
-        /* the result goes on to every member: whoever holds it makes sure
-         * no survivor waits for a coordinator that died sending it */
-        for (int r = 0; r < size; r++)
-            if (r != me && !agree_dead(c, r))
-                proto_send(res, len, u32, r, tag_r, c, ctx, PROTO_STD);
-        memcpy(buf, res, sizeof *res * (size_t)len);
-    }
-    agree_drop(&rreq);
-    for (int r = 0; vreq && r < size; r++)
-        agree_drop(&vreq[r]);
-    if (sreq)
-        proto_request_release(sreq);
-    free(vreq);
-    free(in);
-    free(got);
-    free(res);
-    return st;
+    return agree_free(&a);
 }
 
 /* Whether this member knows of a death on c it has not acknowledged. */
