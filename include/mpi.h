@@ -2643,6 +2643,8 @@ int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
 int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
 int MPIX_Comm_agree(MPI_Comm comm, int *flag);
 int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int PMPIX_Comm_revoke(MPI_Comm comm);
 int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
 int PMPIX_Comm_failure_ack(MPI_Comm comm);
@@ -2651,6 +2653,8 @@ int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
 int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
 int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
 int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -251,28 +251,40 @@ static void agree_finish(comm_t *c, uint32_t *res, int n)
         res[1] = 0;
 }
 
+/* The agreement's vector of this member: the flag (AND) and whether it
+ * knows of a failure on c it has not acknowledged (OR, as the flag's
+ * complement); then room for the dead members' bits. NULL: no memory. */
+static uint32_t *agree_vector(comm_t *c, int flag)
+{
+    uint32_t *v = calloc((size_t)(2 + (c->size + 31) / 32), sizeof *v);
+    if (v) {
+        v[0] = (uint32_t)flag;
+        v[1] = agree_unacked(c) ? 0u : ~0u;
+    }
+    return v;
+}
+
+/* The agreed flag, and RM_ERR_PROC_FAILED when a member died in it or one
+ * knew of a failure not acknowledged. */
+static rm_status_t agree_outcome(const comm_t *c, const uint32_t *v, int *flag)
+{
+    *flag = (int)v[0];
+    int missing = 0;
+    for (int i = 0; i < (c->size + 31) / 32; i++)
+        missing |= v[2 + i] != 0;
+    return missing || v[1] != ~0u ? RM_ERR_PROC_FAILED : RM_OK;
+}
+
 rm_status_t coll_agree(comm_t *c, int *flag)
 {
     if (comm_is_inter(c))
         return RM_ERR_UNSUPPORTED;
-    int mw = (c->size + 31) / 32;
-    uint32_t *v = calloc((size_t)(2 + mw), sizeof *v);
+    uint32_t *v = agree_vector(c, *flag);
     if (!v)
         return RM_ERR_NOMEM;
-    /* the flag (AND) and whether this member knows a failure on c that it
-     * has not acknowledged (OR, as the flag's complement) */
-    v[0] = (uint32_t)*flag;
-    v[1] = agree_unacked(c) ? 0u : ~0u;
     rm_status_t st = agree_run(c, v, 2, agree_and, agree_finish);
-    if (st >= 0) {
-        *flag = (int)v[0];
-        int missing = 0;
-        for (int i = 0; i < mw; i++)
-            missing |= v[2 + i] != 0;
-        /* a member died in it, or one knew of a failure not acknowledged */
-        if (missing || v[1] != ~0u)
-            st = RM_ERR_PROC_FAILED;
-    }
+    if (st >= 0)
+        st = agree_outcome(c, v, flag);
     free(v);
     return st;
 }
@@ -300,33 +312,46 @@ static void shrink_finish(comm_t *c, uint32_t *res, int n)
             res[r / 32] |= 1u << (r % 32);
 }
 
+/* Shrink's first vector: the members this one knows dead. */
+static uint32_t *shrink_vector(comm_t *c)
+{
+    int mw = (c->size + 31) / 32;
+    uint32_t *v = calloc((size_t)(2 * mw), sizeof *v);
+    for (int r = 0; v && r < c->size; r++)
+        if (agree_dead(c, r))
+            v[r / 32] |= 1u << (r % 32);
+    return v;
+}
+
+/* The survivors' group from the agreed dead (and those that died in it). */
+static group_t *shrink_group(comm_t *c, uint32_t *v)
+{
+    int size = c->size, mw = (size + 31) / 32, alive = 0;
+    for (int r = 0; r < size; r++) {
+        if ((v[mw + r / 32] >> (r % 32)) & 1)
+            v[r / 32] |= 1u << (r % 32);
+        alive += !((v[r / 32] >> (r % 32)) & 1);
+    }
+    group_t *g = group_new(alive, 0);
+    for (int r = 0, k = 0; g && r < size; r++)
+        if (!((v[r / 32] >> (r % 32)) & 1))
+            g->world[k++] = comm_world_rank(c, r);
+    return g;
+}
+
 rm_status_t coll_shrink(comm_t *c, comm_t **out)
 {
     *out = NULL;
     if (comm_is_inter(c))
         return RM_ERR_UNSUPPORTED;
-    int size = c->size, mw = (size + 31) / 32;
-    uint32_t *v = calloc((size_t)(2 * mw), sizeof *v);
+    proto_progress(); /* deaths the launcher has listed count */
+    uint32_t *v = shrink_vector(c);
     if (!v)
         return RM_ERR_NOMEM;
-    /* the dead: every member's knowledge, and those that died in the agreement */
-    proto_progress();
-    for (int r = 0; r < size; r++)
-        if (agree_dead(c, r))
-            v[r / 32] |= 1u << (r % 32);
-    rm_status_t st = agree_run(c, v, mw, agree_or, shrink_finish);
-    int alive = 0;
-    for (int r = 0; st >= 0 && r < size; r++) {
-        if ((v[mw + r / 32] >> (r % 32)) & 1)
-            v[r / 32] |= 1u << (r % 32);
-        alive += !((v[r / 32] >> (r % 32)) & 1);
-    }
-    group_t *g = st >= 0 ? group_new(alive, 0) : NULL;
+    rm_status_t st = agree_run(c, v, (c->size + 31) / 32, agree_or, shrink_finish);
+    group_t *g = st >= 0 ? shrink_group(c, v) : NULL;
     if (st >= 0 && !g)
         st = RM_ERR_NOMEM;
-    for (int r = 0, k = 0; g && r < size; r++)
-        if (!((v[r / 32] >> (r % 32)) & 1))
-            g->world[k++] = comm_world_rank(c, r);
     free(v);
     int id;
     if (st >= 0)
@@ -336,4 +361,170 @@ rm_status_t coll_shrink(comm_t *c, comm_t **out)
     if (st < 0 && g)
         group_release(g);
     return st;
+}
+
+/* ---- nonblocking: MPIX_Comm_iagree, MPIX_Comm_ishrink ------------------- */
+
+/* One of them in progress, advanced by progress (proto_poll_add); its
+ * request completes with the status in gstate, as a nonblocking
+ * collective's. */
+typedef struct agree_nb {
+    comm_t *c;
+    request_t *req;
+    agree_op_t a;
+    int running, passed; /* an agreement is under way, its result passed on */
+    uint32_t *v;
+    int *flag;           /* iagree: the caller's flag, written at the end */
+    MPI_Comm *newcomm;   /* ishrink: the caller's handle, written at the end */
+    int phase;           /* ishrink: 0 the dead, 1 context-id rounds */
+    group_t *g;
+    ctxid_agree_t ca;
+    uint32_t *cbuf;      /* a round's offer, then its AND (and the dead members' bits) */
+} agree_nb_t;
+
+/* Advance its running agreement; 1 once over (status in nb->a.st). */
+static int agree_nb_advance(agree_nb_t *nb)
+{
+    if (!nb->passed) {
+        if (!agree_step(&nb->a))
+            return 0;
+        agree_pass_on(&nb->a);
+        nb->passed = 1;
+    }
+    if (!agree_sent(&nb->a))
+        return 0;
+    agree_free(&nb->a);
+    nb->running = 0;
+    return 1;
+}
+
+static void agree_nb_start(agree_nb_t *nb, uint32_t *buf, int n, agree_combine_fn combine, agree_finish_fn finish)
+{
+    agree_begin(&nb->a, nb->c, buf, n, combine, finish);
+    nb->running = 1;
+    nb->passed = 0;
+}
+
+static void agree_nb_end(agree_nb_t *nb, rm_status_t st)
+{
+    request_t *r = nb->req;
+    r->gstate = (void *)(intptr_t)(st < 0 ? st : RM_OK);
+    if (nb->g)
+        group_release(nb->g);
+    free(nb->v);
+    free(nb->cbuf);
+    free(nb);
+    proto_request_complete(r); /* drops the operation's reference */
+}
+
+static int iagree_poll(void *arg)
+{
+    agree_nb_t *nb = arg;
+    if (!agree_nb_advance(nb))
+        return 0;
+    rm_status_t st = nb->a.st;
+    if (st >= 0)
+        st = agree_outcome(nb->c, nb->v, nb->flag);
+    agree_nb_end(nb, st);
+    return 1;
+}
+
+static int ishrink_poll(void *arg)
+{
+    agree_nb_t *nb = arg;
+    for (;;) {
+        if (nb->running && !agree_nb_advance(nb))
+            return 0;
+        rm_status_t st = nb->a.st;
+        if (st >= 0 && nb->phase == 0) {
+            nb->g = shrink_group(nb->c, nb->v);
+            if (!nb->g) {
+                agree_nb_end(nb, RM_ERR_NOMEM);
+                return 1;
+            }
+            nb->phase = 1;
+            ctxid_begin(&nb->ca, ctxid_key_next(nb->c), 1, 1);
+        } else if (st >= 0) {
+            memcpy(nb->ca.buf, nb->cbuf, sizeof(uint32_t) * CTXID_LEN);
+            int id, k = ctxid_settle(&nb->ca, &id);
+            if (k) {
+                comm_t *n = NULL;
+                if (k > 0 && (st = comm_create_with_id(nb->c, nb->g, id, &n)) >= 0) {
+                    nb->g = NULL; /* the communicator's now */
+                    *nb->newcomm = n->handle;
+                }
+                agree_nb_end(nb, k < 0 ? k : st);
+                return 1;
+            }
+        } else {
+            if (nb->phase == 1)
+                ctxid_cancel(&nb->ca);
+            agree_nb_end(nb, st);
+            return 1;
+        }
+        /* the next context-id round: offer, and agree on the AND */
+        ctxid_offer(&nb->ca);
+        memcpy(nb->cbuf, nb->ca.buf, sizeof(uint32_t) * CTXID_LEN);
+        agree_nb_start(nb, nb->cbuf, CTXID_LEN, agree_and, NULL);
+    }
+}
+
+static rm_status_t agree_nb_new(comm_t *c, agree_nb_t **out, request_t **req)
+{
+    *req = NULL;
+    if (comm_is_inter(c))
+        return RM_ERR_UNSUPPORTED;
+    agree_nb_t *nb = calloc(1, sizeof *nb);
+    request_t *r = nb ? proto_request_alloc(REQ_GREQ) : NULL;
+    if (!r) {
+        free(nb);
+        return RM_ERR_NOMEM;
+    }
+    r->comm = c;
+    c->refcount++; /* the request's, released with it */
+    r->refs++;     /* the operation's, dropped when it completes */
+    r->gstate = (void *)(intptr_t)RM_OK;
+    nb->c = c;
+    nb->req = r;
+    *out = nb;
+    *req = r;
+    return RM_OK;
+}
+
+rm_status_t coll_iagree(comm_t *c, int *flag, request_t **out)
+{
+    agree_nb_t *nb;
+    rm_status_t st = agree_nb_new(c, &nb, out);
+    if (st < 0)
+        return st;
+    nb->flag = flag;
+    if (!(nb->v = agree_vector(c, *flag))) {
+        agree_nb_end(nb, RM_ERR_NOMEM);
+        return RM_OK; /* the request reports it */
+    }
+    agree_nb_start(nb, nb->v, 2, agree_and, agree_finish);
+    if (!iagree_poll(nb) && (st = proto_poll_add(iagree_poll, nb)) < 0)
+        while (!iagree_poll(nb))
+            proto_progress();
+    return RM_OK;
+}
+
+rm_status_t coll_ishrink(comm_t *c, MPI_Comm *newcomm, request_t **out)
+{
+    agree_nb_t *nb;
+    rm_status_t st = agree_nb_new(c, &nb, out);
+    if (st < 0)
+        return st;
+    nb->newcomm = newcomm;
+    proto_progress(); /* deaths the launcher has listed count */
+    nb->cbuf = malloc(sizeof(uint32_t) * (size_t)(CTXID_LEN + (c->size + 31) / 32));
+    if (!nb->cbuf || !(nb->v = shrink_vector(c))) {
+        agree_nb_end(nb, RM_ERR_NOMEM);
+        return RM_OK;
+    }
+    agree_nb_start(nb, nb->v, (c->size + 31) / 32, agree_or, shrink_finish);
+    if (!ishrink_poll(nb) && (st = proto_poll_add(ishrink_poll, nb)) < 0)
+        while (!ishrink_poll(nb))
+            proto_progress();
+    return RM_OK;
 }

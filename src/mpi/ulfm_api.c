@@ -145,3 +145,46 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     *newcomm = n->handle;
     MPI_END();
 }
+
+/* The nonblocking forms: the request completes (as a nonblocking
+ * collective's, its error the operation's) once *flag / *newcomm is set. */
+static int ulfm_nb_query(void *state, MPI_Status *status)
+{
+    (void)status;
+    return mpi_err_from_status((rm_status_t)(intptr_t)state);
+}
+
+RM_ALIASX(Comm_iagree)
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
+{
+    MPI_BEGIN("MPIX_Comm_iagree");
+    comm_t *c;
+    request_t *r;
+    CHECK_COMM(c, comm);
+    CHECK_ARG(c, flag, "flag is NULL");
+    CHECK_ARG(c, request, "request is NULL");
+    if (comm_is_inter(c))
+        MPI_FAIL(c, MPI_ERR_COMM, "agreement on an intercommunicator is not implemented yet");
+    MPI_CHECK_STATUS(c, coll_iagree(c, flag, &r));
+    r->gq = ulfm_nb_query;
+    *request = r->handle;
+    MPI_END();
+}
+
+RM_ALIASX(Comm_ishrink)
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    MPI_BEGIN("MPIX_Comm_ishrink");
+    comm_t *c;
+    request_t *r;
+    CHECK_COMM(c, comm);
+    CHECK_ARG(c, newcomm, "newcomm is NULL");
+    CHECK_ARG(c, request, "request is NULL");
+    if (comm_is_inter(c))
+        MPI_FAIL(c, MPI_ERR_COMM, "shrinking an intercommunicator is not implemented yet");
+    *newcomm = MPI_COMM_NULL; /* until the request completes */
+    MPI_CHECK_STATUS(c, coll_ishrink(c, newcomm, &r));
+    r->gq = ulfm_nb_query;
+    *request = r->handle;
+    MPI_END();
+}
