@@ -57,7 +57,8 @@ echo "$out" | grep "^FAIL" && fail "shrink: a survivor's check failed"
 echo "$out" | grep -q "^OK ulfm_shrink" || fail "shrink: the survivors did not finish: $(echo "$out" | tail -3)"
 [ $rc = 137 ] || fail "shrink: mpiexec exited $rc, expected 137"
 if command -v mpicc.mpich >/dev/null; then
-    mpicc.mpich -O1 "$(dirname "$0")/ulfm_shrink.c" -o "$tmp/ulfm_shrink" || fail "mpicc.mpich cannot build ulfm_shrink.c"
+    mpicc.mpich -O1 -DULFM_BLOCKING_ONLY -Werror=implicit-function-declaration "$(dirname "$0")/ulfm_shrink.c" \
+        -o "$tmp/ulfm_shrink" || fail "mpicc.mpich cannot build ulfm_shrink.c"
     run "agreement and shrink, built with MPICH" env LD_LIBRARY_PATH="$build/lib" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
     echo "$out" | grep "^FAIL" && fail "MPICH-built shrink: a survivor's check failed"
     echo "$out" | grep -q "^OK ulfm_shrink" || fail "MPICH-built shrink: the survivors did not finish: $(echo "$out" | tail -3)"

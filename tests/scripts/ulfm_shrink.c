@@ -4,11 +4,17 @@
  *  2. Rank 3 dies (SIGKILL) as the others enter an agreement: every survivor
  *     gets MPIX_ERR_PROC_FAILED and the same flag.
  *  3. Acknowledged, the next agreement succeeds: the survivors' AND.
- *  4. MPIX_Comm_shrink: a communicator of ranks 0-2 whose collectives work.
+ *  4. MPIX_Comm_shrink: a communicator of ranks 0-2 whose collectives work;
+ *     on it MPIX_Comm_iagree and MPIX_Comm_ishrink (no failure) complete
+ *     through MPI_Wait with the AND and a working copy.
  *  5. On it, rank 0 (the agreement's coordinator) dies as the agreement
  *     starts: the other two still agree (coordinator 1 takes over), shrink
- *     again to 2 ranks and reduce over them.
- * World rank 2 prints "OK ulfm_shrink" at the end. */
+ *     again to 2 ranks and reduce over them; an MPIX_Comm_iagree on the
+ *     communicator with the dead coordinator completes with
+ *     MPIX_ERR_PROC_FAILED at both.
+ * World rank 2 prints "OK ulfm_shrink" at the end. Built with
+ * -DULFM_BLOCKING_ONLY (against MPICH 4.0's header, which declares no
+ * MPIX_Comm_iagree/ishrink) it leaves the nonblocking calls out. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -93,6 +99,24 @@ int main(int argc, char **argv)
     rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, s1);
     CHECK(rc == MPI_SUCCESS && sum == 6, "allreduce on the shrunk communicator: rc %d sum %d", rc, sum);
     MPI_Comm_set_errhandler(s1, MPI_ERRORS_RETURN);
+#ifndef ULFM_BLOCKING_ONLY
+    MPI_Request req;
+    flag = rank == 0 ? 0x11 : 0x13;
+    rc = MPIX_Comm_iagree(s1, &flag, &req);
+    CHECK(rc == MPI_SUCCESS, "iagree: %d", rc);
+    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(rc == MPI_SUCCESS && flag == 0x11, "iagree: rc %d flag %#x", rc, flag);
+    MPI_Comm s1b;
+    rc = MPIX_Comm_ishrink(s1, &s1b, &req);
+    CHECK(rc == MPI_SUCCESS, "ishrink: %d", rc);
+    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(rc == MPI_SUCCESS && s1b != MPI_COMM_NULL, "ishrink: rc %d", rc);
+    MPI_Comm_size(s1b, &n1);
+    sum = 0;
+    rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, s1b);
+    CHECK(n1 == 3 && rc == MPI_SUCCESS && sum == 6, "ishrink's communicator: %d ranks, sum %d", n1, sum);
+    MPI_Comm_free(&s1b);
+#endif
 
     /* 5 */
     if (r1 == 0)
@@ -113,6 +137,14 @@ int main(int argc, char **argv)
     CHECK(rc == MPI_SUCCESS && sum == 5, "allreduce over the last two: rc %d sum %d", rc, sum);
     rc = MPI_Barrier(s2);
     CHECK(rc == MPI_SUCCESS, "barrier over the last two: rc %d", rc);
+#ifndef ULFM_BLOCKING_ONLY
+    flag = 1;
+    rc = MPIX_Comm_iagree(s1, &flag, &req);
+    CHECK(rc == MPI_SUCCESS, "iagree with a dead member: %d", rc);
+    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED && flag == 1, "iagree with a dead member: class %d flag %d", eclass(rc),
+          flag);
+#endif
     MPI_Comm_free(&s2);
     MPI_Comm_free(&s1);
     rc = MPI_Finalize();
