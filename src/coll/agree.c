@@ -15,6 +15,11 @@
  *    result with some survivors, and they pass it to all the others, which
  *    take the first result they receive, whoever sent it; if no survivor got
  *    it, none returned, and the next coordinator decides afresh.
+ *  - so every member sends the result once to every other: each member
+ *    receives it from every other member (a receive per member, which a
+ *    death ends), and returns only when all have come. No copy is left
+ *    over in the unexpected queue (a receive from any source that took the
+ *    first copy left the others there, one per member and agreement).
  * Members whose vector the coordinator waited for and never got (they died
  * during it) are marked in the result; the caller's `finish` adds to the
  * result what the coordinator knows when it decides (the deaths it knows of
@@ -84,9 +89,17 @@ typedef struct agree_op {
     agree_combine_fn combine;
     agree_finish_fn finish;
     uint32_t *vec, *res, *got, *in; /* the sends' buffers live until they complete */
-    request_t **vreq, **freq, *rreq, *sreq;
+    request_t **vreq, **freq, **rreq, *sreq; /* by member: vectors, results sent, results received */
     rm_status_t st;
 } agree_op_t;
+
+/* A receive or send of the agreement was posted (*r its request): one with
+ * a peer that is gone completes with the failure (the agreement goes on
+ * without it); only no request at all (no memory) is the agreement's. */
+static rm_status_t agree_post(rm_status_t st, request_t *const *r)
+{
+    return st < 0 && !*r ? st : RM_OK;
+}
 
 static void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_combine_fn combine,
                         agree_finish_fn finish)
@@ -107,15 +120,19 @@ static void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_co
     a->sent_to = -1;
     a->vec = calloc((size_t)a->len, sizeof *a->vec);
     a->res = calloc((size_t)a->len, sizeof *a->res);
-    a->got = calloc((size_t)a->len, sizeof *a->got);
+    a->got = calloc((size_t)a->size * (size_t)a->len, sizeof *a->got);
+    a->rreq = calloc((size_t)a->size, sizeof *a->rreq);
     a->in = calloc((size_t)a->size * (size_t)a->len, sizeof *a->in);
     a->vreq = calloc((size_t)a->size, sizeof *a->vreq);
     a->freq = calloc((size_t)a->size, sizeof *a->freq);
-    a->st = !a->vec || !a->res || !a->got || !a->in || !a->vreq || !a->freq ? RM_ERR_NOMEM : RM_OK;
+    a->st = !a->vec || !a->res || !a->got || !a->in || !a->vreq || !a->freq || !a->rreq ? RM_ERR_NOMEM : RM_OK;
     if (a->st == RM_OK)
         memcpy(a->vec, buf, sizeof *a->vec * (size_t)n);
-    if (a->st == RM_OK)
-        a->st = proto_irecv(a->got, a->len, dtype_get(MPI_UINT32_T), MPI_ANY_SOURCE, a->tag_r, c, a->ctx, &a->rreq);
+    for (int r = 0; r < a->size && a->st == RM_OK; r++)
+        if (r != a->me)
+            a->st = agree_post(proto_irecv(&a->got[(size_t)r * (size_t)a->len], a->len, dtype_get(MPI_UINT32_T), r,
+                                           a->tag_r, c, a->ctx, &a->rreq[r]),
+                               &a->rreq[r]);
 }
 
 /* As far as it goes without waiting; 1 once decided (or failed: a->st). */
@@ -125,12 +142,13 @@ static int agree_step(agree_op_t *a)
     dtype_t *u32 = dtype_get(MPI_UINT32_T);
     int n = a->n, len = a->len;
     while (a->st >= 0 && !a->decided) {
-        if (a->rreq->done) {
-            a->st = a->rreq->err;
-            memcpy(a->res, a->got, sizeof *a->res * (size_t)len);
-            a->decided = 1;
+        for (int r = 0; r < a->size && !a->decided; r++)
+            if (a->rreq[r] && a->rreq[r]->done && a->rreq[r]->err >= 0) {
+                memcpy(a->res, &a->got[(size_t)r * (size_t)len], sizeof *a->res * (size_t)len);
+                a->decided = 1;
+            }
+        if (a->decided)
             break;
-        }
         int coord = 0;
         while (coord < a->size && agree_dead(c, coord))
             coord++;
@@ -140,8 +158,9 @@ static int agree_step(agree_op_t *a)
                 if (r == a->me)
                     continue;
                 if (!a->vreq[r] && !agree_dead(c, r))
-                    a->st = proto_irecv(&a->in[(size_t)r * (size_t)len], n, u32, r, a->tag_v, c, a->ctx,
-                                        &a->vreq[r]);
+                    a->st = agree_post(proto_irecv(&a->in[(size_t)r * (size_t)len], n, u32, r, a->tag_v, c, a->ctx,
+                                                   &a->vreq[r]),
+                                       &a->vreq[r]);
                 /* a receive from a member that dies ends with the failure */
                 pending += a->vreq[r] && !a->vreq[r]->done;
             }
@@ -167,7 +186,7 @@ static int agree_step(agree_op_t *a)
         if (a->sreq)
             proto_request_release(a->sreq);
         a->sreq = NULL;
-        a->st = proto_isend(a->vec, n, u32, coord, a->tag_v, c, a->ctx, PROTO_STD, &a->sreq);
+        a->st = agree_post(proto_isend(a->vec, n, u32, coord, a->tag_v, c, a->ctx, PROTO_STD, &a->sreq), &a->sreq);
         a->sent_to = coord;
     }
     return 1;
@@ -186,16 +205,19 @@ static void agree_pass_on(agree_op_t *a)
                             &a->freq[r]); /* a peer that died meanwhile: the send fails, no matter */
         memcpy(a->buf, a->res, sizeof *a->res * (size_t)a->len);
     }
-    agree_drop(&a->rreq);
     for (int r = 0; a->vreq && r < a->size; r++)
         agree_drop(&a->vreq[r]);
 }
 
-/* Every send of the agreement has completed (its buffer may go). */
+/* Every send of the agreement has completed (its buffer may go), and every
+ * other member's copy of the result has come (or that member died). */
 static int agree_sent(const agree_op_t *a)
 {
     if (a->sreq && !a->sreq->done)
         return 0;
+    for (int r = 0; a->rreq && r < a->size; r++)
+        if (a->rreq[r] && !a->rreq[r]->done)
+            return 0;
     for (int r = 0; a->freq && r < a->size; r++)
         if (a->freq[r] && !a->freq[r]->done)
             return 0;
@@ -209,6 +231,9 @@ static rm_status_t agree_free(agree_op_t *a)
     for (int r = 0; a->freq && r < a->size; r++)
         if (a->freq[r])
             proto_request_release(a->freq[r]);
+    for (int r = 0; a->rreq && r < a->size; r++)
+        agree_drop(&a->rreq[r]);
+    free(a->rreq);
     free(a->freq);
     free(a->vreq);
     free(a->in);
