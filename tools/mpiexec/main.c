@@ -130,6 +130,23 @@ static void mpiexec_on_signal(int sig)
     mpiexec_signal = sig;
 }
 
+/* Process fault tolerance: a child's end wakes the poll loop at once (a
+ * byte on this pipe), so its death reaches the other ranks without waiting
+ * for the loop's timeout. A rank's pipes close as it exits, just before it
+ * can be reaped: the poll they wake found no child to reap, and the death
+ * waited 100 ms for the next pass. */
+static int mpiexec_chld_pipe[2] = {-1, -1};
+
+static void mpiexec_on_chld(int sig)
+{
+    (void)sig;
+    int e = errno;
+    if (write(mpiexec_chld_pipe[1], "", 1) < 0) {
+        /* full: a wake-up is pending anyway */
+    }
+    errno = e;
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -1125,8 +1142,8 @@ static int job_done(job_t *j)
 
 static int job_run(job_t *j)
 {
-    struct pollfd *pf = calloc((size_t)(4 * j->n + 3), sizeof *pf);
-    int *who = calloc((size_t)(4 * j->n + 3), sizeof *who);
+    struct pollfd *pf = calloc((size_t)(4 * j->n + 4), sizeof *pf);
+    int *who = calloc((size_t)(4 * j->n + 4), sizeof *who);
     double t0 = now(), kill_at = 0;
     while (!job_done(j)) {
         int k = 0;
@@ -1149,12 +1166,22 @@ static int job_run(job_t *j)
             pf[k] = (struct pollfd){.fd = j->control_fd, .events = POLLIN};
             who[k++] = -2;
         }
+        if (mpiexec_chld_pipe[0] >= 0) {
+            pf[k] = (struct pollfd){.fd = mpiexec_chld_pipe[0], .events = POLLIN};
+            who[k++] = -3;
+        }
         int n = poll(pf, (nfds_t)k, j->abort_rank >= 0 ? 20 : 100);
         for (int i = 0; n > 0 && i < k; i++) {
             if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
             if (who[i] == -2) {
                 job_control(j);
+                continue;
+            }
+            if (who[i] == -3) {
+                char b[64];
+                while (read(mpiexec_chld_pipe[0], b, sizeof b) > 0)
+                    ; /* job_reap below */
                 continue;
             }
             if (who[i] < 0) {
@@ -1431,6 +1458,10 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    if (j.proc_ft && pipe2(mpiexec_chld_pipe, O_CLOEXEC | O_NONBLOCK) == 0) {
+        struct sigaction sc = {.sa_handler = mpiexec_on_chld, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
+        sigaction(SIGCHLD, &sc, NULL);
+    }
     if ((j.remote ? job_start_remote(&j) : job_start(&j)) < 0) {
         job_kill(&j, SIGKILL);
         rc = 1;
