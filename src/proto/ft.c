@@ -24,6 +24,7 @@
  * member; each member that sees it first marks the communicator, fails what
  * is pending on it and sends it on to every member, so it reaches everyone
  * even when the revoking rank dies half-way. */
+#include "boot/boot.h"
 #include "comm/comm.h"
 #include "dtype/dtype.h"
 #include "proto/engine.h"
@@ -229,6 +230,25 @@ rm_status_t proto_ft_final_barrier(comm_t *world)
     return RM_ERR_PROC_FAILED;
 }
 
+/* The rail layer's partition timeout (rail_set_lost): with a failure board
+ * (railmpi's mpiexec, RAILMPI_PROC_FT) the launcher is told and decides
+ * which side of the partition is dead; its word comes back on the board
+ * and fails the channel as a death. Without one, or if the launcher cannot
+ * take it, the channel fails as without process fault tolerance. */
+static int ft_peer_lost(rail_channel_t *ch)
+{
+    int world = rail_channel_peer(ch);
+    if (proto_ft_board == &ft_no_board || world >= proto_proc.world_size)
+        return 0;
+    rm_status_t st = boot_report_lost(world);
+    if (st < 0) {
+        rm_log_error("could not tell the launcher that rank %d is unreachable: %s", world, rm_status_str(st));
+        return 0;
+    }
+    rm_log_info("rank %d unreachable past the partition timeout: the launcher decides which side is dead", world);
+    return 1;
+}
+
 rm_status_t proto_ft_init(void)
 {
     int fd = (int)RM_CFG(ft_fd);
@@ -243,6 +263,7 @@ rm_status_t proto_ft_init(void)
     }
     proto_ft_board = p;
     ft_board_len = len;
+    rail_set_lost(ft_peer_lost);
     return RM_OK;
 }
 
@@ -260,6 +281,7 @@ void proto_ft_finalize(void)
         munmap((void *)proto_ft_board, ft_board_len);
     proto_ft_board = &ft_no_board;
     proto_ft_board_read = 0;
+    rail_set_lost(NULL);
     ft_board_len = 0;
     free(ft_list);
     free(ft_is);

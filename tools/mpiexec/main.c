@@ -62,6 +62,7 @@ typedef struct job {
     int listen_fd;
     ctl_conn_t *ctl;  /* per proxy */
     int *host_first, *host_count; /* per proxy: its ranks */
+    int *host_dead;   /* per proxy: its ranks were reported dead (process fault tolerance) */
     int *ctl_sent;    /* kv entries already sent to each proxy */
     int nbarrier;
     kv_entry_t *kv;
@@ -482,6 +483,16 @@ static void on_put_up(void *ctx, const char *key, const char *val)
         job_fail(j, 1, "lost the connection to mpiexec");
 }
 
+/* proxy: a rank's partition timeout goes to mpiexec, which decides */
+static int on_lost_up(void *ctx, int rank, int lost)
+{
+    job_t *j = ctx;
+    (void)rank;
+    if (!j->proc_ft || ctl_send(j->up.fd, "lost %d\n", lost) < 0)
+        return -1;
+    return 0;
+}
+
 static void on_barrier_up(void *ctx)
 {
     job_t *j = ctx;
@@ -515,6 +526,7 @@ static int job_start(job_t *j)
     if (j->up.fd >= 0) {
         ev.put = on_put_up;
         ev.barrier = on_barrier_up;
+        ev.lost = on_lost_up;
     }
     j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
     if (j->pmi)
@@ -639,7 +651,8 @@ static int job_start_remote(job_t *j)
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
     j->host_first = calloc((size_t)j->nhosts, sizeof *j->host_first);
     j->host_count = calloc((size_t)j->nhosts, sizeof *j->host_count);
-    if (!j->ctl || !j->host_first || !j->host_count) {
+    j->host_dead = calloc((size_t)j->nhosts, sizeof *j->host_dead);
+    if (!j->ctl || !j->host_first || !j->host_count || !j->host_dead) {
         fprintf(stderr, "mpiexec: out of memory\n");
         return -1;
     }
@@ -786,15 +799,38 @@ static void remote_kv_add(job_t *j, const char *key, const char *val)
 static void remote_host_failed(job_t *j, int h, int st)
 {
     int first = j->host_first[h], n = j->host_count[h];
+    if (!j->ft_code)
+        j->ft_code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+    if (j->host_dead[h])
+        return; /* declared dead before (remote_host_lost) */
+    j->host_dead[h] = 1;
     fprintf(stderr, "mpiexec: the proxy on host %s (ranks %d-%d) ended with %s %d; its ranks are dead, the job goes on "
             "(process fault tolerance)\n", j->hosts[h], first, first + n - 1, WIFSIGNALED(st) ? "signal" : "code",
             WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-    if (!j->ft_code)
-        j->ft_code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
     for (int p = 0; p < j->nhosts; p++)
         if (p != h && j->ctl[p].fd >= 0)
             for (int g = first; g < first + n; g++)
                 ctl_send(j->ctl[p].fd, "failed %d\n", g);
+}
+
+/* Process fault tolerance: a rank of host h found world rank g unreachable
+ * past the partition timeout. mpiexec is the arbiter: the first such report
+ * between two hosts decides, the host of g is dead (its proxy and ranks are
+ * killed, wherever it can still be reached) and every other host is told;
+ * reports from a host already dead count for nothing. */
+static void remote_host_lost(job_t *j, int h, int g)
+{
+    int hg = -1;
+    for (int p = 0; p < j->nhosts; p++)
+        if (g >= j->host_first[p] && g < j->host_first[p] + j->host_count[p])
+            hg = p;
+    if (hg < 0 || hg == h || j->host_dead[h] || j->host_dead[hg])
+        return;
+    fprintf(stderr, "mpiexec: host %s finds rank %d on host %s unreachable past the partition timeout: host %s "
+            "counts as dead (process fault tolerance)\n", j->hosts[h], g, j->hosts[hg], j->hosts[hg]);
+    if (j->ranks[hg].pid > 0 && !j->ranks[hg].exited)
+        kill(-j->ranks[hg].pid, SIGKILL); /* the launcher's process group: the proxy, and its ranks with it */
+    remote_host_failed(j, hg, SIGKILL); /* as killed: exit code 137 */
 }
 
 /* Lines from proxy h: "put KEY VALUE" and "barrier". */
@@ -813,6 +849,8 @@ static void remote_input(job_t *j, int h)
         int g;
         if (sscanf(line, "put %127s %1099s", key, val) == 2) {
             remote_kv_add(j, key, val);
+        } else if (sscanf(line, "lost %d", &g) == 1 && g >= 0 && g < j->total) {
+            remote_host_lost(j, h, g);
         } else if (sscanf(line, "failed %d", &g) == 1 && g >= 0 && g < j->total) {
             for (int p = 0; p < j->nhosts; p++) /* the dead rank's own host knows */
                 if (p != h && j->ctl[p].fd >= 0)
@@ -1500,6 +1538,7 @@ out:
     free(j.ctl_sent);
     free(j.host_first);
     free(j.host_count);
+    free(j.host_dead);
     free(j.hosts);
     if (j.listen_fd >= 0)
         close(j.listen_fd);
