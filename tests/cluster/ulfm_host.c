@@ -2,7 +2,8 @@
  * it): an allreduce per step, whose success every rank agrees on
  * (MPIX_Comm_agree); a failed step revokes the communicator and shrinks it
  * to the survivors, whose later steps must sum to their number. Rank 0
- * prints "ready" once the loop runs and "OK ulfm_host N" at the end. */
+ * prints "ready" once the loop runs; rank 0 of the survivors' communicator
+ * "OK ulfm_host N" at the end. */
 #include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -61,13 +62,14 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     CHECK(shrinks >= 1 && after >= 50, "%d shrinks, %d steps after them (%.1f s)", shrinks, after, MPI_Wtime() - t0);
-    int n, sum = 0, one = 1;
+    int n, sum = 0, one = 1, wr;
     MPI_Comm_size(work, &n);
+    MPI_Comm_rank(work, &wr);
     rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, work);
     CHECK(rc == MPI_SUCCESS && sum == n, "the survivors' allreduce: rc %d sum %d of %d", rc, sum, n);
     MPI_Comm_free(&work);
     MPI_Finalize();
-    if (rank == 0)
+    if (wr == 0)
         printf("OK ulfm_host %d\n", n);
     return 0;
 }
