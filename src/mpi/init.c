@@ -139,7 +139,9 @@ void mpi_engine_stop(void)
     proto_bsend_finalize(); /* every buffered message goes out first */
     proto_drain();
     /* nobody leaves while a peer may still read from its memory */
-    rm_status_t st = proto_ft_nfailed ? proto_ft_final_barrier(comm_world) : coll_barrier(comm_world);
+    /* with dead ranks, or MPI_COMM_WORLD revoked, among the survivors */
+    rm_status_t st = proto_ft_nfailed || comm_world->revoked ? proto_ft_final_barrier(comm_world)
+                                                             : coll_barrier(comm_world);
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
