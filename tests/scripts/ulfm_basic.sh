@@ -10,6 +10,9 @@
 # them (the coordinator too) and two shrinks, whose communicators work,
 # built with railmpi's mpicc and, where MPICH is installed, with mpicc.mpich
 # against MPICH's ULFM declarations (the same program runs unchanged).
+# ulfm_rma_io.c: one-sided operations and collective file access with a
+# dead member fail with MPIX_ERR_PROC_FAILED, and the window and the file
+# are freed.
 # Every run is bounded (timeout) and leaves no process.
 set -u
 build=$1
@@ -17,7 +20,7 @@ build=$1
 skip_if_sanitized "$build" "the test program is built with the plain mpicc wrapper"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-for p in ulfm_basic ulfm_shrink; do
+for p in ulfm_basic ulfm_shrink ulfm_rma_io; do
     "$build/bin/mpicc" -O1 "$(dirname "$0")/$p.c" -o "$tmp/$p" || { echo "FAIL: cannot build $p.c"; exit 1; }
 done
 prog=ulfm_basic
@@ -25,7 +28,7 @@ run() { # label, then the command's words before the program
     local label=$1
     shift
     local t0=$(date +%s.%N)
-    out=$(timeout 60 "$@" "$tmp/$prog" 2>&1)
+    out=$(timeout 60 "$@" "$tmp/$prog" "$tmp/$prog.dat" 2>&1)
     rc=$?
     took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     echo "$label: exit $rc after $took s"
@@ -56,7 +59,14 @@ run "agreement and shrink" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
 echo "$out" | grep "^FAIL" && fail "shrink: a survivor's check failed"
 echo "$out" | grep -q "^OK ulfm_shrink" || fail "shrink: the survivors did not finish: $(echo "$out" | tail -3)"
 [ $rc = 137 ] || fail "shrink: mpiexec exited $rc, expected 137"
+prog=ulfm_rma_io
+run "windows and files" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
+[ $rc = 124 ] && fail "windows and files: the job hung (killed by timeout after 60 s)"
+echo "$out" | grep "^FAIL" && fail "windows and files: a survivor's check failed"
+echo "$out" | grep -q "^OK ulfm_rma_io" || fail "windows and files: the survivors did not finish: $(echo "$out" | tail -3)"
+[ $rc = 137 ] || fail "windows and files: mpiexec exited $rc, expected 137"
 if command -v mpicc.mpich >/dev/null; then
+    prog=ulfm_shrink
     mpicc.mpich -O1 -DULFM_BLOCKING_ONLY -Werror=implicit-function-declaration "$(dirname "$0")/ulfm_shrink.c" \
         -o "$tmp/ulfm_shrink" || fail "mpicc.mpich cannot build ulfm_shrink.c"
     run "agreement and shrink, built with MPICH" env LD_LIBRARY_PATH="$build/lib" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
