@@ -3,13 +3,15 @@
 ! failure (tests/scripts/ulfm_basic.sh kills ranks; the bindings are checked
 ! here): the error classes' values (MPICH's), an agreement's AND, an empty
 ! failed group, acknowledgement counts, a shrink of a communicator with no
-! dead member (same size, working), and a revoke seen by MPIX_Comm_is_revoked
-! with later operations failing with MPIX_ERR_REVOKED.
+! dead member (same size, working), their nonblocking forms completed by
+! MPI_Wait, and a revoke seen by MPIX_Comm_is_revoked with later operations
+! failing with MPIX_ERR_REVOKED.
 program f08_ulfm
   use mpi_f08
   implicit none
   type(MPI_Comm) :: d, s
   type(MPI_Group) :: g
+  type(MPI_Request) :: req
   integer :: ierr, rank, np, flag, n, acked, cls, total
   logical :: revoked
 
@@ -39,6 +41,16 @@ program f08_ulfm
   if (ierr /= MPI_SUCCESS .or. n /= np) print *, "FAIL: shrink", ierr, n
   call MPI_Allreduce(1, total, 1, MPI_INTEGER, MPI_SUM, s, ierr)
   if (total /= np) print *, "FAIL: allreduce on the shrunk communicator", total
+  call MPI_Comm_free(s, ierr)
+  flag = 7
+  if (rank == np - 1) flag = 5
+  call MPIX_Comm_iagree(MPI_COMM_WORLD, flag, req, ierr)
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  if (ierr /= MPI_SUCCESS .or. flag /= 5) print *, "FAIL: iagree", ierr, flag
+  call MPIX_Comm_ishrink(MPI_COMM_WORLD, s, req, ierr)
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+  call MPI_Comm_size(s, n, ierr)
+  if (ierr /= MPI_SUCCESS .or. n /= np) print *, "FAIL: ishrink", ierr, n
   call MPI_Comm_free(s, ierr)
   call MPI_Comm_dup(MPI_COMM_WORLD, d, ierr)
   call MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN, ierr)
