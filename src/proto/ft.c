@@ -32,7 +32,6 @@
 #include "util/log.h"
 
 #include <errno.h>
-
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
