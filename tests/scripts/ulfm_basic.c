@@ -1,7 +1,8 @@
 /* Process fault tolerance on one host (tests/scripts/ulfm_basic.sh): 4 ranks,
  * rank 3 kills itself (SIGKILL) after a barrier; the survivors check that
  *  - a blocked receive from the dead rank ends with MPIX_ERR_PROC_FAILED
- *    within a second or two,
+ *    within a second or two, so do sends to it (small, synchronous, large,
+ *    and a large one pending when it died),
  *  - a receive from MPI_ANY_SOURCE reports MPIX_ERR_PROC_FAILED_PENDING
  *    while the failure is not acknowledged (MPI_Wait, MPI_Test, MPI_Waitany,
  *    MPI_Waitall), stays pending, and matches a message once it is,
@@ -62,6 +63,12 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm d; /* revoked later */
     MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    /* rank 2: a large send to rank 3 that rank 3 never receives, pending
+     * when it dies */
+    static char big2[1 << 20];
+    MPI_Request pend = MPI_REQUEST_NULL;
+    if (rank == 2)
+        MPI_Isend(big2, sizeof big2, MPI_BYTE, 3, 99, MPI_COMM_WORLD, &pend);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 3)
         raise(SIGKILL);
@@ -75,9 +82,15 @@ int main(int argc, char **argv)
               MPIX_ERR_PROC_FAILED);
         CHECK(took < 2.0, "the receive from the dead rank took %.2f s", took);
         printf("rank 0: receive from the dead rank failed after %.3f s\n", took);
-        /* a send to it fails too (at once: the channel is gone) */
+        /* a send to it fails too (at once: the channel is gone), also a
+         * synchronous one and a large one (rendezvous) */
         rc = MPI_Send(&x, 1, MPI_INT, 3, 1, MPI_COMM_WORLD);
         CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "send to the dead rank: class %d", eclass(rc));
+        rc = MPI_Ssend(&x, 1, MPI_INT, 3, 1, MPI_COMM_WORLD);
+        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "synchronous send to the dead rank: class %d", eclass(rc));
+        static char big[1 << 20];
+        rc = MPI_Send(big, sizeof big, MPI_BYTE, 3, 1, MPI_COMM_WORLD);
+        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "large send to the dead rank: class %d", eclass(rc));
     } else if (rank == 1) {
         /* a wildcard receive: pending until the failure is acknowledged */
         MPI_Request req;
@@ -138,6 +151,8 @@ int main(int argc, char **argv)
         }
         double took = MPI_Wtime() - t0;
         CHECK(n == 1 && took < 2.0, "%d failed processes known %.2f s after the kill", n, took);
+        rc = MPI_Wait(&pend, MPI_STATUS_IGNORE);
+        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "the pending large send to the dead rank: class %d", eclass(rc));
         check_failed_group(g, "get_failed");
         MPI_Group_free(&g);
         rc = MPI_Recv(&x, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
