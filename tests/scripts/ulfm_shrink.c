@@ -12,7 +12,9 @@
  *     again to 2 ranks and reduce over them; an MPIX_Comm_iagree on the
  *     communicator with the dead coordinator completes with
  *     MPIX_ERR_PROC_FAILED at both.
- * World rank 2 prints "OK ulfm_shrink" at the end. Built with
+ *  6. World rank 2 dies as the last two enter a shrink: world rank 1 gets a
+ *     communicator of itself alone.
+ * World rank 1 prints "OK ulfm_shrink" at the end. Built with
  * -DULFM_BLOCKING_ONLY (against MPICH 4.0's header, which declares no
  * MPIX_Comm_iagree/ishrink) it leaves the nonblocking calls out. */
 #include <mpi.h>
@@ -145,11 +147,21 @@ int main(int argc, char **argv)
     CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED && flag == 1, "iagree with a dead member: class %d flag %d", eclass(rc),
           flag);
 #endif
+    /* 6 */
+    if (rank == 2)
+        raise(SIGKILL);
+    MPI_Comm s3;
+    rc = MPIX_Comm_shrink(s2, &s3);
+    CHECK(rc == MPI_SUCCESS, "shrink while a member dies: rc %d", rc);
+    int n3;
+    MPI_Comm_size(s3, &n3);
+    CHECK(n3 == 1, "the last shrink left %d ranks", n3);
+    MPI_Comm_free(&s3);
     MPI_Comm_free(&s2);
     MPI_Comm_free(&s1);
     rc = MPI_Finalize();
     CHECK(rc == MPI_SUCCESS, "MPI_Finalize: %d", rc);
-    if (rank == 2)
+    if (rank == 1)
         printf("OK ulfm_shrink\n");
     return 0;
 }
