@@ -6,6 +6,7 @@
  * status tells of it. No process outlives the job (every rank dies with
  * mpiexec, by PR_SET_PDEATHSIG and a kill of its process group). */
 #include "control.h"
+#include "job.h"
 #include "pmi_server.h"
 #include "remote.h"
 #include "spawn.h"
@@ -14,7 +15,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <hwloc.h>
@@ -32,98 +32,6 @@
 
 extern char **environ;
 
-typedef struct out_stream {
-    int fd;
-    char buf[4096];
-    size_t len;
-    FILE *to;
-} out_stream_t;
-
-typedef struct rank_proc {
-    pid_t pid;
-    int exited, status, finalized;
-    int aborted; /* said MPI_Abort: its exit code is no news */
-    int ctl_fd; /* write end of the rank's control pipe (operator commands), -1 if none */
-    out_stream_t out, err;
-} rank_proc_t;
-
-typedef struct kv_entry {
-    char *key, *val;
-} kv_entry_t;
-
-typedef struct job {
-    int guard_fd;     /* pipe to the guardian, -1 if none */
-    /* multi-host, top side: the processes in `ranks` are one proxy per host */
-    int remote;
-    char **hosts;
-    int nhosts, ppn;
-    int nhosts_listed; /* -hosts as given, idle ones too: where spawns may go */
-    const char *launcher, *iface, *self;
-    int listen_fd;
-    ctl_conn_t *ctl;  /* per proxy */
-    int *host_first, *host_count; /* per proxy: its ranks */
-    int *host_dead;   /* per proxy: its ranks were reported dead (process fault tolerance) */
-    int *ctl_sent;    /* kv entries already sent to each proxy */
-    int nbarrier;
-    kv_entry_t *kv;
-    int nkv, capkv;
-    int total;        /* ranks in the whole job */
-    /* multi-host, proxy side */
-    const char *proxy_addr;
-    int proxy_id;
-    ctl_conn_t up;    /* fd -1 when not a proxy */
-    char host_id[256], launch_ip[64], job_secret[128], kvsname[128];
-    int first, world; /* my ranks are first..first+n-1 of world */
-    int usize;        /* MPI_UNIVERSE_SIZE (-usize; 0: the job's size) */
-    /* the launch's launcher and hosts, from mpiexec: where spawns may go */
-    char *spawn_launcher;
-    char **spawn_hosts;
-    int nspawn_hosts;
-    int n;
-    int label;
-    double timeout;
-    const char *bind;
-    char **argv;      /* a proxy's own copy, from mpiexec (remote.h) */
-    char **env_extra; /* NAME=VALUE, applied in order */
-    int nenv_extra, capenv_extra;
-    int genvnone;
-    rank_proc_t *ranks;
-    pmi_server_t *pmi;
-    int failed;       /* first failure decides the exit code */
-    /* process fault tolerance: a rank's death is news for the others, not
-     * the job's end; the first one still decides the exit code */
-    int proc_ft;
-    int ft_code;
-    /* the failure board: a shared page every local rank maps (RAILMPI_FT_FD),
-     * [0] how many deaths are listed, [1..] their world ranks */
-    int ft_fd;
-    _Atomic uint32_t *ft_board;
-    unsigned char *ft_listed; /* by world rank */
-    int exit_code;
-    int aborting;
-    /* An MPI_Abort is acted on ABORT_GRACE s after it arrives: a rank often
-     * aborts because a peer on its host died, and the death (a signal) is
-     * the cause to report, not the abort it provoked. */
-    int abort_rank;   /* -1: none pending */
-    int abort_code;
-    double abort_at;
-    /* jobs this one spawned (MPI_Comm_spawn): their mpiexec, until reaped */
-    pid_t *spawned;
-    int nspawned;
-    char **preput;    /* --preput KEY VALUE: pairs put in the key-value space */
-    int npreput;
-    /* a spawned job of several commands: --app N WDIR ARGC PROGRAM ARGS... */
-    struct job_app {
-        int n;
-        const char *wdir;
-        char **argv; /* NULL-terminated copy of the words */
-    } *apps;
-    int napps;
-    /* operator control (top mpiexec only): see control.h */
-    int control_fd;
-    char control_path[108];
-} job_t;
-
 static volatile sig_atomic_t mpiexec_signal;
 
 static void mpiexec_on_signal(int sig)
@@ -131,38 +39,21 @@ static void mpiexec_on_signal(int sig)
     mpiexec_signal = sig;
 }
 
-/* Process fault tolerance: a child's end wakes the poll loop at once (a
- * byte on this pipe), so its death reaches the other ranks without waiting
- * for the loop's timeout. A rank's pipes close as it exits, just before it
- * can be reaped: the poll they wake found no child to reap, and the death
- * waited 100 ms for the next pass. */
-static int mpiexec_chld_pipe[2] = {-1, -1};
-
-static void mpiexec_on_chld(int sig)
-{
-    (void)sig;
-    int e = errno;
-    if (write(mpiexec_chld_pipe[1], "", 1) < 0) {
-        /* full: a wake-up is pending anyway */
-    }
-    errno = e;
-}
-
-static double now(void)
+double job_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int env_entry_valid(const char *kv)
+int job_env_entry_valid(const char *kv)
 {
     const char *eq = strchr(kv, '=');
     return eq && eq > kv;
 }
 
 /* Takes ownership of `kv` (NAME=VALUE). */
-static int job_env_add(job_t *j, char *kv)
+int job_env_add(job_t *j, char *kv)
 {
     if (j->nenv_extra == j->capenv_extra) {
         int cap = j->capenv_extra ? 2 * j->capenv_extra : 64;
@@ -230,8 +121,7 @@ static void job_kill(job_t *j, int sig)
             kill(-j->ranks[i].pid, sig); /* the rank's whole process group */
 }
 
-static void job_fail(job_t *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void job_fail(job_t *j, int code, const char *fmt, ...)
+void job_fail(job_t *j, int code, const char *fmt, ...)
 {
     if (j->failed)
         return;
@@ -247,41 +137,6 @@ static void job_fail(job_t *j, int code, const char *fmt, ...)
     job_kill(j, SIGTERM);
 }
 
-/* The failure board (process fault tolerance): a page of shared memory
- * this process writes and its ranks read, with one load in each progress
- * pass, the first word telling whether anything changed (src/proto/ft.c).
- * Without it the job runs, but its ranks learn of no death. */
-static void job_ft_board(job_t *j)
-{
-    size_t len = sizeof(uint32_t) * ((size_t)j->world + 1);
-    j->ft_fd = memfd_create("railmpi-failures", MFD_CLOEXEC);
-    void *p = MAP_FAILED;
-    if (j->ft_fd >= 0 && ftruncate(j->ft_fd, (off_t)len) == 0)
-        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, j->ft_fd, 0);
-    j->ft_listed = calloc((size_t)j->world, 1);
-    if (p == MAP_FAILED || !j->ft_listed) {
-        fprintf(stderr, "mpiexec: no failure board (%s): ranks will not learn of deaths\n", strerror(errno));
-        if (p != MAP_FAILED)
-            munmap(p, len);
-        if (j->ft_fd >= 0)
-            close(j->ft_fd);
-        j->ft_fd = -1;
-        return;
-    }
-    j->ft_board = p;
-}
-
-/* World rank g is dead: on the board once (the slot, then the count). */
-static void job_ft_list(job_t *j, int g)
-{
-    if (!j->ft_board || g < 0 || g >= j->world || j->ft_listed[g])
-        return;
-    j->ft_listed[g] = 1;
-    uint32_t n = atomic_load_explicit(&j->ft_board[0], memory_order_relaxed);
-    atomic_store_explicit(&j->ft_board[1 + n], (uint32_t)g, memory_order_relaxed);
-    atomic_store_explicit(&j->ft_board[0], n + 1, memory_order_release);
-}
-
 #define ABORT_GRACE 0.5
 
 static void on_abort(void *ctx, int rank, int code, const char *msg)
@@ -293,13 +148,13 @@ static void on_abort(void *ctx, int rank, int code, const char *msg)
         return;
     j->abort_rank = rank;
     j->abort_code = code;
-    j->abort_at = now();
+    j->abort_at = job_now();
 }
 
 /* The pending abort ends the job once its grace is over (or at once). */
 static void abort_settle(job_t *j, int at_once)
 {
-    if (j->abort_rank < 0 || (!at_once && now() - j->abort_at < ABORT_GRACE))
+    if (j->abort_rank < 0 || (!at_once && job_now() - j->abort_at < ABORT_GRACE))
         return;
     int r = j->abort_rank, code = j->abort_code;
     j->abort_rank = -1;
@@ -475,31 +330,6 @@ static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const
     return 0;
 }
 
-/* proxy: the ranks' puts and barriers go up to the top mpiexec */
-static void on_put_up(void *ctx, const char *key, const char *val)
-{
-    job_t *j = ctx;
-    if (ctl_send(j->up.fd, "put %s %s\n", key, val) < 0)
-        job_fail(j, 1, "lost the connection to mpiexec");
-}
-
-/* proxy: a rank's partition timeout goes to mpiexec, which decides */
-static int on_lost_up(void *ctx, int rank, int lost)
-{
-    job_t *j = ctx;
-    (void)rank;
-    if (!j->proc_ft || ctl_send(j->up.fd, "lost %d\n", lost) < 0)
-        return -1;
-    return 0;
-}
-
-static void on_barrier_up(void *ctx)
-{
-    job_t *j = ctx;
-    if (ctl_send(j->up.fd, "barrier\n") < 0)
-        job_fail(j, 1, "lost the connection to mpiexec");
-}
-
 /* The command (of several, --app) that rank r runs; -1 with one program. */
 static int job_app_of(const job_t *j, int r)
 {
@@ -524,9 +354,9 @@ static int job_start(job_t *j)
     }
     pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized, .spawn = on_spawn};
     if (j->up.fd >= 0) {
-        ev.put = on_put_up;
-        ev.barrier = on_barrier_up;
-        ev.lost = on_lost_up;
+        ev.put = proxy_on_put;
+        ev.barrier = proxy_on_barrier;
+        ev.lost = proxy_on_lost;
     }
     j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
     if (j->pmi)
@@ -646,7 +476,7 @@ static int job_start_remote(job_t *j)
         }
     if (!j->genvnone)
         for (char **e = environ; *e; e++)
-            if (env_entry_valid(*e) && !remote_field_fits(*e))
+            if (job_env_entry_valid(*e) && !remote_field_fits(*e))
                 fprintf(stderr, "mpiexec: not passing %.40s... to other hosts: too long\n", *e);
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
     j->host_first = calloc((size_t)j->nhosts, sizeof *j->host_first);
@@ -707,7 +537,7 @@ static int job_start_remote(job_t *j)
  * with Hydra (ssh sets its own). */
 static int remote_env_passes(const char *e)
 {
-    return env_entry_valid(e) && strncmp(e, "DISPLAY=", 8) && remote_field_fits(e);
+    return job_env_entry_valid(e) && strncmp(e, "DISPLAY=", 8) && remote_field_fits(e);
 }
 
 /* The job description (remote.h): all of our environment unless -genvnone,
@@ -793,46 +623,6 @@ static void remote_kv_add(job_t *j, const char *key, const char *val)
     j->nkv++;
 }
 
-/* Process fault tolerance: proxy h died (killed, or its host is gone: ssh
- * gives up with 255), and with it every rank of its host (they die with
- * their proxy): each is reported to the other hosts as dead. */
-static void remote_host_failed(job_t *j, int h, int st)
-{
-    int first = j->host_first[h], n = j->host_count[h];
-    if (!j->ft_code)
-        j->ft_code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
-    if (j->host_dead[h])
-        return; /* declared dead before (remote_host_lost) */
-    j->host_dead[h] = 1;
-    fprintf(stderr, "mpiexec: the proxy on host %s (ranks %d-%d) ended with %s %d; its ranks are dead, the job goes on "
-            "(process fault tolerance)\n", j->hosts[h], first, first + n - 1, WIFSIGNALED(st) ? "signal" : "code",
-            WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-    for (int p = 0; p < j->nhosts; p++)
-        if (p != h && j->ctl[p].fd >= 0)
-            for (int g = first; g < first + n; g++)
-                ctl_send(j->ctl[p].fd, "failed %d\n", g);
-}
-
-/* Process fault tolerance: a rank of host h found world rank g unreachable
- * past the partition timeout. mpiexec is the arbiter: the first such report
- * between two hosts decides, the host of g is dead (its proxy and ranks are
- * killed, wherever it can still be reached) and every other host is told;
- * reports from a host already dead count for nothing. */
-static void remote_host_lost(job_t *j, int h, int g)
-{
-    int hg = -1;
-    for (int p = 0; p < j->nhosts; p++)
-        if (g >= j->host_first[p] && g < j->host_first[p] + j->host_count[p])
-            hg = p;
-    if (hg < 0 || hg == h || j->host_dead[h] || j->host_dead[hg])
-        return;
-    fprintf(stderr, "mpiexec: host %s finds rank %d on host %s unreachable past the partition timeout: host %s "
-            "counts as dead (process fault tolerance)\n", j->hosts[h], g, j->hosts[hg], j->hosts[hg]);
-    if (j->ranks[hg].pid > 0 && !j->ranks[hg].exited)
-        kill(-j->ranks[hg].pid, SIGKILL); /* the launcher's process group: the proxy, and its ranks with it */
-    remote_host_failed(j, hg, SIGKILL); /* as killed: exit code 137 */
-}
-
 /* Lines from proxy h: "put KEY VALUE" and "barrier". */
 static void remote_input(job_t *j, int h)
 {
@@ -872,7 +662,7 @@ static void remote_input(job_t *j, int h)
 
 /* To every live local rank's control pipe; returns how many took it. A rank
  * without network rails closes its pipe at MPI_Init: nothing to migrate. */
-static int job_command_local(job_t *j, const char *cmd)
+int job_command_local(job_t *j, const char *cmd)
 {
     char line[256];
     int len = snprintf(line, sizeof line, "%s\n", cmd), n = 0;
@@ -907,199 +697,6 @@ static void job_control(job_t *j)
         if (j->ctl[h].fd >= 0 && ctl_send(j->ctl[h].fd, "%s\n", cmd) >= 0)
             hosts++;
     control_reply(fd, "%s: passed to the ranks of %d of %d hosts", hosts ? "ok" : "error", hosts, j->nhosts);
-}
-
-/* ---- multi-host: the proxy side ---------------------------------------- */
-
-/* The next line from mpiexec during start-up, waiting until `deadline` at most. */
-static char *proxy_next_line(job_t *j, double deadline, size_t *used)
-{
-    char *line;
-    while (!(line = ctl_next_line(&j->up, used))) {
-        struct pollfd pf = {.fd = j->up.fd, .events = POLLIN};
-        int ms = (int)((deadline - now()) * 1000);
-        if (ms <= 0 || poll(&pf, 1, ms) <= 0 || ctl_read(&j->up) < 0)
-            return NULL;
-    }
-    return line;
-}
-
-/* The job description that follows setup (remote.h), up to its `end`. */
-static int proxy_job_recv(job_t *j, double deadline)
-{
-    char **args = NULL, *cwd = NULL;
-    int nargs = 0, rc = -1;
-    for (;;) {
-        size_t used = 0;
-        char *line = proxy_next_line(j, deadline, &used);
-        if (!line) {
-            fprintf(stderr, "mpiexec (proxy on %s): the job description from mpiexec is incomplete\n",
-                    j->host_id);
-            break;
-        }
-        char *arg = strchr(line, ' ');
-        if (arg)
-            *arg++ = 0;
-        char *val = arg ? remote_decode(arg) : NULL;
-        if (!strcmp(line, "end") && !arg) {
-            ctl_consume(&j->up, used);
-            if (!nargs)
-                fprintf(stderr, "mpiexec (proxy on %s): mpiexec sent no program\n", j->host_id);
-            rc = nargs ? 0 : -1;
-            break;
-        } else if (!strcmp(line, "envnone") && !arg) {
-            j->genvnone = 1;
-        } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
-            if (!strncmp(val, "RAILMPI_PROC_FT=", 16)) {
-                int64_t v = 0;
-                j->proc_ft = rm_config_parse(RM_CFG_BOOL, val + 16, &v) == RM_OK && v;
-            }
-            if (job_env_add(j, val) < 0)
-                break;
-            val = NULL;
-        } else if (val && !strcmp(line, "app") && atoi(val) > 0) {
-            struct job_app *ap = realloc(j->apps, sizeof *ap * (size_t)(j->napps + 1));
-            if (ap)
-                j->apps = ap;
-            char **av = ap ? calloc(1, sizeof *av) : NULL, *dot = strdup(".");
-            if (!av || !dot) {
-                free(av);
-                free(dot);
-                free(val);
-                break;
-            }
-            ap[j->napps++] = (struct job_app){.n = atoi(val), .wdir = dot, .argv = av};
-            free(val);
-            val = NULL;
-        } else if (val && !strcmp(line, "appdir") && j->napps) {
-            free((char *)j->apps[j->napps - 1].wdir);
-            j->apps[j->napps - 1].wdir = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "apparg") && j->napps) {
-            struct job_app *ap = &j->apps[j->napps - 1];
-            int k = 0;
-            while (ap->argv[k])
-                k++;
-            char **av = realloc(ap->argv, sizeof *av * (size_t)(k + 2));
-            if (!av) {
-                free(val);
-                break;
-            }
-            av[k] = val;
-            av[k + 1] = NULL;
-            ap->argv = av;
-            val = NULL;
-        } else if (val && !strcmp(line, "usize") && atoi(val) > 0) {
-            j->usize = atoi(val);
-            free(val);
-        } else if (val && !strcmp(line, "launcher") && !j->spawn_launcher) {
-            j->spawn_launcher = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "host")) {
-            char **h = realloc(j->spawn_hosts, sizeof *h * (size_t)(j->nspawn_hosts + 1));
-            if (!h) {
-                free(val);
-                break;
-            }
-            j->spawn_hosts = h;
-            h[j->nspawn_hosts++] = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "cwd") && !cwd) {
-            cwd = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "arg")) {
-            char **a = realloc(args, sizeof *a * (size_t)(nargs + 2));
-            if (!a) {
-                free(val);
-                break;
-            }
-            args = a;
-            args[nargs++] = val;
-            args[nargs] = NULL;
-            val = NULL;
-        } else {
-            fprintf(stderr, "mpiexec (proxy on %s): malformed job description from mpiexec: '%.40s%s%.40s'\n",
-                    j->host_id, line, arg ? " " : "", arg ? arg : "");
-            free(val);
-            break;
-        }
-        ctl_consume(&j->up, used);
-    }
-    if (rc == 0) {
-        j->argv = args;
-        if (cwd && chdir(cwd) != 0) {
-            /* not on this host: the ranks start where the launcher left us */
-        }
-    } else {
-        for (int i = 0; i < nargs; i++)
-            free(args[i]);
-        free(args);
-    }
-    free(cwd);
-    return rc;
-}
-
-static int proxy_connect(job_t *j)
-{
-    j->up.fd = remote_connect(j->proxy_addr, j->launch_ip, sizeof j->launch_ip);
-    if (j->up.fd < 0) {
-        fprintf(stderr, "mpiexec (proxy on %s): cannot reach mpiexec at %s\n", j->host_id, j->proxy_addr);
-        return -1;
-    }
-    double deadline = now() + 60;
-    ctl_send(j->up.fd, "hello %d\n", j->proxy_id);
-    size_t used = 0;
-    char *line = proxy_next_line(j, deadline, &used);
-    if (!line || sscanf(line, "setup %127s %127s", j->kvsname, j->job_secret) != 2) {
-        fprintf(stderr, "mpiexec (proxy on %s): mpiexec did not set up the job\n", j->host_id);
-        return -1;
-    }
-    ctl_consume(&j->up, used);
-    return proxy_job_recv(j, deadline);
-}
-
-static void proxy_input(job_t *j)
-{
-    if (ctl_read(&j->up) < 0) {
-        close(j->up.fd);
-        j->up.fd = -2; /* not -1: still a proxy, just orphaned */
-        job_fail(j, 1, "lost the connection to mpiexec; ending the job on %s", j->host_id);
-        return;
-    }
-    size_t used = 0;
-    char *line;
-    while ((line = ctl_next_line(&j->up, &used))) {
-        char key[128], val[1100];
-        int g;
-        if (sscanf(line, "kv %127s %1099s", key, val) == 2)
-            pmi_server_kv_put(j->pmi, key, val);
-        else if (!strcmp(line, "barrier_out"))
-            pmi_server_barrier_release(j->pmi);
-        else if (!strncmp(line, "migrate ", 8))
-            job_command_local(j, line);
-        else if (sscanf(line, "failed %d", &g) == 1)
-            job_ft_list(j, g);
-    }
-    ctl_consume(&j->up, used);
-}
-
-/* Process fault tolerance: world rank g died. The ranks of this host read
- * it on the board; a proxy tells mpiexec, which tells the other hosts'
- * proxies (remote_input). */
-static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void job_rank_failed(job_t *j, int g, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "mpiexec: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "; the job goes on (process fault tolerance)\n");
-    va_end(ap);
-    if (!j->ft_code)
-        j->ft_code = code;
-    job_ft_list(j, g);
-    if (j->up.fd >= 0 && ctl_send(j->up.fd, "failed %d\n", g) < 0)
-        job_fail(j, 1, "lost the connection to mpiexec");
 }
 
 static void job_reap(job_t *j)
@@ -1182,7 +779,7 @@ static int job_run(job_t *j)
 {
     struct pollfd *pf = calloc((size_t)(4 * j->n + 4), sizeof *pf);
     int *who = calloc((size_t)(4 * j->n + 4), sizeof *who);
-    double t0 = now(), kill_at = 0;
+    double t0 = job_now(), kill_at = 0;
     while (!job_done(j)) {
         int k = 0;
         for (int r = 0; r < j->n; r++) {
@@ -1204,8 +801,8 @@ static int job_run(job_t *j)
             pf[k] = (struct pollfd){.fd = j->control_fd, .events = POLLIN};
             who[k++] = -2;
         }
-        if (mpiexec_chld_pipe[0] >= 0) {
-            pf[k] = (struct pollfd){.fd = mpiexec_chld_pipe[0], .events = POLLIN};
+        if (job_chld_fd() >= 0) {
+            pf[k] = (struct pollfd){.fd = job_chld_fd(), .events = POLLIN};
             who[k++] = -3;
         }
         int n = poll(pf, (nfds_t)k, j->abort_rank >= 0 ? 20 : 100);
@@ -1217,9 +814,7 @@ static int job_run(job_t *j)
                 continue;
             }
             if (who[i] == -3) {
-                char b[64];
-                while (read(mpiexec_chld_pipe[0], b, sizeof b) > 0)
-                    ; /* job_reap below */
+                job_chld_drain(); /* job_reap below */
                 continue;
             }
             if (who[i] < 0) {
@@ -1247,13 +842,13 @@ static int job_run(job_t *j)
             job_kill(j, sig);
             job_fail(j, 128 + sig, "received signal %d (%s); ending the job", sig, strsignal(sig));
         }
-        if (j->timeout > 0 && !j->failed && now() - t0 > j->timeout)
+        if (j->timeout > 0 && !j->failed && job_now() - t0 > j->timeout)
             job_fail(j, 124, "timeout: the job ran longer than %.0f s", j->timeout);
         if (j->aborting && !kill_at)
-            kill_at = now() + 2;
-        if (kill_at && now() > kill_at) {
+            kill_at = job_now() + 2;
+        if (kill_at && job_now() > kill_at) {
             job_kill(j, SIGKILL);
-            kill_at = now() + 1;
+            kill_at = job_now() + 1;
         }
     }
     free(pf);
@@ -1496,10 +1091,8 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    if (j.proc_ft && pipe2(mpiexec_chld_pipe, O_CLOEXEC | O_NONBLOCK) == 0) {
-        struct sigaction sc = {.sa_handler = mpiexec_on_chld, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
-        sigaction(SIGCHLD, &sc, NULL);
-    }
+    if (j.proc_ft)
+        job_chld_watch();
     if ((j.remote ? job_start_remote(&j) : job_start(&j)) < 0) {
         job_kill(&j, SIGKILL);
         rc = 1;
