@@ -317,6 +317,13 @@ static int req_test_all(const char *fn_name_, int count, MPI_Request reqs[], int
         if (!req_inactive(rs[i]) && !rs[i]->done)
             all = 0;
     *flag = all;
+    /* ULFM: a wildcard receive that a failure not acknowledged blocks */
+    for (int i = 0; !all && !peek && proto_ft_nfailed && i < count; i++)
+        if (!req_inactive(rs[i]) && proto_ft_recv_blocked(rs[i])) {
+            err = mpi_err_raise(rs[i]->comm, MPIX_ERR_PROC_FAILED_PENDING, fn_name_, "request %d: %s", i,
+                                req_pending_msg);
+            goto out;
+        }
     if (all) {
         comm_t *ec = NULL;
         int rc = req_finish_all(count, reqs, rs, statuses, NULL, NULL, &ec, peek);
@@ -358,6 +365,20 @@ static int req_some(const char *fn_name_, int incount, MPI_Request reqs[], int *
             *outcount = MPI_UNDEFINED;
             goto out;
         }
+        /* ULFM: nothing complete, and a wildcard receive that a failure not
+         * acknowledged blocks: reported as the one request of the call, in
+         * its status, and kept */
+        for (int i = 0; !ready && !peek && proto_ft_nfailed && i < incount; i++)
+            if (!req_inactive(rs[i]) && proto_ft_recv_blocked(rs[i])) {
+                *outcount = 1;
+                indices[0] = i;
+                if (statuses != MPI_STATUSES_IGNORE) {
+                    mpi_status_empty(&statuses[0]);
+                    statuses[0].MPI_ERROR = MPIX_ERR_PROC_FAILED_PENDING;
+                }
+                err = mpi_err_raise(rs[i]->comm, MPI_ERR_IN_STATUS, fn_name_, "request %d: %s", i, req_pending_msg);
+                goto out;
+            }
         if (ready || !blocking) {
             if (!ready)
                 proto_progress();

@@ -5,7 +5,8 @@
  *    and a large one pending when it died),
  *  - a receive from MPI_ANY_SOURCE reports MPIX_ERR_PROC_FAILED_PENDING
  *    while the failure is not acknowledged (MPI_Wait, MPI_Test, MPI_Waitany,
- *    MPI_Waitall), stays pending, and matches a message once it is,
+ *    MPI_Waitall, MPI_Waitsome, MPI_Testall), stays pending, and matches a
+ *    message once it is,
  *  - MPIX_Comm_get_failed / failure_get_acked / ack_failed name rank 3,
  *  - a collective on MPI_COMM_WORLD fails instead of waiting,
  *  - MPIX_Comm_revoke reaches ranks blocked in a receive on the revoked
@@ -108,6 +109,14 @@ int main(int argc, char **argv)
         rc = MPI_Waitany(1, &req, &idx, &st);
         CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && idx == 0 && req != MPI_REQUEST_NULL,
               "wildcard waitany: class %d index %d", eclass(rc), idx);
+        int outc = -1, ind = -1, tflag = 1;
+        rc = MPI_Waitsome(1, &req, &outc, &ind, &st);
+        CHECK(rc == MPI_ERR_IN_STATUS && outc == 1 && ind == 0 && st.MPI_ERROR == MPIX_ERR_PROC_FAILED_PENDING &&
+                  req != MPI_REQUEST_NULL,
+              "wildcard waitsome: rc %d outcount %d index %d error %d", rc, outc, ind, st.MPI_ERROR);
+        rc = MPI_Testall(1, &req, &tflag, MPI_STATUSES_IGNORE);
+        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && !tflag && req != MPI_REQUEST_NULL,
+              "wildcard testall: class %d flag %d", eclass(rc), tflag);
         /* waitall: the other request completes, the wildcard one stays */
         MPI_Request two[2];
         MPI_Status sts[2];
