@@ -3481,6 +3481,33 @@ int MPIX_Query_ze_support(void);
 int PMPIX_Query_ze_support(void);
 int MPIX_Query_hip_support(void);
 int PMPIX_Query_hip_support(void);
+/* Process fault tolerance (User-Level Failure Mitigation), with MPICH's
+ * names and numbers: a job started with RAILMPI_PROC_FT=1 (mpiexec
+ * -disable-auto-cleanup) keeps running when a rank dies; operations that
+ * involve it fail with MPIX_ERR_PROC_FAILED (docs/ulfm.md). */
+#define MPIX_ERR_PROC_FAILED           101 /* a process involved has failed */
+#define MPIX_ERR_PROC_FAILED_PENDING   102 /* a wildcard receive's potential sender failed */
+#define MPIX_ERR_REVOKED               103 /* the communicator was revoked */
+int MPIX_Comm_revoke(MPI_Comm comm);
+int MPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int MPIX_Comm_failure_ack(MPI_Comm comm);
+int MPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int MPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+int MPIX_Comm_agree(MPI_Comm comm, int *flag);
+int MPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int MPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int MPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPIX_Comm_revoke(MPI_Comm comm);
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag);
+int PMPIX_Comm_failure_ack(MPI_Comm comm);
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp);
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked);
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag);
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request);
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -212,6 +212,11 @@ rm_status_t boot_name_unpublish(const char *service)
     return boot_ops->name_unpublish(s);
 }
 
+rm_status_t boot_report_lost(int rank)
+{
+    return boot_ops && boot_ops->lost ? boot_ops->lost(rank) : RM_ERR_UNSUPPORTED;
+}
+
 rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap)
 {
     if (boot_ops && boot_ops->spawn_cmds)

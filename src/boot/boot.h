@@ -50,6 +50,11 @@ typedef struct boot_cmd {
     const char *const *ikeys, *const *ivals;
 } boot_cmd_t;
 rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap);
+/* Process fault tolerance: world rank `rank` has been unreachable past the
+ * partition timeout; the launcher decides which side is dead and lists it
+ * on the failure board. RM_ERR_UNSUPPORTED (or another error) when the
+ * launcher cannot (then the caller fails the peer's operations itself). */
+rm_status_t boot_report_lost(int rank);
 /* A spawned job: the parent's port (RM_ERR_NOT_FOUND for any other job). */
 rm_status_t boot_parent_port(char *port, int cap);
 

@@ -186,6 +186,13 @@ static rm_status_t pmi1_spawn(const char *blocks, char *why, size_t cap)
     return st;
 }
 
+static rm_status_t pmi1_lost(int rank)
+{
+    char line[64], reply[PMI1_LINE_MAX];
+    snprintf(line, sizeof line, "cmd=railmpi_lost rank=%d\n", rank);
+    return pmi1_call(line, "railmpi_lost_ack", reply, sizeof reply);
+}
+
 const boot_ops_t boot_pmi1_ops = {
     .name = PMI1,
     .bad_key = " =\n",
@@ -200,4 +207,5 @@ const boot_ops_t boot_pmi1_ops = {
     .name_lookup = pmi1_name_lookup,
     .name_unpublish = pmi1_name_unpublish,
     .spawn = pmi1_spawn,
+    .lost = pmi1_lost,
 };

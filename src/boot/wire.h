@@ -40,6 +40,10 @@ typedef struct boot_ops {
     /* optional: the parent's port in a spawned job (RM_ERR_NOT_FOUND in
      * any other); without it only PMI-1 asks its key-value space */
     rm_status_t (*parent_port)(char *port, size_t cap);
+    /* optional: tell the launcher that world rank `rank` has been
+     * unreachable past the partition timeout (process fault tolerance: it
+     * decides which side is dead; railmpi's mpiexec only) */
+    rm_status_t (*lost)(int rank);
 } boot_ops_t;
 
 extern const boot_ops_t boot_pmix_ops, boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;

@@ -9,6 +9,19 @@
 #include "dtype/dtype.h"
 #include "util/status.h"
 
+struct request;
+
+/* Failure-tolerant (src/coll/agree.c; intracommunicators, else
+ * RM_ERR_UNSUPPORTED): *flag becomes the AND of the survivors' flags, the
+ * same at every survivor (RM_ERR_PROC_FAILED, also the same everywhere, when
+ * a member died in it or a failure on c was not acknowledged); shrink
+ * builds the communicator of the members every survivor agrees are alive. */
+rm_status_t coll_agree(comm_t *c, int *flag);
+rm_status_t coll_shrink(comm_t *c, comm_t **out);
+/* Their nonblocking forms: *out completes (status in gstate, as a
+ * nonblocking collective's) once *flag / *newcomm is written. */
+rm_status_t coll_iagree(comm_t *c, int *flag, struct request **out);
+rm_status_t coll_ishrink(comm_t *c, MPI_Comm *newcomm, struct request **out);
 rm_status_t coll_barrier(comm_t *c);
 rm_status_t coll_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
 rm_status_t coll_gather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,

@@ -387,6 +387,10 @@ static void sched_round_begin(coll_sched_t *s)
     }
     for (i = s->first; i < s->next && s->err >= 0; i++) {
         sched_step_t *st = &s->steps[i];
+        /* a dead member, or a revoke: the peer may have left the collective */
+        if (st->kind == STEP_RECV && __builtin_expect(proto_ft_nfailed | st->comm->revoked, 0) &&
+            (s->err = proto_ft_comm_check(st->comm)) < 0)
+            break;
         if (st->kind == STEP_RECV)
             s->err = proto_irecv(st->rbuf, st->rn, st->rdt, st->peer, st->tag, st->comm,
                                  st->comm->ctx + 1, &st->req);

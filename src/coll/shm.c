@@ -224,6 +224,10 @@ static rm_status_t shm_wait(comm_t *c, const uint64_t *word, uint64_t k, int r)
             rm_status_t f = proto_peer_failure(c->group->world[r]);
             if (f < 0)
                 return f;
+            /* a member died or the communicator was revoked: the rank
+             * waited for may have given up on this collective */
+            if ((proto_ft_nfailed || c->revoked) && (f = proto_ft_comm_check(c)) < 0)
+                return f;
             rm_lock_yield();
         }
     }

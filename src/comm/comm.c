@@ -266,6 +266,20 @@ comm_t *comm_get(MPI_Comm h)
     return rm_htable_get(&comm_table, h);
 }
 
+comm_t *comm_by_ctx(uint32_t ctx)
+{
+    if (comm_world && comm_world->ctx == ctx)
+        return comm_world;
+    if (comm_self && comm_self->ctx == ctx)
+        return comm_self;
+    for (int i = 0; i < comm_table.used; i++) {
+        comm_t *c = comm_table.slots[i];
+        if (c && c->ctx == ctx)
+            return c;
+    }
+    return NULL;
+}
+
 void comm_release(comm_t *c)
 {
     if (--c->refcount == 0)

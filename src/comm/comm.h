@@ -69,6 +69,10 @@ typedef struct comm {
     struct comm *local_comm;
     struct bsend_buf *bsend; /* MPI_Comm_attach_buffer's, NULL if none */
     struct bsend_share *bshare; /* derived from a session: the session's buffer slot */
+    /* process failures (src/proto/ft.c) */
+    int revoked;   /* MPIX_Comm_revoke: every operation but the ULFM calls fails */
+    int ft_acked;  /* failures acknowledged: this prefix of the job's failure list */
+    uint32_t ft_agree_seq; /* agreements run on it (src/coll/agree.c): their tags */
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -76,6 +80,8 @@ extern comm_t *comm_world, *comm_self;
 rm_status_t comm_init(int world_rank, int world_size); /* after proto is up */
 void comm_finalize(void);
 comm_t *comm_get(MPI_Comm h); /* NULL if invalid or MPI_COMM_NULL */
+/* The communicator (with a handle) of point-to-point context ctx, or NULL. */
+comm_t *comm_by_ctx(uint32_t ctx);
 void comm_release(comm_t *c);
 group_t *group_get(MPI_Group h);
 errhandler_t *errhandler_get(MPI_Errhandler h);

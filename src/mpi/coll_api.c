@@ -12,6 +12,7 @@ int PMPI_Barrier(MPI_Comm comm)
     MPI_BEGIN("MPI_Barrier");
     comm_t *c = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_barrier(c) : coll_barrier(c));
     MPI_END();
 }
@@ -23,6 +24,7 @@ static int coll_bcast_any(const char *fn_name_, void *buffer, MPI_Count count,
     comm_t *c = NULL;
     dtype_t *dt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_bcast_checks(fn_name_, c, buffer, count, datatype, root, &dt));
     MPI_CHECK_STATUS(c, comm_is_inter(c) ? coll_inter_bcast(buffer, count, dt, root, c)
                                          : coll_bcast(buffer, count, dt, root, c));
@@ -38,6 +40,7 @@ static int coll_gather_any(const char *fn_name_, const void *sendbuf, MPI_Count 
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_rooted_checks(fn_name_, c, root, sendbuf, sendcount, sendtype, &sdt, recvbuf,
                                    recvcount, rv, "recvcounts", recvtype, &rdt));
     const MPI_Count *cnt = rv ? rv->counts : NULL;
@@ -60,6 +63,7 @@ static int coll_scatter_any(const char *fn_name_, const void *sendbuf, MPI_Count
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_rooted_checks(fn_name_, c, root, recvbuf, recvcount, recvtype, &rdt, sendbuf,
                                    sendcount, sv, "sendcounts", sendtype, &sdt));
     const MPI_Count *cnt = sv ? sv->counts : NULL;
@@ -82,6 +86,7 @@ static int coll_allgather_any(const char *fn_name_, const void *sendbuf, MPI_Cou
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_allgather_checks(fn_name_, c, sendbuf, sendcount, sendtype, &sdt, recvbuf,
                                       recvcount, rv, recvtype, &rdt));
     const MPI_Count *cnt = rv ? rv->counts : NULL;
@@ -105,6 +110,7 @@ static int coll_alltoall_any(const char *fn_name_, const void *sendbuf, MPI_Coun
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_alltoall_checks(fn_name_, c, sendbuf, sendcount, sv, sendtype, &sdt, recvbuf,
                                      recvcount, rv, recvtype, &rdt));
     if (comm_is_inter(c))
@@ -130,6 +136,7 @@ static int coll_reduce_any(const char *fn_name_, int kind, const void *sendbuf, 
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     int rooted = kind == RED_REDUCE ? 1 : kind == RED_SCAN || kind == RED_EXSCAN ? 2 : 0;
     MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, rooted,
                                    root, &dt, &o));
@@ -168,6 +175,7 @@ static int coll_reduce_scatter_any(const char *fn_name_, const void *sendbuf, vo
     dtype_t *dt = NULL;
     op_t *o = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     MPI_CHECKED(coll_reduce_scatter_checks(fn_name_, c, sendbuf, rv, datatype, op, &dt, &o));
     MPI_CHECK_STATUS(c, comm_is_inter(c)
                             ? coll_inter_reduce_scatter(sendbuf, recvbuf, 0, rv->counts, dt, o, c)

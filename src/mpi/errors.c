@@ -76,6 +76,9 @@ static const char *const mpi_err_names[] = {
     [MPI_ERR_PROC_ABORTED] = "MPI_ERR_PROC_ABORTED: a process aborted",
     [MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value too large",
     [MPI_ERR_ERRHANDLER] = "MPI_ERR_ERRHANDLER: invalid error handler",
+    [MPIX_ERR_PROC_FAILED] = "MPIX_ERR_PROC_FAILED: a process involved has failed",
+    [MPIX_ERR_PROC_FAILED_PENDING] = "MPIX_ERR_PROC_FAILED_PENDING: a potential sender has failed",
+    [MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: the communicator was revoked",
 };
 
 const char *mpi_err_class_name(int errclass)
@@ -103,6 +106,11 @@ int mpi_err_from_status(rm_status_t st)
     case RM_ERR_UNSUPPORTED:
         return MPI_ERR_UNSUPPORTED_OPERATION;
     case RM_ERR_PROC_FAILED:
+        return MPIX_ERR_PROC_FAILED;
+    case RM_ERR_PROC_FAILED_PENDING:
+        return MPIX_ERR_PROC_FAILED_PENDING;
+    case RM_ERR_REVOKED:
+        return MPIX_ERR_REVOKED;
     case RM_ERR_CLOSED:
         return MPI_ERR_PROC_ABORTED;
     case RM_ERR_INTERNAL:

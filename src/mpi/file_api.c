@@ -44,6 +44,10 @@ int mpi_file_errclass(int rc)
 
 int mpi_file_err(io_file_t *f, int errclass, const char *fn, const char *fmt, ...)
 {
+    /* src/io reports a collective that failed as an I/O error; when a member
+     * of the file's communicator has died, the death is the cause (ULFM) */
+    if (errclass == MPI_ERR_IO && f && proto_ft_nfailed && proto_ft_comm_check(f->comm) == RM_ERR_PROC_FAILED)
+        errclass = MPIX_ERR_PROC_FAILED;
     char detail[512], line[800];
     va_list ap;
     va_start(ap, fmt);

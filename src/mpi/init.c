@@ -73,7 +73,7 @@ int mpi_engine_start(const char *fn_name_, int required, int *provided)
     mpi_err_initial_load();
     if ((st = dtype_init()) < 0 || (st = op_init()) < 0)
         goto fail;
-    if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)
+    if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0 || (st = proto_ft_init()) < 0)
         goto fail;
     if ((st = comm_init(bi.rank, bi.size)) < 0 || (st = rma_init()) < 0 || (st = mpi_spawn_init()) < 0 ||
         (st = proto_async_start()) < 0)
@@ -140,7 +140,9 @@ void mpi_engine_stop(void)
     proto_bsend_finalize(); /* every buffered message goes out first */
     proto_drain();
     /* nobody leaves while a peer may still read from its memory */
-    rm_status_t st = coll_barrier(comm_world);
+    /* with dead ranks, or MPI_COMM_WORLD revoked, among the survivors */
+    rm_status_t st = proto_ft_nfailed || comm_world->revoked ? proto_ft_final_barrier(comm_world)
+                                                             : coll_barrier(comm_world);
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
@@ -152,6 +154,7 @@ void mpi_engine_stop(void)
     mpi_hw_finalize();
     mpi_err_user_finalize();
     proto_finalize();
+    proto_ft_finalize();
     coll_finalize();
     op_finalize();
     dtype_finalize();

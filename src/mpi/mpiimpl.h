@@ -17,6 +17,8 @@
  * by the linker version script (src/libmpi.map). */
 #define RM_PRAGMA(x) _Pragma(#x)
 #define RM_ALIAS(name) RM_PRAGMA(weak MPI_##name = PMPI_##name)
+/* The same for railmpi's MPIX_ extensions (PMPIX_ names, as MPICH's). */
+#define RM_ALIASX(name) RM_PRAGMA(weak MPIX_##name = PMPIX_##name)
 
 typedef struct mpi_state {
     /* atomic: MPI_Initialized and MPI_Finalized read them without the lock,
@@ -170,6 +172,25 @@ void mpit_event_deliver(void);
         if (!((c) = (h) == MPI_COMM_WORLD ? comm_world : comm_get(h)))               \
             MPI_FAIL(NULL, MPI_ERR_COMM, "invalid communicator 0x%x", (unsigned)(h)); \
         err_comm_ = (c);                                                             \
+    } while (0)
+
+/* Process failures (docs/ulfm.md): point-to-point on a revoked communicator
+ * fails; a collective fails on a revoked one and on one with a dead member
+ * (proto_ft_nfailed is 0 in a job without failures: one test). */
+#define CHECK_REVOKED(c)                                                             \
+    do {                                                                             \
+        if (__builtin_expect((c)->revoked, 0))                                       \
+            MPI_FAIL((c), MPIX_ERR_REVOKED, "the communicator was revoked");         \
+    } while (0)
+#define CHECK_COLL_FT(c)                                                             \
+    do {                                                                             \
+        if (__builtin_expect((c)->revoked | proto_ft_nfailed, 0)) {                  \
+            rm_status_t ft_ = proto_ft_comm_check(c);                                \
+            if (ft_ < 0)                                                             \
+                MPI_FAIL((c), mpi_err_from_status(ft_), "%s",                        \
+                         ft_ == RM_ERR_REVOKED ? "the communicator was revoked"      \
+                                               : "a member of the communicator has failed"); \
+        }                                                                            \
     } while (0)
 
 #define CHECK_COUNT(c, n)                                                            \

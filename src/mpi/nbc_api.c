@@ -58,6 +58,7 @@ static rm_status_t nbc_start(coll_sched_t *s, request_t **out, int persist)
 #define CHECK_NBC_COMM(c, comm, request)                                             \
     do {                                                                             \
         CHECK_COMM(c, comm);                                                         \
+        CHECK_COLL_FT(c);                                                            \
         CHECK_ARG(c, request, "request is NULL");                                    \
     } while (0)
 
@@ -278,6 +279,7 @@ int nbc_alltoallw(const char *fn_name_, const void *sendbuf, coll_vec_t *sv,
         CHECK_NBC_COMM(c, comm, request);
     else
         CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     CHECK_NOT_IN_PLACE(c, sendbuf);
     int n = comm_peer_size(c);
     if (!(dts = malloc(sizeof *dts * 2 * (size_t)n + 1)))

@@ -86,6 +86,7 @@ static int nbr_coll(const char *fn_name_, int kind, const nbr_side_t *snd, const
     MPI_Aint *zeros = NULL;
     coll_sched_t *s = NULL;
     CHECK_COMM(c, comm);
+    CHECK_COLL_FT(c);
     if (nb)
         CHECK_ARG(c, request, "request is NULL");
     if (!c->topo || comm_is_inter(c))

@@ -18,6 +18,7 @@
 
 #define P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, tag) \
     CHECK_COMM(c, comm);                                             \
+    CHECK_REVOKED(c);                                                \
     CHECK_COUNT(c, count);                                           \
     P2P_CHECK_DTYPE(c, dt, datatype, count);                         \
     CHECK_RANK(c, dest);                                             \
@@ -26,6 +27,7 @@
 
 #define P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, src, tag) \
     CHECK_COMM(c, comm);                                            \
+    CHECK_REVOKED(c);                                               \
     CHECK_COUNT(c, count);                                          \
     P2P_CHECK_DTYPE(c, dt, datatype, count);                        \
     CHECK_SRC_RANK(c, src);                                         \

@@ -78,29 +78,37 @@ static int req_progress(void)
     return (mpix_greq_polled ? mpix_greq_poll() : 0) + proto_progress();
 }
 
-/* Wait without holding the caller's only reference: a generalized request
- * completes from user code in another thread (which gets the lock when the
- * wait yields). A collective's schedule is one too: it is waited for as
- * point-to-point is, spinning while progress passes find work and yielding
- * the core only after the idle ones (a yield after every pass gave the core
- * away between the schedule's rounds: a 1 MiB MPI_Iallreduce + MPI_Wait of
- * 2 ranks took several times its blocking form on a loaded host). */
-static void req_wait(request_t *r)
+/* MPI_Wait and MPI_Waitall wait with proto_wait_ft, without holding the
+ * caller's only reference: a generalized request completes from user code
+ * in another thread (which gets the lock when the wait yields). A
+ * collective's schedule is one too: it is waited for as point-to-point is,
+ * spinning while progress passes find work and yielding the core only after
+ * the idle ones (a yield after every pass gave the core away between the
+ * schedule's rounds: a 1 MiB MPI_Iallreduce + MPI_Wait of 2 ranks took
+ * several times its blocking form on a loaded host). A generalized request
+ * of MPIX_Grequest_start is polled (and its class's wait function called)
+ * while it is waited for. */
+static rm_status_t req_wait(request_t *r)
 {
-    if (!mpix_greq_polled) {
-        proto_wait(r);
-        return;
-    }
+    if (!mpix_greq_polled || r->kind != REQ_GREQ)
+        return proto_wait_ft(r);
     int idle = 0;
     while (!r->done) {
-        if (r->kind == REQ_GREQ && r->gw && mpix_greq_block(r) && r->done)
+        if (r->gw && mpix_greq_block(r) && r->done)
             break;
         if (req_progress())
             idle = 0;
         else if (proto_idle_due(&idle))
             rm_lock_yield();
     }
+    return RM_OK;
 }
+
+/* A receive from MPI_ANY_SOURCE while a failure is not acknowledged
+ * (ULFM): the request stays pending, the call reports it. */
+static const char req_pending_msg[] =
+    "a process that may send to this MPI_ANY_SOURCE receive has failed; the receive is still "
+    "pending (acknowledge the failure with MPIX_Comm_failure_ack)";
 
 RM_ALIAS(Wait)
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -114,7 +122,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         mpi_status_empty(status);
         goto fn_exit;
     }
-    req_wait(r);
+    if (req_wait(r) == RM_ERR_PROC_FAILED_PENDING)
+        MPI_FAIL(r->comm, MPIX_ERR_PROC_FAILED_PENDING, "%s", req_pending_msg);
     comm_t *c = r->comm;
     int rc = req_finish(r, request, status);
     if (rc != MPI_SUCCESS)
@@ -138,6 +147,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!r->done)
         req_progress();
     *flag = r->done;
+    if (!r->done && proto_ft_nfailed && proto_ft_recv_blocked(r))
+        MPI_FAIL(r->comm, MPIX_ERR_PROC_FAILED_PENDING, "%s", req_pending_msg);
     if (r->done) {
         comm_t *c = r->comm;
         int rc = req_finish(r, request, status);
@@ -208,6 +219,16 @@ static int req_any(const char *fn_name_, int count, MPI_Request reqs[], int *ind
             idle = 0;
             continue;
         }
+        /* ULFM: a wildcard receive that a failure not acknowledged blocks */
+        for (int i = 0; proto_ft_nfailed && i < count; i++)
+            if (!req_inactive(rs[i]) && proto_ft_recv_blocked(rs[i])) {
+                *index = i;
+                if (flag)
+                    *flag = 0;
+                err = mpi_err_raise(rs[i]->comm, MPIX_ERR_PROC_FAILED_PENDING, fn_name_, "request %d: %s", i,
+                                    req_pending_msg);
+                goto out;
+            }
         if (!blocking) {
             *flag = 0;
             *index = MPI_UNDEFINED;
@@ -253,12 +274,18 @@ static int req_finish_all(int count, MPI_Request reqs[], request_t **rs, MPI_Sta
             }
             continue;
         }
-        if (!rs[i]->done) {
-            /* only Waitsome/Testsome get here, and they report no status for it */
-            continue;
-        }
         comm_t *c = rs[i]->comm;
-        int rc = peek ? req_peek(rs[i], st) : req_finish(rs[i], &reqs[i], st);
+        int rc;
+        if (!rs[i]->done) {
+            /* Waitsome/Testsome report no status for it; Waitall a wildcard
+             * receive that a failure not acknowledged blocks: it stays
+             * pending, its status says so (ULFM) */
+            if (indices || !proto_ft_nfailed || !proto_ft_recv_blocked(rs[i]))
+                continue;
+            rc = MPIX_ERR_PROC_FAILED_PENDING;
+        } else {
+            rc = peek ? req_peek(rs[i], st) : req_finish(rs[i], &reqs[i], st);
+        }
         if (rc != MPI_SUCCESS && !any_err) {
             any_err = 1;
             *err_comm = c;
@@ -288,7 +315,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
         goto out;
     for (int i = 0; i < count; i++)
         if (!req_inactive(rs[i]) && !rs[i]->done)
-            req_wait(rs[i]);
+            req_wait(rs[i]); /* a wildcard receive may stay pending (req_finish_all) */
     comm_t *ec = NULL;
     int rc = req_finish_all(count, array_of_requests, rs, array_of_statuses, NULL, NULL, &ec, 0);
     if (rc != MPI_SUCCESS)
@@ -315,6 +342,13 @@ static int req_test_all(const char *fn_name_, int count, MPI_Request reqs[], int
         if (!req_inactive(rs[i]) && !rs[i]->done)
             all = 0;
     *flag = all;
+    /* ULFM: a wildcard receive that a failure not acknowledged blocks */
+    for (int i = 0; !all && !peek && proto_ft_nfailed && i < count; i++)
+        if (!req_inactive(rs[i]) && proto_ft_recv_blocked(rs[i])) {
+            err = mpi_err_raise(rs[i]->comm, MPIX_ERR_PROC_FAILED_PENDING, fn_name_, "request %d: %s", i,
+                                req_pending_msg);
+            goto out;
+        }
     if (all) {
         comm_t *ec = NULL;
         int rc = req_finish_all(count, reqs, rs, statuses, NULL, NULL, &ec, peek);
@@ -356,6 +390,20 @@ static int req_some(const char *fn_name_, int incount, MPI_Request reqs[], int *
             *outcount = MPI_UNDEFINED;
             goto out;
         }
+        /* ULFM: nothing complete, and a wildcard receive that a failure not
+         * acknowledged blocks: reported as the one request of the call, in
+         * its status, and kept */
+        for (int i = 0; !ready && !peek && proto_ft_nfailed && i < incount; i++)
+            if (!req_inactive(rs[i]) && proto_ft_recv_blocked(rs[i])) {
+                *outcount = 1;
+                indices[0] = i;
+                if (statuses != MPI_STATUSES_IGNORE) {
+                    mpi_status_empty(&statuses[0]);
+                    statuses[0].MPI_ERROR = MPIX_ERR_PROC_FAILED_PENDING;
+                }
+                err = mpi_err_raise(rs[i]->comm, MPI_ERR_IN_STATUS, fn_name_, "request %d: %s", i, req_pending_msg);
+                goto out;
+            }
         if (ready || !blocking) {
             if (!ready)
                 req_progress();

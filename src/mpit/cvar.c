@@ -13,7 +13,7 @@
 
 /* Set by mpiexec or the engine itself, never by a tool. */
 static const char *const mpit_launcher_rows[] = {"JOB_SECRET", "HOST_ID", "LAUNCH_ADDR", "CTL_FD",
-                                                  "PARENT_PORT"};
+                                                  "PARENT_PORT", "FT_FD"};
 /* Must agree on every rank: the two sides of a message read them. */
 static const char *const mpit_all_eq_rows[] = {"EAGER_THRESHOLD", "SHM_FRAME_MAX", "SHM_RING_SIZE",
                                                "NET_CHUNK", "FT", "TCP_RAILS"};

@@ -531,6 +531,8 @@ int proto_progress(void)
     rail_health_poll(rm_now);
     if (atomic_load_explicit(&proto_commands_due, memory_order_relaxed))
         proto_async_commands();
+    if (__builtin_expect(__atomic_load_n(proto_ft_board, __ATOMIC_ACQUIRE) != proto_ft_board_read, 0))
+        proto_ft_board_poll(); /* the launcher listed a death */
     if (proto_npolls && !proto_polls_running)
         proto_polls_run();
     return n;
@@ -574,7 +576,10 @@ int proto_idle_due(int *idle)
     return 1;
 }
 
-rm_status_t proto_wait(request_t *r)
+/* The wait loop; `ft` (a constant in each caller) adds the check of a
+ * wildcard receive against unacknowledged failures to the yielding branch,
+ * which a wait reaches only after its spin: proto_wait's loop stays as it is. */
+static inline __attribute__((always_inline)) rm_status_t proto_wait_loop(request_t *r, int ft)
 {
     /* proto_idle_due written out: this loop's pass is what a small
      * message's latency waits on.
@@ -601,6 +606,8 @@ rm_status_t proto_wait(request_t *r)
             found = 1;
         } else if (++idle >= proto_eng.spin_count || proto_idle_timed(idle, &since)) {
             idle = 0;
+            if (ft && proto_ft_nfailed && proto_ft_recv_blocked(r))
+                return RM_ERR_PROC_FAILED_PENDING;
             rm_lock_yield();
         } else if (idle == 1 && found) {
             for (int i = 0; i < proto_eng.catchup_relax; i++)
@@ -608,6 +615,16 @@ rm_status_t proto_wait(request_t *r)
         }
     }
     return RM_OK;
+}
+
+rm_status_t proto_wait(request_t *r)
+{
+    return proto_wait_loop(r, 0);
+}
+
+rm_status_t proto_wait_ft(request_t *r)
+{
+    return proto_wait_loop(r, 1);
 }
 
 rm_status_t proto_waitall(int n, request_t **reqs)

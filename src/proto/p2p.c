@@ -298,6 +298,9 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
     case PF_AM:
         proto_am_recv(ch, payload, len);
         return;
+    case PF_REVOKE:
+        proto_ft_revoke_recv(ch, &h);
+        return;
     case PF_AMDATA:
         proto_am_data_recv(ch, &h, payload, len);
         return;
@@ -446,6 +449,9 @@ static void proto_fail_one(request_t *r, void *arg)
         involved = r->peer != MPI_PROC_NULL && comm_peer_world(r->comm, r->peer) == rail_channel_peer(ch);
     if (!involved)
         return;
+    if (r->kind == REQ_RECV && !r->matched && r->peer == MPI_ANY_SOURCE &&
+        rail_channel_failure(ch) == RM_ERR_PROC_FAILED)
+        return; /* stays posted: its waits report the failure until acknowledged (ft.c) */
     if (r->cancel_pending) {
         proto_cancel_settle(r, 0, rail_channel_failure(ch));
         return;
@@ -637,7 +643,17 @@ rm_status_t proto_recv(void *buf, MPI_Count count, dtype_t *dt, int src, int tag
     if (!r)
         return st;
     if (st >= 0)
+        st = proto_wait_ft(r);
+    if (st == RM_ERR_PROC_FAILED_PENDING) {
+        /* a blocking wildcard receive whose potential sender died ends
+         * with the failure (ULFM); one matched meanwhile goes on */
+        if (match_remove_posted(&proto_eng.mq, r)) {
+            proto_request_complete(r);
+            proto_request_release(r);
+            return RM_ERR_PROC_FAILED;
+        }
         st = proto_wait(r);
+    }
     if (st >= 0)
         st = r->err;
     proto_status_fill(status, r);

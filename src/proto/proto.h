@@ -252,6 +252,44 @@ const char *proto_job_id(void);
 int proto_progress(void);
 /* Block (spin, then yield) until r->done. */
 rm_status_t proto_wait(request_t *r);
+/* The same, except that a receive from MPI_ANY_SOURCE returns
+ * RM_ERR_PROC_FAILED_PENDING, still pending, once a failure on its
+ * communicator is known and not acknowledged (MPI_Wait, MPI_Recv). */
+rm_status_t proto_wait_ft(request_t *r);
+
+/* ---- process failures (proto/ft.c; docs/ulfm.md) ---- */
+/* Deaths known so far; 0 keeps every check of this section off the paths
+ * of a job without failures. */
+extern int proto_ft_nfailed;
+/* Tags from this one on, on a communicator's collective context, belong to
+ * the failure-tolerant operations (agreement, shrink, the final barrier):
+ * a death or a revoke does not end their receives. */
+#define PROTO_FT_TAG_MIN 0x7e000000
+/* The launcher's failure board (ft.c): deaths listed, and how many of them
+ * this process has read; progress polls it (proto_ft_board_poll). */
+extern const uint32_t *proto_ft_board;
+extern uint32_t proto_ft_board_read;
+void proto_ft_board_poll(void);
+/* Map the board (RAILMPI_PROC_FT, RAILMPI_FT_FD), after proto_init. */
+rm_status_t proto_ft_init(void);
+/* World rank `world` died (the launcher said so): its channel fails for
+ * good, and what waits on it fails with RM_ERR_PROC_FAILED. */
+void proto_ft_proc_failed(int world);
+int proto_ft_failed(int world);
+/* The i-th death known (world rank), in the order they became known. */
+int proto_ft_nth(int i);
+/* Members of c among the first `upto` deaths known. */
+int proto_ft_comm_nfailed(const comm_t *c, int upto);
+/* RM_ERR_REVOKED, RM_ERR_PROC_FAILED (a member died: collectives fail), or OK. */
+rm_status_t proto_ft_comm_check(const comm_t *c);
+/* r is a receive from MPI_ANY_SOURCE, not matched, on a communicator with
+ * a death not acknowledged. */
+int proto_ft_recv_blocked(const request_t *r);
+/* Revoke c here and at every other member (MPIX_Comm_revoke). */
+rm_status_t proto_ft_revoke(comm_t *c);
+/* MPI_Finalize's barrier when ranks of MPI_COMM_WORLD have died. */
+rm_status_t proto_ft_final_barrier(comm_t *world);
+void proto_ft_finalize(void);
 /* A wait loop's pass found nothing to do: 1 when the caller should yield
  * its core now (after RAILMPI_SPIN_COUNT such passes in a row, or
  * RAILMPI_SPIN_OVERSUBSCRIBED on an oversubscribed host, or passes over

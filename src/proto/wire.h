@@ -21,6 +21,7 @@ enum proto_frame_type {
     PF_WDONE,      /* every byte was written remotely; id = receiver request; payload: the
                       proto_fence_t of rails where writes given up on may still come;
                       flags PFF_COPY: none was, the receiver answers CTS for DATA chunks */
+    PF_REVOKE = 15, /* the communicator of context ctx is revoked (proto/ft.c); src = world rank */
     PF_AM = 16,    /* one-sided operation (src/rma): the payload is the handler's */
     PF_AMDATA,     /* one-sided data, the payload all data (proto_am_data_t): flags = kind,
                       src = sender's rank in the window, ctx = window, aux = byte offset,

@@ -162,6 +162,7 @@ typedef struct rail_channel {
     int closing;           /* the peer said goodbye: its paths ending is no failure */
     rm_status_t failed;    /* < 0: failed for good; sends are refused */
     int fail_reported;     /* the layer above has been told */
+    int lost_reported;     /* past the partition timeout, handed to rail_set_lost's hook */
     uint64_t partitioned_since; /* ns, 0 = some path is usable */
     uint64_t partitioned_ns;    /* partitions that ended, in all */
     uint64_t acked_seen;   /* health tick: acked at the last tick */
@@ -179,6 +180,12 @@ typedef void (*rail_failed_fn)(rail_channel_t *ch, rm_status_t why);
 
 void rail_set_deliver(rail_deliver_fn fn);
 void rail_set_failed(rail_failed_fn fn);
+/* A channel reached the partition timeout (src/rail/health.c): the hook
+ * (process fault tolerance) returns 1 when someone else decides the
+ * peer's fate (the channel stays as it is, to be failed from above), 0 to
+ * have the channel fail with RM_ERR_UNREACHABLE as without it. */
+typedef int (*rail_lost_fn)(rail_channel_t *ch);
+void rail_set_lost(rail_lost_fn fn);
 /* The scheduling policy for every channel; weights by rail index (NULL:
  * equal); `ft` turns retransmission and recovery on. */
 void rail_configure(rail_policy_t policy, int local_rank, const double *weights, int nweights,

@@ -25,6 +25,14 @@
 #include <stdio.h>
 
 _Atomic int rail_health_due;
+
+static rail_lost_fn rail_lost;
+
+void rail_set_lost(rail_lost_fn fn)
+{
+    rail_lost = fn;
+}
+
 static uint32_t rail_tick_no;
 static int rail_my_rank = -1;
 
@@ -545,6 +553,13 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
                          p->ops->rail_name ? p->ops->rail_name(p->ifc) : p->ops->name);
         if (n > 0)
             l += (size_t)n;
+    }
+    if (ch->lost_reported)
+        return; /* the launcher decides; its word fails the channel */
+    if (rail_lost && rail_lost(ch)) {
+        ch->lost_reported = 1;
+        rail_event(ch, NULL, "partition-timeout (handed to the launcher: process fault tolerance)");
+        return;
     }
     rm_log_error("rank %d unreachable: every rail to it (rails %s) has been down for %.0f s "
                  "(RAILMPI_PARTITION_TIMEOUT_S=%lld); its pending operations fail with MPI_ERR_OTHER",

@@ -113,6 +113,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(FT, ft, RM_CFG_BOOL, "1",                                                                 \
       "Network fault tolerance: retransmit over surviving rails, recover failed rails, ride out " \
       "partitions (0: a rail failure ends the affected operations with an error)")               \
+    X(PROC_FT, proc_ft, RM_CFG_BOOL, "0",                                                         \
+      "Process fault tolerance (ULFM): a rank that dies is reported to the others, whose "       \
+      "operations with it fail with MPIX_ERR_PROC_FAILED, instead of ending the job (set it "    \
+      "for mpiexec and the ranks; mpiexec -disable-auto-cleanup sets it)")                      \
     X(PATH_TIMEOUT_MS, path_timeout_ms, RM_CFG_INT, "300",                                        \
       "A rail path that receives nothing (data or heartbeat) for this long is failed")           \
     X(HEALTH_HEARTBEAT_MS, health_heartbeat_ms, RM_CFG_INT, "150",                              \
@@ -135,6 +139,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(CTL_FD, ctl_fd, RM_CFG_INT, "-1",                                                           \
       "Pipe on which mpiexec passes operator commands (mpiexec -migrate) to this rank (set by "   \
       "mpiexec; never set it by hand)")                                                            \
+    X(FT_FD, ft_fd, RM_CFG_INT, "-1",                                                             \
+      "Shared page on which mpiexec lists the job's dead ranks (RAILMPI_PROC_FT; set by "       \
+      "mpiexec; never set it by hand)")                                                          \
     X(COLL_RING_MIN, coll_ring_min, RM_CFG_SIZE, "131072",                                        \
       "Allreduce and reduce_scatter of a commutative op on vectors from this many bytes on run "  \
       "as a ring (each rank moves about 2x resp. 1x the vector); smaller ones by recursive "      \

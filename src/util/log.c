@@ -54,6 +54,8 @@ const char *rm_status_str(rm_status_t st)
     case RM_ERR_UNSUPPORTED: return "not supported";
     case RM_ERR_INTERNAL: return "internal error";
     case RM_ERR_PROC_FAILED: return "process failed";
+    case RM_ERR_REVOKED: return "communicator revoked";
+    case RM_ERR_PROC_FAILED_PENDING: return "a potential sender failed (not acknowledged)";
     case RM_ERR_CLOSED: return "closed by the peer";
     }
     return "unknown status";

@@ -19,6 +19,8 @@ typedef enum rm_status {
     RM_ERR_INTERNAL = -11,
     RM_ERR_PROC_FAILED = -12,
     RM_ERR_CLOSED = -13,     /* the peer closed the connection in order (it is finishing) */
+    RM_ERR_REVOKED = -14,    /* the communicator was revoked (MPIX_Comm_revoke) */
+    RM_ERR_PROC_FAILED_PENDING = -15, /* a wildcard receive may wait on a failed process */
 } rm_status_t;
 
 const char *rm_status_str(rm_status_t st);

@@ -11,11 +11,11 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 echo '#include <mpi.h>' > "$tmp/h.c"
 cc -I"$src/include" -aux-info "$tmp/h.aux" -fsyntax-only "$tmp/h.c" || { echo "FAIL: mpi.h does not compile"; exit 1; }
 norm() { sed -E 's/const //g; s/ +/ /g; s/ ?;$//; s/ ,/,/g; s/[A-Za-z_]+_function (\(\*\)|\*)/fnptr */g' | sort -u; }
-grep -F "$src/include/mpi.h:" "$tmp/h.aux" | sed -nE 's/^.*\*\/ extern ([^(]* MPI_[A-Za-z0-9_]+ \(.*\);)$/\1/p' | norm > "$tmp/header"
+grep -F "$src/include/mpi.h:" "$tmp/h.aux" | sed -nE 's/^.*\*\/ extern ([^(]* MPIX?_[A-Za-z0-9_]+ \(.*\);)$/\1/p' | norm > "$tmp/header"
 python3 "$src/tools/fortran/gen.py" --api "$src/tools/api/mpi_api.txt" --header "$src/include/mpi.h" --ctypes | norm > "$tmp/described" ||
     { echo "FAIL: gen.py"; exit 1; }
 # functions the standard gives no Fortran binding are listed with "!" and only named
-grep -E '^[!?] MPI_' "$src/tools/api/mpi_api.txt" | sed -E 's/^[!?] (MPI_[A-Za-z0-9_]+).*/\1/' | sort -u > "$tmp/nofortran"
+grep -E '^[!?] MPIX?_' "$src/tools/api/mpi_api.txt" | sed -E 's/^[!?] (MPIX?_[A-Za-z0-9_]+).*/\1/' | sort -u > "$tmp/nofortran"
 grep -vFf <(sed 's/$/ (/' "$tmp/nofortran") "$tmp/header" > "$tmp/header_f"
 fail=0
 d=$(diff "$tmp/header_f" "$tmp/described")

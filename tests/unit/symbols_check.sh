@@ -1,5 +1,6 @@
 #!/bin/bash
-# The shared library exports only MPI_*, PMPI_*, MPIX_*, PMPIX_*, the Fortran mpi_*/pmpi_*
+# The shared library exports only MPI_*, PMPI_*, MPIX_*, PMPIX_* (the ULFM calls'
+# profiling names, as MPICH has them), the Fortran mpi_*/pmpi_*
 # MPICH's Fortran common blocks and the MPI_SIZEOF specifics of MPICH's mpi
 # module (__mpi_sizeofs_MOD_mpi_sizeof_*), the objects and module procedures
 # of MPICH's mpi_f08 (MPIR_F08_*, __mpi_f08_{types,link_constants,callbacks}_MOD_*)
@@ -10,7 +11,7 @@ lib=$1
 [ -f "$lib" ] || { echo "FAIL: $lib not found"; exit 1; }
 syms=$(nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | sort -u)
 # Fortran: mpi_x_ and its spellings, and MPICH's sentinel common blocks
-bad=$(echo "$syms" | grep -vE '^(MPI_|PMPI_|MPIX_|PMPIX_|mpi_|pmpi_)' |
+bad=$(echo "$syms" | grep -vE '^(MPI_|PMPI_|MPIX_|PMPIX_|mpi_|pmpi_|mpix_|pmpix_)' |
       grep -vE '^(_init|_fini|_edata|_end|__bss_start|mpipriv1_|mpipriv2_|mpiprivc_|mpifcmb5_|mpifcmb9_|mpifcmba_)$' |
       grep -vE '^__mpi_sizeofs_MOD_mpi_sizeof_[a-z0-9]+$' |
       grep -vE '^(MPIR_F08_MPI_[A-Z_]+|__mpi_f08_(types|link_constants|callbacks)_MOD_mpi_[a-z0-9_]+)$' || true)

@@ -90,6 +90,10 @@ static dtype_t strided_t = {.size = 4000, .extent = 8000, .contig = 0, .committe
 dtype_t *dtype_get(MPI_Datatype h) { return &byte_t; }
 void dtype_addref(dtype_t *dt) { (void)dt; }
 void dtype_release(dtype_t *dt) { (void)dt; }
+/* no launcher to report an unreachable peer to (proto/ft.c) */
+rm_status_t boot_report_lost(int rank) { (void)rank; return RM_ERR_UNSUPPORTED; }
+/* no communicator is ever revoked here (proto/ft.c) */
+comm_t *comm_by_ctx(uint32_t ctx) { (void)ctx; return NULL; }
 
 static void dtype_walk(void *buf, MPI_Count count, const dtype_t *dt, size_t pos, void *io, size_t bytes, int pack)
 {

@@ -57,7 +57,7 @@ def parse_api(path):
         # "!": C only in the standard; "?": its Fortran binding is not written yet
         fortran = not line.startswith(("!", "?"))
         line = line.lstrip("!? ").strip()
-        m = re.match(r"(MPI_\w+)\((.*)\)\s*(?:->\s*(\w+))?\s*(@hand)?$", line)
+        m = re.match(r"(MPIX?_\w+)\((.*)\)\s*(?:->\s*(\w+))?\s*(@hand)?$", line)
         if not m:
             sys.exit("gen.py: cannot parse: " + raw.rstrip())
         args = []
@@ -404,7 +404,9 @@ def header_constants(path):
             v -= 2 ** 32
         vals[name] = v
         return v
-    skip = re.compile(r"^MPI_(F_|T_|VERSION$|SUBVERSION$)|^MPIX_")
+    # MPIX_: railmpi's extensions, but for the error classes of process
+    # fault tolerance (MPIX_ERR_PROC_FAILED, ...), which Fortran programs test
+    skip = re.compile(r"^MPI_(F_|T_|VERSION$|SUBVERSION$)|^MPIX_(?!ERR_)")
     out = []
     for name in raw:
         if skip.search(name):

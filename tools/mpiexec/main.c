@@ -1,9 +1,12 @@
 /* mpiexec: start the ranks of a job on this host, serve their PMI-1
  * requests, forward their output line by line, and turn their fate into one
- * exit status. A failed rank brings the whole job down; no process outlives
- * the job (every rank dies with mpiexec, by PR_SET_PDEATHSIG and a kill of
- * its process group). */
+ * exit status. A failed rank brings the whole job down, unless the job is
+ * fault tolerant (-disable-auto-cleanup or RAILMPI_PROC_FT=1): then its
+ * death is reported to the other ranks, which go on, and only the exit
+ * status tells of it. No process outlives the job (every rank dies with
+ * mpiexec, by PR_SET_PDEATHSIG and a kill of its process group). */
 #include "control.h"
+#include "job.h"
 #include "pmi_server.h"
 #include "remote.h"
 #include "spawn.h"
@@ -12,6 +15,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <hwloc.h>
 #include <poll.h>
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -28,87 +33,6 @@
 
 extern char **environ;
 
-typedef struct out_stream {
-    int fd;
-    char buf[4096];
-    size_t len;
-    FILE *to;
-} out_stream_t;
-
-typedef struct rank_proc {
-    pid_t pid;
-    int exited, status, finalized;
-    int aborted; /* said MPI_Abort: its exit code is no news */
-    int ctl_fd; /* write end of the rank's control pipe (operator commands), -1 if none */
-    out_stream_t out, err;
-} rank_proc_t;
-
-typedef struct kv_entry {
-    char *key, *val;
-} kv_entry_t;
-
-typedef struct job {
-    int guard_fd;     /* pipe to the guardian, -1 if none */
-    /* multi-host, top side: the processes in `ranks` are one proxy per host */
-    int remote;
-    char **hosts;
-    int nhosts, ppn;
-    int nhosts_listed; /* -hosts as given, idle ones too: where spawns may go */
-    const char *launcher, *iface, *self;
-    int listen_fd;
-    ctl_conn_t *ctl;  /* per proxy */
-    int *ctl_sent;    /* kv entries already sent to each proxy */
-    int nbarrier;
-    kv_entry_t *kv;
-    int nkv, capkv;
-    int total;        /* ranks in the whole job */
-    /* multi-host, proxy side */
-    const char *proxy_addr;
-    int proxy_id;
-    ctl_conn_t up;    /* fd -1 when not a proxy */
-    char host_id[256], launch_ip[64], job_secret[128], kvsname[128];
-    int first, world; /* my ranks are first..first+n-1 of world */
-    int usize;        /* MPI_UNIVERSE_SIZE (-usize; 0: the job's size) */
-    /* the launch's launcher and hosts, from mpiexec: where spawns may go */
-    char *spawn_launcher;
-    char **spawn_hosts;
-    int nspawn_hosts;
-    int n;
-    int label;
-    double timeout;
-    const char *bind;
-    char **argv;      /* a proxy's own copy, from mpiexec (remote.h) */
-    char **env_extra; /* NAME=VALUE, applied in order */
-    int nenv_extra, capenv_extra;
-    int genvnone;
-    rank_proc_t *ranks;
-    pmi_server_t *pmi;
-    int failed;       /* first failure decides the exit code */
-    int exit_code;
-    int aborting;
-    /* An MPI_Abort is acted on ABORT_GRACE s after it arrives: a rank often
-     * aborts because a peer on its host died, and the death (a signal) is
-     * the cause to report, not the abort it provoked. */
-    int abort_rank;   /* -1: none pending */
-    int abort_code;
-    double abort_at;
-    /* jobs this one spawned (MPI_Comm_spawn): their mpiexec, until reaped */
-    pid_t *spawned;
-    int nspawned;
-    char **preput;    /* --preput KEY VALUE: pairs put in the key-value space */
-    int npreput;
-    /* a spawned job of several commands: --app N WDIR ARGC PROGRAM ARGS... */
-    struct job_app {
-        int n;
-        const char *wdir;
-        char **argv; /* NULL-terminated copy of the words */
-    } *apps;
-    int napps;
-    /* operator control (top mpiexec only): see control.h */
-    int control_fd;
-    char control_path[108];
-} job_t;
-
 static volatile sig_atomic_t mpiexec_signal;
 
 static void mpiexec_on_signal(int sig)
@@ -116,21 +40,21 @@ static void mpiexec_on_signal(int sig)
     mpiexec_signal = sig;
 }
 
-static double now(void)
+double job_now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int env_entry_valid(const char *kv)
+int job_env_entry_valid(const char *kv)
 {
     const char *eq = strchr(kv, '=');
     return eq && eq > kv;
 }
 
 /* Takes ownership of `kv` (NAME=VALUE). */
-static int job_env_add(job_t *j, char *kv)
+int job_env_add(job_t *j, char *kv)
 {
     if (j->nenv_extra == j->capenv_extra) {
         int cap = j->capenv_extra ? 2 * j->capenv_extra : 64;
@@ -160,6 +84,9 @@ static void usage(FILE *f)
             "                       the ranks' initial error handler (MPI-4.1 9.3): for errors tied\n"
             "                       to no object outside MPI_Init..MPI_Finalize, and the handler\n"
             "                       MPI_COMM_WORLD and MPI_COMM_SELF start with (default fatal)\n"
+            "  -disable-auto-cleanup  a rank that dies does not end the job: the others are told\n"
+            "                       (process fault tolerance, MPIX_Comm_*; also RAILMPI_PROC_FT=1);\n"
+            "                       the exit code still reports it\n"
             "  --timeout, -timeout S  end the job after S seconds (exit 124); also MPIEXEC_TIMEOUT\n"
             "  -bind-to core|socket|none  bind ranks (default core; none when oversubscribed)\n"
             "  -hosts H1,H2,...     run on these hosts (one proxy each, started by the launcher)\n"
@@ -199,8 +126,7 @@ static void job_kill(job_t *j, int sig)
             kill(-j->ranks[i].pid, sig); /* the rank's whole process group */
 }
 
-static void job_fail(job_t *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void job_fail(job_t *j, int code, const char *fmt, ...)
+void job_fail(job_t *j, int code, const char *fmt, ...)
 {
     if (j->failed)
         return;
@@ -227,13 +153,13 @@ static void on_abort(void *ctx, int rank, int code, const char *msg)
         return;
     j->abort_rank = rank;
     j->abort_code = code;
-    j->abort_at = now();
+    j->abort_at = job_now();
 }
 
 /* The pending abort ends the job once its grace is over (or at once). */
 static void abort_settle(job_t *j, int at_once)
 {
-    if (j->abort_rank < 0 || (!at_once && now() - j->abort_at < ABORT_GRACE))
+    if (j->abort_rank < 0 || (!at_once && job_now() - j->abort_at < ABORT_GRACE))
         return;
     int r = j->abort_rank, code = j->abort_code;
     j->abort_rank = -1;
@@ -409,21 +335,6 @@ static int on_spawn(void *ctx, int rank, const char *const *const *blocks, const
     return 0;
 }
 
-/* proxy: the ranks' puts and barriers go up to the top mpiexec */
-static void on_put_up(void *ctx, const char *key, const char *val)
-{
-    job_t *j = ctx;
-    if (ctl_send(j->up.fd, "put %s %s\n", key, val) < 0)
-        job_fail(j, 1, "lost the connection to mpiexec");
-}
-
-static void on_barrier_up(void *ctx)
-{
-    job_t *j = ctx;
-    if (ctl_send(j->up.fd, "barrier\n") < 0)
-        job_fail(j, 1, "lost the connection to mpiexec");
-}
-
 /* The command (of several, --app) that rank r runs; -1 with one program. */
 static int job_app_of(const job_t *j, int r)
 {
@@ -448,8 +359,9 @@ static int job_start(job_t *j)
     }
     pmi_events_t ev = {.abort = on_abort, .finalized = on_finalized, .spawn = on_spawn};
     if (j->up.fd >= 0) {
-        ev.put = on_put_up;
-        ev.barrier = on_barrier_up;
+        ev.put = proxy_on_put;
+        ev.barrier = proxy_on_barrier;
+        ev.lost = proxy_on_lost;
     }
     j->pmi = pmi_server_new(j->n, j->first, j->world, kvs, ev, j);
     if (j->pmi)
@@ -461,6 +373,8 @@ static int job_start(job_t *j)
         hwloc_topology_destroy(topo);
         topo = NULL;
     }
+    if (j->proc_ft)
+        job_ft_board(j);
     pid_t parent = getpid();
     for (int r = 0; r < j->n; r++) {
         int sv[2], out[2], err[2], ctl[2];
@@ -488,6 +402,12 @@ static int job_start(job_t *j)
             setenv("PMI_FD", v, 1);
             snprintf(v, sizeof v, "%d", dup(ctl[0]));
             setenv("RAILMPI_CTL_FD", v, 1);
+            if (j->ft_fd >= 0) {
+                snprintf(v, sizeof v, "%d", dup(j->ft_fd)); /* without CLOEXEC: the rank maps it */
+                setenv("RAILMPI_FT_FD", v, 1);
+            } else {
+                unsetenv("RAILMPI_FT_FD");
+            }
             snprintf(v, sizeof v, "%d", j->first + r);
             setenv("PMI_RANK", v, 1);
             snprintf(v, sizeof v, "%d", j->world);
@@ -561,9 +481,16 @@ static int job_start_remote(job_t *j)
         }
     if (!j->genvnone)
         for (char **e = environ; *e; e++)
-            if (env_entry_valid(*e) && !remote_field_fits(*e))
+            if (job_env_entry_valid(*e) && !remote_field_fits(*e))
                 fprintf(stderr, "mpiexec: not passing %.40s... to other hosts: too long\n", *e);
     j->ctl = calloc((size_t)j->nhosts, sizeof *j->ctl);
+    j->host_first = calloc((size_t)j->nhosts, sizeof *j->host_first);
+    j->host_count = calloc((size_t)j->nhosts, sizeof *j->host_count);
+    j->host_dead = calloc((size_t)j->nhosts, sizeof *j->host_dead);
+    if (!j->ctl || !j->host_first || !j->host_count || !j->host_dead) {
+        fprintf(stderr, "mpiexec: out of memory\n");
+        return -1;
+    }
     j->ctl_sent = calloc((size_t)j->nhosts, sizeof *j->ctl_sent);
     /* a spawned job's parent port reaches the ranks with the first barrier's
      * merge, before MPI_Init looks for it */
@@ -575,6 +502,8 @@ static int job_start_remote(job_t *j)
         if (first + count > j->total)
             count = j->total - first;
         j->ctl[h].fd = -1;
+        j->host_first[h] = first;
+        j->host_count[h] = count;
         char **argv = remote_proxy_argv(j->launcher, j->hosts[h], j->self, addr, h, first, count,
                                         j->total, j->label, j->bind);
         int out[2], err[2];
@@ -613,7 +542,7 @@ static int job_start_remote(job_t *j)
  * with Hydra (ssh sets its own). */
 static int remote_env_passes(const char *e)
 {
-    return env_entry_valid(e) && strncmp(e, "DISPLAY=", 8) && remote_field_fits(e);
+    return job_env_entry_valid(e) && strncmp(e, "DISPLAY=", 8) && remote_field_fits(e);
 }
 
 /* The job description (remote.h): all of our environment unless -genvnone,
@@ -712,8 +641,15 @@ static void remote_input(job_t *j, int h)
     char *line;
     while ((line = ctl_next_line(c, &used))) {
         char key[128], val[1100];
+        int g;
         if (sscanf(line, "put %127s %1099s", key, val) == 2) {
             remote_kv_add(j, key, val);
+        } else if (sscanf(line, "lost %d", &g) == 1 && g >= 0 && g < j->total) {
+            remote_host_lost(j, h, g);
+        } else if (sscanf(line, "failed %d", &g) == 1 && g >= 0 && g < j->total) {
+            for (int p = 0; p < j->nhosts; p++) /* the dead rank's own host knows */
+                if (p != h && j->ctl[p].fd >= 0)
+                    ctl_send(j->ctl[p].fd, "failed %d\n", g);
         } else if (!strcmp(line, "barrier") && ++j->nbarrier == j->nhosts) {
             j->nbarrier = 0;
             for (int p = 0; p < j->nhosts; p++) {
@@ -731,7 +667,7 @@ static void remote_input(job_t *j, int h)
 
 /* To every live local rank's control pipe; returns how many took it. A rank
  * without network rails closes its pipe at MPI_Init: nothing to migrate. */
-static int job_command_local(job_t *j, const char *cmd)
+int job_command_local(job_t *j, const char *cmd)
 {
     char line[256];
     int len = snprintf(line, sizeof line, "%s\n", cmd), n = 0;
@@ -768,173 +704,6 @@ static void job_control(job_t *j)
     control_reply(fd, "%s: passed to the ranks of %d of %d hosts", hosts ? "ok" : "error", hosts, j->nhosts);
 }
 
-/* ---- multi-host: the proxy side ---------------------------------------- */
-
-/* The next line from mpiexec during start-up, waiting until `deadline` at most. */
-static char *proxy_next_line(job_t *j, double deadline, size_t *used)
-{
-    char *line;
-    while (!(line = ctl_next_line(&j->up, used))) {
-        struct pollfd pf = {.fd = j->up.fd, .events = POLLIN};
-        int ms = (int)((deadline - now()) * 1000);
-        if (ms <= 0 || poll(&pf, 1, ms) <= 0 || ctl_read(&j->up) < 0)
-            return NULL;
-    }
-    return line;
-}
-
-/* The job description that follows setup (remote.h), up to its `end`. */
-static int proxy_job_recv(job_t *j, double deadline)
-{
-    char **args = NULL, *cwd = NULL;
-    int nargs = 0, rc = -1;
-    for (;;) {
-        size_t used = 0;
-        char *line = proxy_next_line(j, deadline, &used);
-        if (!line) {
-            fprintf(stderr, "mpiexec (proxy on %s): the job description from mpiexec is incomplete\n",
-                    j->host_id);
-            break;
-        }
-        char *arg = strchr(line, ' ');
-        if (arg)
-            *arg++ = 0;
-        char *val = arg ? remote_decode(arg) : NULL;
-        if (!strcmp(line, "end") && !arg) {
-            ctl_consume(&j->up, used);
-            if (!nargs)
-                fprintf(stderr, "mpiexec (proxy on %s): mpiexec sent no program\n", j->host_id);
-            rc = nargs ? 0 : -1;
-            break;
-        } else if (!strcmp(line, "envnone") && !arg) {
-            j->genvnone = 1;
-        } else if (val && !strcmp(line, "env") && env_entry_valid(val)) {
-            if (job_env_add(j, val) < 0)
-                break;
-            val = NULL;
-        } else if (val && !strcmp(line, "app") && atoi(val) > 0) {
-            struct job_app *ap = realloc(j->apps, sizeof *ap * (size_t)(j->napps + 1));
-            if (ap)
-                j->apps = ap;
-            char **av = ap ? calloc(1, sizeof *av) : NULL, *dot = strdup(".");
-            if (!av || !dot) {
-                free(av);
-                free(dot);
-                free(val);
-                break;
-            }
-            ap[j->napps++] = (struct job_app){.n = atoi(val), .wdir = dot, .argv = av};
-            free(val);
-            val = NULL;
-        } else if (val && !strcmp(line, "appdir") && j->napps) {
-            free((char *)j->apps[j->napps - 1].wdir);
-            j->apps[j->napps - 1].wdir = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "apparg") && j->napps) {
-            struct job_app *ap = &j->apps[j->napps - 1];
-            int k = 0;
-            while (ap->argv[k])
-                k++;
-            char **av = realloc(ap->argv, sizeof *av * (size_t)(k + 2));
-            if (!av) {
-                free(val);
-                break;
-            }
-            av[k] = val;
-            av[k + 1] = NULL;
-            ap->argv = av;
-            val = NULL;
-        } else if (val && !strcmp(line, "usize") && atoi(val) > 0) {
-            j->usize = atoi(val);
-            free(val);
-        } else if (val && !strcmp(line, "launcher") && !j->spawn_launcher) {
-            j->spawn_launcher = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "host")) {
-            char **h = realloc(j->spawn_hosts, sizeof *h * (size_t)(j->nspawn_hosts + 1));
-            if (!h) {
-                free(val);
-                break;
-            }
-            j->spawn_hosts = h;
-            h[j->nspawn_hosts++] = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "cwd") && !cwd) {
-            cwd = val;
-            val = NULL;
-        } else if (val && !strcmp(line, "arg")) {
-            char **a = realloc(args, sizeof *a * (size_t)(nargs + 2));
-            if (!a) {
-                free(val);
-                break;
-            }
-            args = a;
-            args[nargs++] = val;
-            args[nargs] = NULL;
-            val = NULL;
-        } else {
-            fprintf(stderr, "mpiexec (proxy on %s): malformed job description from mpiexec: '%.40s%s%.40s'\n",
-                    j->host_id, line, arg ? " " : "", arg ? arg : "");
-            free(val);
-            break;
-        }
-        ctl_consume(&j->up, used);
-    }
-    if (rc == 0) {
-        j->argv = args;
-        if (cwd && chdir(cwd) != 0) {
-            /* not on this host: the ranks start where the launcher left us */
-        }
-    } else {
-        for (int i = 0; i < nargs; i++)
-            free(args[i]);
-        free(args);
-    }
-    free(cwd);
-    return rc;
-}
-
-static int proxy_connect(job_t *j)
-{
-    j->up.fd = remote_connect(j->proxy_addr, j->launch_ip, sizeof j->launch_ip);
-    if (j->up.fd < 0) {
-        fprintf(stderr, "mpiexec (proxy on %s): cannot reach mpiexec at %s\n", j->host_id, j->proxy_addr);
-        return -1;
-    }
-    double deadline = now() + 60;
-    ctl_send(j->up.fd, "hello %d\n", j->proxy_id);
-    size_t used = 0;
-    char *line = proxy_next_line(j, deadline, &used);
-    if (!line || sscanf(line, "setup %127s %127s", j->kvsname, j->job_secret) != 2) {
-        fprintf(stderr, "mpiexec (proxy on %s): mpiexec did not set up the job\n", j->host_id);
-        return -1;
-    }
-    ctl_consume(&j->up, used);
-    return proxy_job_recv(j, deadline);
-}
-
-static void proxy_input(job_t *j)
-{
-    if (ctl_read(&j->up) < 0) {
-        close(j->up.fd);
-        j->up.fd = -2; /* not -1: still a proxy, just orphaned */
-        job_fail(j, 1, "lost the connection to mpiexec; ending the job on %s", j->host_id);
-        return;
-    }
-    size_t used = 0;
-    char *line;
-    while ((line = ctl_next_line(&j->up, &used))) {
-        char key[128], val[1100];
-        if (sscanf(line, "kv %127s %1099s", key, val) == 2)
-            pmi_server_kv_put(j->pmi, key, val);
-        else if (!strcmp(line, "barrier_out"))
-            pmi_server_barrier_release(j->pmi);
-        else if (!strncmp(line, "migrate ", 8))
-            job_command_local(j, line);
-    }
-    ctl_consume(&j->up, used);
-}
-
 static void job_reap(job_t *j)
 {
     int st;
@@ -953,7 +722,16 @@ static void job_reap(job_t *j)
             if (j->aborting)
                 break;
             if (j->remote) {
+                if (j->proc_ft && (WIFSIGNALED(st) || WEXITSTATUS(st) == 255)) {
+                    remote_host_failed(j, r, st);
+                    continue;
+                }
                 /* the proxy has already said which rank failed and how */
+                if (j->proc_ft && WEXITSTATUS(st)) {
+                    if (!j->ft_code)
+                        j->ft_code = WEXITSTATUS(st); /* its ranks' deaths were reported */
+                    continue;
+                }
                 if (WIFSIGNALED(st) || WEXITSTATUS(st))
                     job_fail(j, WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st),
                              "the job on host %s ended with %s %d", j->hosts[r],
@@ -965,6 +743,18 @@ static void job_reap(job_t *j)
             pmi_server_drain(j->pmi, r); /* its last words: finalize, say */
             if (p->aborted && !WIFSIGNALED(st))
                 continue; /* its exit follows its MPI_Abort: that is the report */
+            if (j->proc_ft && j->world > 1) {
+                if (WIFSIGNALED(st))
+                    job_rank_failed(j, g, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
+                                    (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+                else if (WEXITSTATUS(st))
+                    job_rank_failed(j, g, WEXITSTATUS(st), "rank %d (pid %d) exited with code %d", g, (int)pid,
+                                    WEXITSTATUS(st));
+                else if (!p->finalized && pmi_server_initialized(j->pmi, r))
+                    job_rank_failed(j, g, 1, "rank %d (pid %d) exited without calling MPI_Finalize", g,
+                                    (int)pid);
+                continue;
+            }
             if (WIFSIGNALED(st))
                 job_fail(j, 128 + WTERMSIG(st), "rank %d (pid %d) was killed by signal %d (%s)", g,
                          (int)pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -992,9 +782,9 @@ static int job_done(job_t *j)
 
 static int job_run(job_t *j)
 {
-    struct pollfd *pf = calloc((size_t)(4 * j->n + 3), sizeof *pf);
-    int *who = calloc((size_t)(4 * j->n + 3), sizeof *who);
-    double t0 = now(), kill_at = 0;
+    struct pollfd *pf = calloc((size_t)(4 * j->n + 4), sizeof *pf);
+    int *who = calloc((size_t)(4 * j->n + 4), sizeof *who);
+    double t0 = job_now(), kill_at = 0;
     while (!job_done(j)) {
         int k = 0;
         for (int r = 0; r < j->n; r++) {
@@ -1016,12 +806,20 @@ static int job_run(job_t *j)
             pf[k] = (struct pollfd){.fd = j->control_fd, .events = POLLIN};
             who[k++] = -2;
         }
+        if (job_chld_fd() >= 0) {
+            pf[k] = (struct pollfd){.fd = job_chld_fd(), .events = POLLIN};
+            who[k++] = -3;
+        }
         int n = poll(pf, (nfds_t)k, j->abort_rank >= 0 ? 20 : 100);
         for (int i = 0; n > 0 && i < k; i++) {
             if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
             if (who[i] == -2) {
                 job_control(j);
+                continue;
+            }
+            if (who[i] == -3) {
+                job_chld_drain(); /* job_reap below */
                 continue;
             }
             if (who[i] < 0) {
@@ -1049,24 +847,24 @@ static int job_run(job_t *j)
             job_kill(j, sig);
             job_fail(j, 128 + sig, "received signal %d (%s); ending the job", sig, strsignal(sig));
         }
-        if (j->timeout > 0 && !j->failed && now() - t0 > j->timeout)
+        if (j->timeout > 0 && !j->failed && job_now() - t0 > j->timeout)
             job_fail(j, 124, "timeout: the job ran longer than %.0f s", j->timeout);
         if (j->aborting && !kill_at)
-            kill_at = now() + 2;
-        if (kill_at && now() > kill_at) {
+            kill_at = job_now() + 2;
+        if (kill_at && job_now() > kill_at) {
             job_kill(j, SIGKILL);
-            kill_at = now() + 1;
+            kill_at = job_now() + 1;
         }
     }
     free(pf);
     free(who);
-    return j->failed ? j->exit_code : 0;
+    return j->failed ? j->exit_code : j->ft_code;
 }
 
 int main(int argc, char **argv)
 {
     job_t j = {.n = 1, .bind = "core", .guard_fd = -1, .listen_fd = -1, .up = {.fd = -1},
-               .launcher = "ssh", .ppn = 1, .control_fd = -1, .abort_rank = -1};
+               .launcher = "ssh", .ppn = 1, .control_fd = -1, .abort_rank = -1, .ft_fd = -1};
     int nset = 0, job_pid = 0;
     char command[64] = "";
     char hostbuf[4096] = "";
@@ -1221,6 +1019,8 @@ int main(int argc, char **argv)
             j.genvnone = 1;
         } else if (!strcmp(a, "-l")) {
             j.label = 1;
+        } else if (!strcmp(a, "-disable-auto-cleanup") || !strcmp(a, "--disable-auto-cleanup")) {
+            j.proc_ft = 1;
         } else if ((!strcmp(a, "--timeout") || !strcmp(a, "-timeout") || !strcmp(a, "-t")) && more) {
             j.timeout = atof(argv[++i]);
         } else if (!strcmp(a, "-bind-to") && more) {
@@ -1288,6 +1088,18 @@ int main(int argc, char **argv)
     }
     if (!j.world)
         j.world = j.n;
+    if (!j.proxy_addr) {
+        /* RAILMPI_PROC_FT=1 asks the same as -disable-auto-cleanup; the ranks
+         * (and the proxies, through the environment they are sent) are told */
+        if (!j.proc_ft && rm_config_load_once() == RM_OK && RM_CFG(proc_ft))
+            j.proc_ft = 1;
+        char *kv = j.proc_ft ? strdup("RAILMPI_PROC_FT=1") : NULL;
+        if (j.proc_ft && (!kv || job_env_add(&j, kv) < 0)) {
+            fprintf(stderr, "mpiexec: out of memory\n");
+            rc = 1;
+            goto out;
+        }
+    }
     if (j.proxy_addr && proxy_connect(&j) < 0) {
         rc = 1;
         goto out;
@@ -1302,6 +1114,8 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    if (j.proc_ft)
+        job_chld_watch();
     if ((j.remote ? job_start_remote(&j) : job_start(&j)) < 0) {
         job_kill(&j, SIGKILL);
         rc = 1;
@@ -1338,6 +1152,9 @@ out:
                 close(j.ctl[h].fd);
     free(j.ctl);
     free(j.ctl_sent);
+    free(j.host_first);
+    free(j.host_count);
+    free(j.host_dead);
     free(j.hosts);
     if (j.listen_fd >= 0)
         close(j.listen_fd);
@@ -1356,5 +1173,10 @@ out:
         free(j.argv);
     }
     free(j.ranks);
+    if (j.ft_board)
+        munmap((void *)j.ft_board, sizeof(uint32_t) * ((size_t)j.world + 1));
+    if (j.ft_fd >= 0)
+        close(j.ft_fd);
+    free(j.ft_listed);
     return rc;
 }

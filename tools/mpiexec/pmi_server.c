@@ -316,6 +316,9 @@ static void pmi_command(pmi_server_t *s, int rank, const char *line)
         pmi_reply(s, rank, "cmd=finalize_ack rc=0\n");
         if (s->ev.finalized)
             s->ev.finalized(s->ctx, rank);
+    } else if (!strcmp(cmd, "railmpi_lost")) {
+        int ok = pmi_arg(line, "rank", a, sizeof a) && s->ev.lost && s->ev.lost(s->ctx, rank, atoi(a)) == 0;
+        pmi_reply(s, rank, ok ? "cmd=railmpi_lost_ack rc=0\n" : "cmd=railmpi_lost_ack rc=-1\n");
     } else if (!strcmp(cmd, "abort")) {
         int code = pmi_arg(line, "exitcode", a, sizeof a) ? atoi(a) : 1;
         const char *msg = pmi_arg(line, "error_msg", b, sizeof b);

@@ -20,6 +20,9 @@ typedef struct pmi_events {
      * NULL: refused. */
     int (*spawn)(void *ctx, int rank, const char *const *const *blocks, const int *lines, int nblocks,
                  char *msg, size_t msglen);
+    /* process fault tolerance: a rank found world rank `lost` unreachable
+     * past the partition timeout; 0 taken in hand. NULL: refused. */
+    int (*lost)(void *ctx, int rank, int lost);
 } pmi_events_t;
 
 /* What get_appnum answers the rank (default 0). */

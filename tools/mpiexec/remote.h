@@ -22,7 +22,11 @@
  *   host NAME        the job's spawns may start their ranks (spawn.h)
  *   end
  * every value percent-encoded (remote_encode), so any byte string but NUL
- * arrives as it was. */
+ * arrives as it was. While the job runs, besides the key-value space's and
+ * barriers' lines, a proxy of a job with process fault tolerance sends
+ * `failed RANK` when one of its ranks dies, and mpiexec sends the same line
+ * to every other proxy (also for each rank of a proxy that died), which
+ * lists the rank on its host's failure board (docs/ulfm.md). */
 #ifndef RM_MPIEXEC_REMOTE_H
 #define RM_MPIEXEC_REMOTE_H
 
