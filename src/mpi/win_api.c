@@ -223,9 +223,16 @@ int PMPI_Win_free(MPI_Win *win)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "an epoch is still open (lock, start or post)");
     if ((err = attr_delete_all(&w->attrs, ATTR_WIN, w->handle)) != MPI_SUCCESS)
         WIN_FAIL(w, err, "an attribute delete callback failed");
+    /* a failure of the free itself (a dead member, ULFM) goes to the
+     * window's handler, which outlives the window for that */
+    errhandler_t *eh = w->errh;
+    int handle = w->handle;
+    eh->refcount++;
     rm_status_t st = rma_win_free(w);
     *win = MPI_WIN_NULL;
-    MPI_CHECK_STATUS(NULL, st);
+    if (st < 0)
+        err = mpi_err_raise_eh(eh, handle, mpi_err_from_status(st), fn_name_, "%s", rm_status_str(st));
+    errhandler_release(eh);
     MPI_END();
 }
 
