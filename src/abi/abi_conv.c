@@ -1,0 +1,125 @@
+/* The standard ABI's edge: helpers of the generated bindings that are not
+ * worth inlining, the ABI chapter's own functions, and the handle conversions
+ * to and from Fortran (docs/abi.md). */
+#include <stdio.h>
+#include <string.h>
+#include "abi_conv.h"
+#include "abi_tables.h"
+
+const int abi_pre_in_table[ABI_PREDEFINED_LIMIT] = ABI_PRE_IN_INIT;
+
+int *abi_handles_room(int *stack, int n)
+{
+    if (n <= ABI_STACK)
+        return stack;
+    int *m = malloc(sizeof *m * (size_t)n);
+    return m ? m : stack;
+}
+
+int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
+{
+    if (!src)
+        return NULL;
+    int *m = n > ABI_STACK ? malloc(sizeof *m * (size_t)n) : stack;
+    if (!m)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        m[i] = conv(src[i]);
+    return m;
+}
+
+int *abi_handles_in(int *stack, int n, void *const *src)
+{
+    if (!src)
+        return NULL;
+    int *m = n > ABI_STACK ? malloc(sizeof *m * (size_t)n) : stack;
+    if (!m)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        m[i] = h_in(src[i]);
+    return m;
+}
+
+/* how many datatypes an alltoallw's type arrays hold: one per rank of the
+ * (remote) group */
+int abi_comm_span(int comm)
+{
+    int inter = 0, n = 0;
+    if (RMI_PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? RMI_PMPI_Comm_remote_size(comm, &n) : RMI_PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+/* predefined attributes whose values are constants of the ABI: the engine's
+ * value is replaced by a pointer to the ABI's */
+void abi_attr_out(int keyval, void *attribute_val)
+{
+    static int flavors[4], models[2], ranks[4];
+    int **pv = attribute_val;
+    if (!*pv)
+        return;
+    int v = **pv;
+    switch (keyval) {
+    case 604: /* MPI_WIN_CREATE_FLAVOR */
+        if (v >= MPI_WIN_FLAVOR_CREATE && v <= MPI_WIN_FLAVOR_SHARED) {
+            flavors[v - MPI_WIN_FLAVOR_CREATE] = flavor_out(v);
+            *pv = &flavors[v - MPI_WIN_FLAVOR_CREATE];
+        }
+        break;
+    case 605: /* MPI_WIN_MODEL */
+        if (v == MPI_WIN_SEPARATE || v == MPI_WIN_UNIFIED) {
+            models[v == MPI_WIN_UNIFIED] = model_out(v);
+            *pv = &models[v == MPI_WIN_UNIFIED];
+        }
+        break;
+    case 502: /* MPI_IO */
+    case 503: /* MPI_HOST */
+        if (v < 0) {
+            int i = v == MPI_ANY_SOURCE ? 0 : v == MPI_PROC_NULL ? 1 : 2;
+            ranks[i] = rank_out(v);
+            *pv = &ranks[i];
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    if (!abi_major || !abi_minor)
+        return abi_err_out(MPI_ERR_ARG);
+    *abi_major = 1;
+    *abi_minor = 0;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Abi_get_version = PMPI_Abi_get_version
+
+/* the widths of the ABI's integer types, as the ABI chapter names the keys */
+int PMPI_Abi_get_info(abi_Info *info)
+{
+    if (!info)
+        return abi_err_out(MPI_ERR_ARG);
+    int m, rc = RMI_PMPI_Info_create(&m);
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
+    char v[16];
+    static const struct { const char *key; int size; } keys[] = {
+        {"mpi_aint_size", (int)sizeof(MPI_Aint)},
+        {"mpi_count_size", (int)sizeof(MPI_Count)},
+        {"mpi_offset_size", (int)sizeof(MPI_Offset)},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0] && rc == MPI_SUCCESS; i++) {
+        snprintf(v, sizeof v, "%d", keys[i].size);
+        rc = RMI_PMPI_Info_set(m, keys[i].key, v);
+    }
+    if (rc != MPI_SUCCESS) {
+        RMI_PMPI_Info_free(&m);
+        return abi_err_out(rc);
+    }
+    *info = h_out_Info(m);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Abi_get_info = PMPI_Abi_get_info
