@@ -458,7 +458,6 @@ typedef enum MPI_T_source_order {
 #define MPI_T_PVAR_HANDLE_NULL       ((MPI_T_pvar_handle)0)
 #define MPI_T_PVAR_ALL_HANDLES       ((MPI_T_pvar_handle)1)
 
-int MPI_Abi_get_info(MPI_Info *info);
 int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
@@ -691,6 +690,7 @@ int MPI_Query_thread(int *provided);
 int MPI_Is_thread_main(int *flag);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Abi_get_info(MPI_Info *info);
 int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
@@ -911,7 +911,6 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
-int PMPI_Abi_get_info(MPI_Info *info);
 int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
@@ -1144,6 +1143,7 @@ int PMPI_Query_thread(int *provided);
 int PMPI_Is_thread_main(int *flag);
 int PMPI_Get_version(int *version, int *subversion);
 int PMPI_Get_library_version(char *version, int *resultlen);
+int PMPI_Abi_get_info(MPI_Info *info);
 int PMPI_Get_processor_name(char *name, int *resultlen);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int PMPI_Free_mem(void *base);

@@ -1,8 +1,5 @@
 /* The standard ABI's edge: helpers of the generated bindings that are not
- * worth inlining, the ABI chapter's own functions, and the handle conversions
- * to and from Fortran (docs/abi.md). */
-#include <stdio.h>
-#include <string.h>
+ * worth inlining, and MPI_Abi_get_version (docs/abi.md). */
 #include "abi_conv.h"
 #include "abi_tables.h"
 
@@ -87,39 +84,15 @@ void abi_attr_out(int keyval, void *attribute_val)
     }
 }
 
+/* the engine checks the arguments (and raises the error through the error
+ * handler); the answer is this library's */
 int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
 {
-    if (!abi_major || !abi_minor)
-        return abi_err_out(MPI_ERR_ARG);
+    int rc = RMI_PMPI_Abi_get_version(abi_major, abi_minor);
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
     *abi_major = 1;
     *abi_minor = 0;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Abi_get_version = PMPI_Abi_get_version
-
-/* the widths of the ABI's integer types, as the ABI chapter names the keys */
-int PMPI_Abi_get_info(abi_Info *info)
-{
-    if (!info)
-        return abi_err_out(MPI_ERR_ARG);
-    int m, rc = RMI_PMPI_Info_create(&m);
-    if (rc != MPI_SUCCESS)
-        return abi_err_out(rc);
-    char v[16];
-    static const struct { const char *key; int size; } keys[] = {
-        {"mpi_aint_size", (int)sizeof(MPI_Aint)},
-        {"mpi_count_size", (int)sizeof(MPI_Count)},
-        {"mpi_offset_size", (int)sizeof(MPI_Offset)},
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0] && rc == MPI_SUCCESS; i++) {
-        snprintf(v, sizeof v, "%d", keys[i].size);
-        rc = RMI_PMPI_Info_set(m, keys[i].key, v);
-    }
-    if (rc != MPI_SUCCESS) {
-        RMI_PMPI_Info_free(&m);
-        return abi_err_out(rc);
-    }
-    *info = h_out_Info(m);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Abi_get_info = PMPI_Abi_get_info

@@ -15,8 +15,7 @@ REMOVED = {'MPI_Address', 'MPI_Errhandler_create', 'MPI_Errhandler_get', 'MPI_Er
            'MPI_Type_struct', 'MPI_Type_ub'}
 
 # written by hand in src/abi/abi_extra.c
-HAND = {'MPI_Abi_get_version': 'int MPI_Abi_get_version(int *abi_major, int *abi_minor)',
-        'MPI_Abi_get_info': 'int MPI_Abi_get_info(MPI_Info *info)'}
+HAND = {'MPI_Abi_get_version': 'int MPI_Abi_get_version(int *abi_major, int *abi_minor)'}
 
 # prototypes in the standard ABI's header that differ from include/mpi.h
 # (the standard's const where MPICH has none)
