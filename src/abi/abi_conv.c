@@ -5,34 +5,25 @@
 
 const int abi_pre_in_table[ABI_PREDEFINED_LIMIT] = ABI_PRE_IN_INIT;
 
+/* room for n converted elements: the caller's stack array when it is large
+ * enough; NULL (which the engine rejects) when memory runs out */
 int *abi_handles_room(int *stack, int n)
 {
-    if (n <= ABI_STACK)
-        return stack;
-    int *m = malloc(sizeof *m * (size_t)n);
-    return m ? m : stack;
+    return n <= ABI_STACK ? stack : malloc(sizeof(int) * (size_t)n);
 }
 
 int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
 {
-    if (!src)
-        return NULL;
-    int *m = n > ABI_STACK ? malloc(sizeof *m * (size_t)n) : stack;
-    if (!m)
-        return NULL;
-    for (int i = 0; i < n; i++)
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
         m[i] = conv(src[i]);
     return m;
 }
 
 int *abi_handles_in(int *stack, int n, void *const *src)
 {
-    if (!src)
-        return NULL;
-    int *m = n > ABI_STACK ? malloc(sizeof *m * (size_t)n) : stack;
-    if (!m)
-        return NULL;
-    for (int i = 0; i < n; i++)
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
         m[i] = h_in(src[i]);
     return m;
 }
