@@ -320,7 +320,10 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
         /* the user function sees the user's own datatype and count */
         int len = (int)count;
         MPI_Datatype h = dt->handle;
-        op->fn((void *)in, inout, &len, &h);
+        if (op->call)
+            op->call(op->abi_fn, (void *)in, inout, &len, h);
+        else
+            op->fn((void *)in, inout, &len, &h);
         return MPI_SUCCESS;
     }
     if (dt->basic == MPI_DATATYPE_NULL)

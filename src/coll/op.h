@@ -12,6 +12,10 @@ typedef struct op {
     unsigned builtin : 1;
     unsigned commute : 1;
     MPI_User_function *fn; /* user ops */
+    /* a user op of another ABI's library (src/abi): call converts the
+     * datatype handle and calls abi_fn in that ABI's terms instead of fn */
+    void (*call)(void (*abi_fn)(void), void *in, void *inout, int *len, MPI_Datatype dt);
+    void (*abi_fn)(void);
 } op_t;
 
 rm_status_t op_init(void);

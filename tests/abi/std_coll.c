@@ -4,6 +4,20 @@
 #include <mpi.h>
 #include "std_check.h"
 
+static int op_calls;
+
+/* a user operation: it sees the ABI's datatype handle */
+static void absmax(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    op_calls++;
+    CHECK(*dt == MPI_INT, "user op: datatype is not MPI_INT");
+    int *a = in, *b = inout;
+    for (int i = 0; i < *len; i++) {
+        int x = a[i] < 0 ? -a[i] : a[i], y = b[i] < 0 ? -b[i] : b[i];
+        b[i] = x > y ? x : y;
+    }
+}
+
 int main(int argc, char **argv)
 {
     int size;
@@ -77,6 +91,17 @@ int main(int argc, char **argv)
     OK(MPI_Allreduce(&ll, &lls, 1, MPI_LONG_LONG, MPI_BOR, MPI_COMM_WORLD));
     CHECK(lls == 1, "BOR long long %lld", lls);
     OK(MPI_Reduce_local(&x, &s, 1, MPI_INT, MPI_SUM));
+
+    MPI_Op op;
+    OK(MPI_Op_create(absmax, 1, &op));
+    int commute = 0;
+    OK(MPI_Op_commutative(op, &commute));
+    CHECK(commute == 1, "Op_commutative %d", commute);
+    int v[2] = {r == 0 ? -9 : 4, r == 0 ? 1 : -3}, m[2];
+    OK(MPI_Allreduce(v, m, 2, MPI_INT, op, MPI_COMM_WORLD));
+    CHECK(m[0] == 9 && m[1] == 3 && op_calls > 0, "user op %d %d (%d calls)", m[0], m[1], op_calls);
+    OK(MPI_Op_free(&op));
+    CHECK(op == MPI_OP_NULL, "Op_free left the handle");
     if (r == 0)
         printf("OK\n");
     OK(MPI_Finalize());

@@ -7,6 +7,23 @@
 #include <string.h>
 #include "std_check.h"
 
+static MPI_Comm seen_comm = MPI_COMM_NULL;
+static int seen_code = -1;
+static MPI_File seen_file;
+
+/* user error handlers: they see the ABI's handles and error classes */
+static void comm_eh(MPI_Comm *comm, int *code, ...)
+{
+    seen_comm = *comm;
+    seen_code = *code;
+}
+
+static void file_eh(MPI_File *fh, int *code, ...)
+{
+    seen_file = *fh;
+    seen_code = *code;
+}
+
 static void expect(int rc, int want, const char *what)
 {
     int cls = -1;
@@ -68,6 +85,28 @@ int main(int argc, char **argv)
     OK(MPI_Error_class(code, &cls));
     CHECK(cls == MPI_ERR_ARG, "class of a code added to MPI_ERR_ARG %d", cls);
     OK(MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER));
+
+    MPI_Errhandler mine;
+    MPI_Comm dup;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_create_errhandler(comm_eh, &mine));
+    OK(MPI_Comm_set_errhandler(dup, mine));
+    rc = MPI_Send(&x, 1, MPI_INT, 0, -7, dup);
+    expect(rc, MPI_ERR_TAG, "tag through a user handler");
+    CHECK(seen_comm == dup && seen_code != -1, "user handler saw another communicator");
+    expect(seen_code, MPI_ERR_TAG, "code the user handler saw");
+    OK(MPI_Comm_call_errhandler(dup, MPI_ERR_REQUEST));
+    CHECK(seen_code == MPI_ERR_REQUEST, "call_errhandler: the handler saw %d", seen_code);
+    OK(MPI_Errhandler_free(&mine));
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_File_create_errhandler(file_eh, &mine));
+    OK(MPI_File_set_errhandler(MPI_FILE_NULL, mine));
+    MPI_File fh;
+    rc = MPI_File_open(MPI_COMM_SELF, "/nonexistent-dir/x", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    CHECK(rc != MPI_SUCCESS && seen_file == MPI_FILE_NULL, "file handler: rc %d", rc);
+    expect(seen_code, MPI_ERR_NO_SUCH_FILE, "code the file handler saw");
+    OK(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    OK(MPI_Errhandler_free(&mine));
 
     MPI_Info info;
     OK(MPI_Abi_get_info(&info));

@@ -14,8 +14,13 @@ REMOVED = {'MPI_Address', 'MPI_Errhandler_create', 'MPI_Errhandler_get', 'MPI_Er
            'MPI_Type_extent', 'MPI_Type_hindexed', 'MPI_Type_hvector', 'MPI_Type_lb',
            'MPI_Type_struct', 'MPI_Type_ub'}
 
-# written by hand in src/abi/abi_extra.c
-HAND = {'MPI_Abi_get_version': 'int MPI_Abi_get_version(int *abi_major, int *abi_minor)'}
+# written by hand in src/abi/abi_conv.c and src/abi/abi_callbacks.c
+HAND = {'MPI_Abi_get_version': 'int MPI_Abi_get_version(int *abi_major, int *abi_minor)',
+        'MPI_Op_create': 'int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)'}
+for _obj in ('Comm', 'Win', 'File', 'Session'):
+    HAND['MPI_%s_create_errhandler' % _obj] = (
+        'int MPI_%s_create_errhandler(MPI_%s_errhandler_function *%s_errhandler_fn, MPI_Errhandler *errhandler)'
+        % (_obj, _obj, _obj.lower()))
 
 # prototypes in the standard ABI's header that differ from include/mpi.h
 # (the standard's const where MPICH has none)

@@ -1,0 +1,107 @@
+/* Procedures of standard-ABI programs that the engine calls: user reduction
+ * operations and error handlers. The engine keeps the program's procedure
+ * beside a trampoline (op_t.call, errhandler_t.call); the trampoline hands
+ * the procedure the ABI's handles and error classes (docs/abi.md). */
+#include "abi_conv.h"
+#include "abi_tables.h"
+#include "coll/op.h"
+#include "comm/comm.h"
+#include "util/lock.h"
+
+typedef void(abi_User_function)(void *invec, void *inoutvec, int *len, abi_Datatype *datatype);
+typedef void(abi_handle_errhandler)(void *handle, int *error_code, ...);
+
+static void op_call(void (*fn)(void), void *in, void *inout, int *len, MPI_Datatype dt)
+{
+    abi_Datatype h = h_out_Datatype(dt);
+    ((abi_User_function *)fn)(in, inout, len, &h);
+}
+
+/* what the engine holds as the op's C function: never called, op->call is */
+static void op_unused(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)len, (void)dt;
+    abort();
+}
+
+int PMPI_Op_create(abi_User_function *user_fn, int commute, abi_Op *op)
+{
+    int m = 0;
+    int rc = RMI_PMPI_Op_create(user_fn ? op_unused : NULL, commute, op ? &m : NULL);
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
+    rm_lock();
+    op_t *o = op_get(m);
+    o->abi_fn = (void (*)(void))user_fn;
+    o->call = op_call;
+    rm_unlock();
+    *op = h_out_Op(m);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Op_create = PMPI_Op_create
+
+/* communicators, windows and sessions: the object type is in the engine
+ * handle's bits 26-29 */
+static void *handle_out(int h)
+{
+    switch (((unsigned)h >> 26) & 0xf) {
+    case ((unsigned)MPI_COMM_NULL >> 26) & 0xf:
+        return h_out_Comm(h);
+    case ((unsigned)MPI_WIN_NULL >> 26) & 0xf:
+        return h_out_Win(h);
+    default:
+        return h_out_Session(h);
+    }
+}
+
+static void errh_call(void (*fn)(void), void *obj, int *code)
+{
+    void *h = handle_out(*(int *)obj);
+    int c = err_out(*code);
+    ((abi_handle_errhandler *)fn)(&h, &c);
+}
+
+static void errh_call_file(void (*fn)(void), void *obj, int *code)
+{
+    abi_File f = f_out(*(MPI_File *)obj);
+    int c = err_out(*code);
+    ((abi_handle_errhandler *)fn)(&f, &c);
+}
+
+static void errh_unused(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm, (void)code;
+    abort();
+}
+
+static int errh_create(void (*fn)(void), void (*call)(void (*)(void), void *, int *), int rc, int m,
+                       abi_Errhandler *errhandler)
+{
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
+    rm_lock();
+    errhandler_t *e = errhandler_get(m);
+    e->abi_fn = fn;
+    e->call = call;
+    rm_unlock();
+    *errhandler = h_out_Errhandler(m);
+    return MPI_SUCCESS;
+}
+
+#define ABI_ERRH_CREATE(Obj, call)                                                               \
+    int PMPI_##Obj##_create_errhandler(abi_handle_errhandler *fn, abi_Errhandler *errhandler)     \
+    {                                                                                            \
+        int m = 0;                                                                               \
+        MPI_##Obj##_errhandler_function *u =                                                     \
+            (MPI_##Obj##_errhandler_function *)(void (*)(void))errh_unused;                      \
+        int rc = RMI_PMPI_##Obj##_create_errhandler(fn ? u : NULL, errhandler ? &m : NULL);      \
+        return errh_create((void (*)(void))fn, call, rc, m, errhandler);                         \
+    }
+ABI_ERRH_CREATE(Comm, errh_call)
+ABI_ERRH_CREATE(Win, errh_call)
+ABI_ERRH_CREATE(Session, errh_call)
+ABI_ERRH_CREATE(File, errh_call_file)
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
