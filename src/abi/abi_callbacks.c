@@ -1,10 +1,11 @@
 /* Procedures of standard-ABI programs that the engine calls: user reduction
- * operations and error handlers. The engine keeps the program's procedure
- * beside a trampoline (op_t.call, errhandler_t.call); the trampoline hands
- * the procedure the ABI's handles and error classes (docs/abi.md). */
+ * operations, error handlers, attribute copy and delete functions. The engine keeps the program's
+ * procedure beside a trampoline (op_t.call, errhandler_t.call); the trampoline hands the procedure
+ * the ABI's handles and error classes (docs/abi.md). */
 #include "abi_conv.h"
 #include "abi_tables.h"
 #include "coll/op.h"
+#include "comm/attr.h"
 #include "comm/comm.h"
 #include "util/lock.h"
 
@@ -88,14 +89,14 @@ static int errh_create(void (*fn)(void), void (*call)(void (*)(void), void *, in
     return MPI_SUCCESS;
 }
 
-#define ABI_ERRH_CREATE(Obj, call)                                                               \
-    int PMPI_##Obj##_create_errhandler(abi_handle_errhandler *fn, abi_Errhandler *errhandler)     \
-    {                                                                                            \
-        int m = 0;                                                                               \
-        MPI_##Obj##_errhandler_function *u =                                                     \
-            (MPI_##Obj##_errhandler_function *)(void (*)(void))errh_unused;                      \
-        int rc = RMI_PMPI_##Obj##_create_errhandler(fn ? u : NULL, errhandler ? &m : NULL);      \
-        return errh_create((void (*)(void))fn, call, rc, m, errhandler);                         \
+#define ABI_ERRH_CREATE(Obj, call)                                                                 \
+    int PMPI_##Obj##_create_errhandler(abi_handle_errhandler *fn, abi_Errhandler *errhandler)      \
+    {                                                                                              \
+        int m = 0;                                                                                 \
+        MPI_##Obj##_errhandler_function *u =                                                       \
+            (MPI_##Obj##_errhandler_function *)(void (*)(void))errh_unused;                        \
+        int rc = RMI_PMPI_##Obj##_create_errhandler(fn ? u : NULL, errhandler ? &m : NULL);        \
+        return errh_create((void (*)(void))fn, call, rc, m, errhandler);                           \
     }
 ABI_ERRH_CREATE(Comm, errh_call)
 ABI_ERRH_CREATE(Win, errh_call)
@@ -105,3 +106,96 @@ ABI_ERRH_CREATE(File, errh_call_file)
 #pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 #pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
 #pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+
+/* attribute callbacks: the object's handle by value, pointer-sized */
+typedef int(abi_copy_attr_function)(void *handle, int keyval, void *extra_state,
+                                    void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int(abi_delete_attr_function)(void *handle, int keyval, void *attribute_val,
+                                      void *extra_state);
+/* the ABI's MPI_*_DUP_FN; its MPI_*_NULL_COPY_FN and _DELETE_FN are NULL */
+#define ABI_DUP_FN ((abi_copy_attr_function *)1)
+
+static void *attr_handle_out(enum attr_obj kind, int h)
+{
+    return kind == ATTR_TYPE  ? (void *)h_out_Datatype(h)
+           : kind == ATTR_WIN ? (void *)h_out_Win(h)
+                              : (void *)h_out_Comm(h);
+}
+
+static int attr_copy_call(void (*fn)(void), enum attr_obj kind, int handle, int keyval, void *extra,
+                          void *in, void *out, int *flag)
+{
+    int rc = ((abi_copy_attr_function *)fn)(attr_handle_out(kind, handle), keyval_out(keyval),
+                                            extra, in, out, flag);
+    return rc == 0 ? MPI_SUCCESS : err_in(rc);
+}
+
+static int attr_delete_call(void (*fn)(void), enum attr_obj kind, int handle, int keyval,
+                            void *value, void *extra)
+{
+    int rc = ((abi_delete_attr_function *)fn)(attr_handle_out(kind, handle), keyval_out(keyval),
+                                              value, extra);
+    return rc == 0 ? MPI_SUCCESS : err_in(rc);
+}
+
+/* what the engine holds as the keyval's C functions when the program's are
+ * called through attr_*_call: never called */
+static int copy_unused(MPI_Comm c, int k, void *e, void *in, void *out, int *flag)
+{
+    (void)c, (void)k, (void)e, (void)in, (void)out, (void)flag;
+    abort();
+}
+
+static int delete_unused(MPI_Comm c, int k, void *v, void *e)
+{
+    (void)c, (void)k, (void)v, (void)e;
+    abort();
+}
+
+/* the engine's copy function: none, its own duplicating one, or the
+ * program's through attr_copy_call */
+typedef int(engine_copy_t)(MPI_Comm, int, void *, void *, void *, int *);
+static engine_copy_t *engine_copy(abi_copy_attr_function *copy, engine_copy_t *dup)
+{
+    return !copy ? NULL : copy == ABI_DUP_FN ? dup : copy_unused;
+}
+
+static int keyval_made(int rc, int m, abi_copy_attr_function *copy, abi_delete_attr_function *del,
+                       int *keyval)
+{
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
+    int user_copy = copy && copy != ABI_DUP_FN;
+    rm_lock();
+    attr_keyval_set_calls(m, user_copy ? attr_copy_call : NULL,
+                          user_copy ? (void (*)(void))copy : NULL, del ? attr_delete_call : NULL,
+                          (void (*)(void))del);
+    rm_unlock();
+    *keyval = keyval_out(m);
+    return MPI_SUCCESS;
+}
+
+#define ABI_KEYVAL_CREATE(Obj, Type, dup)                                                          \
+    int PMPI_##Obj##_create_keyval(abi_copy_attr_function *copy, abi_delete_attr_function *del,    \
+                                   int *keyval, void *extra_state)                                 \
+    {                                                                                              \
+        int m = 0;                                                                                 \
+        int rc = RMI_PMPI_##Obj##_create_keyval(                                                   \
+            (MPI_##Type##_copy_attr_function *)engine_copy(copy, (engine_copy_t *)(dup)),          \
+            del ? (MPI_##Type##_delete_attr_function *)delete_unused : NULL, keyval ? &m : NULL,   \
+            extra_state);                                                                          \
+        return keyval_made(rc, m, copy, del, keyval);                                              \
+    }
+ABI_KEYVAL_CREATE(Comm, Comm, MPIX_Comm_dup_fn)
+ABI_KEYVAL_CREATE(Type, Type, MPIX_Type_dup_fn)
+ABI_KEYVAL_CREATE(Win, Win, MPIX_Win_dup_fn)
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+
+int PMPI_Keyval_create(abi_copy_attr_function *copy, abi_delete_attr_function *del, int *keyval,
+                       void *extra_state)
+{
+    return PMPI_Comm_create_keyval(copy, del, keyval, extra_state);
+}
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create

@@ -7,6 +7,62 @@
 #include <string.h>
 #include "std_check.h"
 
+static MPI_Comm copied_from = MPI_COMM_NULL, deleted_on = MPI_COMM_NULL;
+static int deletes;
+
+/* attribute callbacks: they see the ABI's communicator handles */
+static int copy_attr(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)keyval;
+    CHECK(extra == &deletes, "copy callback: extra_state");
+    copied_from = comm;
+    *(void **)out = (char *)in + 1;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int delete_attr(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)keyval, (void)value, (void)extra;
+    deleted_on = comm;
+    deletes++;
+    return MPI_SUCCESS;
+}
+
+static void attributes(void)
+{
+    int kv, flag;
+    static char base[4];
+    OK(MPI_Comm_create_keyval(copy_attr, delete_attr, &kv, &deletes));
+    MPI_Comm a, b;
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+    OK(MPI_Comm_set_attr(a, kv, base));
+    OK(MPI_Comm_dup(a, &b));
+    CHECK(copied_from == a, "the copy callback saw another communicator");
+    char *v;
+    OK(MPI_Comm_get_attr(b, kv, &v, &flag));
+    CHECK(flag && v == base + 1, "copied attribute");
+    OK(MPI_Comm_free(&b));
+    CHECK(deletes == 1, "deletes %d", deletes);
+    OK(MPI_Comm_delete_attr(a, kv));
+    CHECK(deletes == 2 && deleted_on == a, "the delete callback saw another communicator");
+    OK(MPI_Comm_free_keyval(&kv));
+    CHECK(kv == MPI_KEYVAL_INVALID, "free_keyval left the key");
+    OK(MPI_Comm_free(&a));
+
+    /* the predefined copy function: the value travels as it is */
+    MPI_Datatype t, u;
+    OK(MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &kv, NULL));
+    OK(MPI_Type_contiguous(2, MPI_INT, &t));
+    OK(MPI_Type_set_attr(t, kv, base + 2));
+    OK(MPI_Type_dup(t, &u));
+    OK(MPI_Type_get_attr(u, kv, &v, &flag));
+    CHECK(flag && v == base + 2, "MPI_TYPE_DUP_FN");
+    OK(MPI_Type_free(&u));
+    OK(MPI_Type_free(&t));
+    OK(MPI_Type_free_keyval(&kv));
+}
+
 static void datatypes(void)
 {
     MPI_Datatype vec, st, dup;
@@ -137,6 +193,7 @@ int main(int argc, char **argv)
     CHECK(q == provided, "Query_thread %d", q);
     datatypes();
     comms();
+    attributes();
     OK(MPI_Barrier(MPI_COMM_WORLD));
     if (std_rank == 0)
         printf("OK\n");

@@ -17,6 +17,13 @@ REMOVED = {'MPI_Address', 'MPI_Errhandler_create', 'MPI_Errhandler_get', 'MPI_Er
 # written by hand in src/abi/abi_conv.c and src/abi/abi_callbacks.c
 HAND = {'MPI_Abi_get_version': 'int MPI_Abi_get_version(int *abi_major, int *abi_minor)',
         'MPI_Op_create': 'int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)'}
+for _obj, _t in (('Comm', 'Comm'), ('Type', 'Type'), ('Win', 'Win')):
+    HAND['MPI_%s_create_keyval' % _obj] = (
+        'int MPI_%s_create_keyval(MPI_%s_copy_attr_function *%s_copy_attr_fn, '
+        'MPI_%s_delete_attr_function *%s_delete_attr_fn, int *%s_keyval, void *extra_state)'
+        % (_obj, _t, _obj.lower(), _t, _obj.lower(), _obj.lower()))
+HAND['MPI_Keyval_create'] = ('int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, '
+                             'int *keyval, void *extra_state)')
 for _obj in ('Comm', 'Win', 'File', 'Session'):
     HAND['MPI_%s_create_errhandler' % _obj] = (
         'int MPI_%s_create_errhandler(MPI_%s_errhandler_function *%s_errhandler_fn, MPI_Errhandler *errhandler)'
