@@ -1,5 +1,6 @@
 /* Procedures of standard-ABI programs that the engine calls: user reduction
- * operations, error handlers, attribute copy and delete functions. The engine keeps the program's
+ * operations, error handlers, attribute copy and delete functions,
+ * generalized requests. The engine keeps the program's
  * procedure beside a trampoline (op_t.call, errhandler_t.call); the trampoline hands the procedure
  * the ABI's handles and error classes (docs/abi.md). */
 #include "abi_conv.h"
@@ -199,3 +200,62 @@ int PMPI_Keyval_create(abi_copy_attr_function *copy, abi_delete_attr_function *d
     return PMPI_Comm_create_keyval(copy, del, keyval, extra_state);
 }
 #pragma weak MPI_Keyval_create = PMPI_Keyval_create
+
+/* generalized requests: the engine calls these with the program's three
+ * functions and extra state kept together (one allocation per request,
+ * released with the request, when the engine calls the free function) */
+typedef int(abi_query_function)(void *extra_state, abi_Status *status);
+typedef int(abi_free_function)(void *extra_state);
+typedef int(abi_cancel_function)(void *extra_state, int complete);
+typedef struct {
+    abi_query_function *query;
+    abi_free_function *free;
+    abi_cancel_function *cancel;
+    void *extra;
+} greq_t;
+
+static int greq_query(void *state, MPI_Status *status)
+{
+    greq_t *g = state;
+    if (!g->query)
+        return MPI_SUCCESS;
+    abi_Status a;
+    abi_status_out(&a, status);
+    int rc = g->query(g->extra, &a);
+    abi_status_in(status, &a);
+    return rc == 0 ? MPI_SUCCESS : err_in(rc);
+}
+
+static int greq_free(void *state)
+{
+    greq_t *g = state;
+    int rc = g->free ? g->free(g->extra) : 0;
+    free(g);
+    return rc == 0 ? MPI_SUCCESS : err_in(rc);
+}
+
+static int greq_cancel(void *state, int complete)
+{
+    greq_t *g = state;
+    int rc = g->cancel ? g->cancel(g->extra, complete) : 0;
+    return rc == 0 ? MPI_SUCCESS : err_in(rc);
+}
+
+int PMPI_Grequest_start(abi_query_function *query_fn, abi_free_function *free_fn,
+                        abi_cancel_function *cancel_fn, void *extra_state, abi_Request *request)
+{
+    greq_t *g = request ? malloc(sizeof *g) : NULL;
+    if (request && !g)
+        return abi_err_out(MPI_ERR_NO_MEM);
+    if (g)
+        *g = (greq_t){query_fn, free_fn, cancel_fn, extra_state};
+    int m = 0;
+    int rc = RMI_PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request ? &m : NULL);
+    if (rc != MPI_SUCCESS) {
+        free(g);
+        return abi_err_out(rc);
+    }
+    *request = h_out_Request(m);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start

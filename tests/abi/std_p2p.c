@@ -5,6 +5,31 @@
 #include <string.h>
 #include "std_check.h"
 
+/* a generalized request: the query function fills the ABI's status */
+static int greq_freed;
+
+static int greq_query(void *extra, MPI_Status *st)
+{
+    CHECK(extra == &greq_freed, "query: extra_state");
+    st->MPI_SOURCE = MPI_PROC_NULL;
+    st->MPI_TAG = 77;
+    MPI_Status_set_elements(st, MPI_INT, 3);
+    MPI_Status_set_cancelled(st, 0);
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+    (*(int *)extra)++;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     int size, buf[8], got[8];
@@ -94,6 +119,16 @@ int main(int argc, char **argv)
     OK(MPI_Status_set_cancelled(&st, 1));
     OK(MPI_Test_cancelled(&st, &flag));
     CHECK(flag, "set_cancelled");
+    MPI_Request g;
+    OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &greq_freed, &g));
+    OK(MPI_Test(&g, &flag, MPI_STATUS_IGNORE));
+    CHECK(!flag && greq_freed == 0, "generalized request done before MPI_Grequest_complete");
+    OK(MPI_Grequest_complete(g));
+    OK(MPI_Wait(&g, &st));
+    OK(MPI_Get_count(&st, MPI_INT, &n));
+    CHECK(g == MPI_REQUEST_NULL && greq_freed == 1, "generalized request: not freed once (%d)", greq_freed);
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == 77 && n == 3, "generalized status %d %d %d",
+          st.MPI_SOURCE, st.MPI_TAG, n);
     OK(MPI_Barrier(MPI_COMM_WORLD));
     if (std_rank == 0)
         printf("OK\n");

@@ -22,6 +22,9 @@ for _obj, _t in (('Comm', 'Comm'), ('Type', 'Type'), ('Win', 'Win')):
         'int MPI_%s_create_keyval(MPI_%s_copy_attr_function *%s_copy_attr_fn, '
         'MPI_%s_delete_attr_function *%s_delete_attr_fn, int *%s_keyval, void *extra_state)'
         % (_obj, _t, _obj.lower(), _t, _obj.lower(), _obj.lower()))
+HAND['MPI_Grequest_start'] = ('int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, '
+                              'MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, '
+                              'void *extra_state, MPI_Request *request)')
 HAND['MPI_Keyval_create'] = ('int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, '
                              'int *keyval, void *extra_state)')
 for _obj in ('Comm', 'Win', 'File', 'Session'):
