@@ -1,6 +1,6 @@
 /* Procedures of standard-ABI programs that the engine calls: user reduction
  * operations, error handlers, attribute copy and delete functions,
- * generalized requests. The engine keeps the program's
+ * generalized requests, data representations. The engine keeps the program's
  * procedure beside a trampoline (op_t.call, errhandler_t.call); the trampoline hands the procedure
  * the ABI's handles and error classes (docs/abi.md). */
 #include "abi_conv.h"
@@ -259,3 +259,59 @@ int PMPI_Grequest_start(abi_query_function *query_fn, abi_free_function *free_fn
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Grequest_start = PMPI_Grequest_start
+
+/* data representations: the conversion and extent functions see the ABI's
+ * datatype handles; a representation lives as long as the process, and so
+ * does what holds the program's functions */
+typedef int(abi_conversion_function)(void *userbuf, abi_Datatype datatype, int count, void *filebuf,
+                                     MPI_Offset position, void *extra_state);
+typedef int(abi_extent_function)(abi_Datatype datatype, MPI_Aint *extent, void *extra_state);
+typedef struct {
+    abi_conversion_function *read, *write;
+    abi_extent_function *extent;
+    void *extra;
+} datarep_t;
+
+static int conv_result(int rc)
+{
+    return rc == 0 ? MPI_SUCCESS : err_in(rc);
+}
+
+static int datarep_read(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                        MPI_Offset position, void *state)
+{
+    datarep_t *d = state;
+    return conv_result(d->read(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+}
+
+static int datarep_write(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                         MPI_Offset position, void *state)
+{
+    datarep_t *d = state;
+    return conv_result(d->write(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+}
+
+static int datarep_extent(MPI_Datatype dt, MPI_Aint *extent, void *state)
+{
+    datarep_t *d = state;
+    return conv_result(d->extent(h_out_Datatype(dt), extent, d->extra));
+}
+
+int PMPI_Register_datarep(const char *datarep, abi_conversion_function *read_conversion_fn,
+                          abi_conversion_function *write_conversion_fn,
+                          abi_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    datarep_t *d = malloc(sizeof *d);
+    if (!d)
+        return abi_err_out(MPI_ERR_NO_MEM);
+    *d = (datarep_t){read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state};
+    int rc = RMI_PMPI_Register_datarep(datarep, read_conversion_fn ? datarep_read : NULL,
+                                       write_conversion_fn ? datarep_write : NULL,
+                                       dtype_file_extent_fn ? datarep_extent : NULL, d);
+    if (rc != MPI_SUCCESS) {
+        free(d);
+        return abi_err_out(rc);
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Register_datarep = PMPI_Register_datarep

@@ -37,6 +37,59 @@ static void rma(void)
     CHECK(win == MPI_WIN_NULL, "Win_free");
 }
 
+/* a data representation that stores each int complemented: its functions see
+ * the ABI's datatype handles */
+static int flip_calls;
+
+static int flip_extent(MPI_Datatype dt, MPI_Aint *extent, void *extra)
+{
+    CHECK(extra == &flip_calls, "extent: extra_state");
+    CHECK(dt == MPI_INT, "extent: not MPI_INT");
+    *extent = sizeof(int);
+    return MPI_SUCCESS;
+}
+
+static int flip_write(void *user, MPI_Datatype dt, int count, void *file, MPI_Offset pos, void *extra)
+{
+    (void)extra;
+    CHECK(dt == MPI_INT, "write conversion: not MPI_INT");
+    flip_calls++;
+    for (int i = 0; i < count; i++)
+        ((int *)file)[i] = ~((int *)user)[pos + i];
+    return MPI_SUCCESS;
+}
+
+static int flip_read(void *user, MPI_Datatype dt, int count, void *file, MPI_Offset pos, void *extra)
+{
+    (void)extra;
+    CHECK(dt == MPI_INT, "read conversion: not MPI_INT");
+    flip_calls++;
+    for (int i = 0; i < count; i++)
+        ((int *)user)[pos + i] = ~((int *)file)[i];
+    return MPI_SUCCESS;
+}
+
+static void datarep(void)
+{
+    char name[64];
+    snprintf(name, sizeof name, "std_rma_io.%d.flip", std_rank);
+    OK(MPI_Register_datarep("flip", flip_read, flip_write, flip_extent, &flip_calls));
+    MPI_File fh;
+    OK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                     MPI_INFO_NULL, &fh));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flip", MPI_INFO_NULL));
+    int data[3] = {1, 2, 3}, raw[3], back[3];
+    OK(MPI_File_write_at(fh, 0, data, 3, MPI_INT, MPI_STATUS_IGNORE));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    OK(MPI_File_read_at(fh, 0, raw, 3, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(raw[0] == ~1 && raw[2] == ~3, "stored %d %d", raw[0], raw[2]);
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flip", MPI_INFO_NULL));
+    OK(MPI_File_read_at(fh, 0, back, 3, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(back[0] == 1 && back[2] == 3 && flip_calls >= 2, "read back %d %d (%d calls)", back[0], back[2],
+          flip_calls);
+    OK(MPI_File_close(&fh));
+}
+
 static void io(void)
 {
     MPI_File fh;
@@ -80,6 +133,7 @@ int main(int argc, char **argv)
     OK(MPI_Comm_rank(MPI_COMM_WORLD, &std_rank));
     rma();
     io();
+    datarep();
     OK(MPI_Barrier(MPI_COMM_WORLD));
     if (std_rank == 0)
         printf("OK\n");

@@ -25,6 +25,10 @@ for _obj, _t in (('Comm', 'Comm'), ('Type', 'Type'), ('Win', 'Win')):
 HAND['MPI_Grequest_start'] = ('int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, '
                               'MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, '
                               'void *extra_state, MPI_Request *request)')
+HAND['MPI_Register_datarep'] = (
+    'int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, '
+    'MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, '
+    'void *extra_state)')
 HAND['MPI_Keyval_create'] = ('int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, '
                              'int *keyval, void *extra_state)')
 for _obj in ('Comm', 'Win', 'File', 'Session'):
