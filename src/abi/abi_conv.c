@@ -40,6 +40,30 @@ int abi_comm_span(int comm)
     return n;
 }
 
+/* how many datatypes a neighbourhood alltoallw's type arrays hold: the
+ * topology's destinations (out) or sources */
+int abi_neighbor_count(int comm, int out)
+{
+    int topo = MPI_UNDEFINED, in_n = 0, out_n = 0, weighted, rank;
+    if (RMI_PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART) {
+        if (RMI_PMPI_Cartdim_get(comm, &in_n) != MPI_SUCCESS)
+            return 0;
+        return 2 * in_n;
+    }
+    if (topo == MPI_GRAPH) {
+        if (RMI_PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
+            RMI_PMPI_Graph_neighbors_count(comm, rank, &in_n) != MPI_SUCCESS)
+            return 0;
+        return in_n;
+    }
+    if (topo == MPI_DIST_GRAPH &&
+        RMI_PMPI_Dist_graph_neighbors_count(comm, &in_n, &out_n, &weighted) == MPI_SUCCESS)
+        return out ? out_n : in_n;
+    return 0;
+}
+
 /* predefined attributes whose values are constants of the ABI: the engine's
  * value is replaced by a pointer to the ABI's */
 void abi_attr_out(int keyval, void *attribute_val)

@@ -1,6 +1,7 @@
 /* Collectives through the standard ABI: predefined operations and types by
  * the ABI's values, MPI_IN_PLACE (1 in the ABI), alltoallv and alltoallw
- * (an array of datatypes), a nonblocking collective. 2 ranks. */
+ * and neighbourhood alltoallw (arrays of datatypes), a user operation, a
+ * nonblocking collective. 2 ranks. */
 #include <mpi.h>
 #include "std_check.h"
 
@@ -77,6 +78,16 @@ int main(int argc, char **argv)
     int wc[2] = {1, 1}, wd[2] = {0, (int)sizeof(int)};
     OK(MPI_Alltoallw(sb, wc, wd, ts, rb, wc, wd, tr, MPI_COMM_WORLD));
     CHECK(rb[0] == 10 * 0 + r && rb[1] == 10 + r, "Alltoallw %d %d", rb[0], rb[1]);
+
+    /* neighbourhood alltoallw on a periodic ring of 2: both neighbours are the peer */
+    MPI_Comm ring;
+    int dims[1] = {size}, periods[1] = {1};
+    OK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+    MPI_Aint nd[2] = {0, sizeof(int)};
+    int nsb[2] = {100 + r, 200 + r}, nrb[2] = {-1, -1};
+    OK(MPI_Neighbor_alltoallw(nsb, wc, nd, ts, nrb, wc, nd, tr, ring));
+    CHECK(nrb[0] == 200 + (1 - r) && nrb[1] == 100 + (1 - r), "Neighbor_alltoallw %d %d", nrb[0], nrb[1]);
+    OK(MPI_Comm_free(&ring));
 
     MPI_Request rq;
     double in = r, out = -1;

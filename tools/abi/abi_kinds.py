@@ -60,8 +60,8 @@ KEYVAL_NAMES = {'comm_keyval', 'type_keyval', 'win_keyval', 'keyval'}
 DOMAINS = ['rank', 'tag', 'undefined', 'split', 'thread', 'order', 'typeclass', 'lock',
            'seek', 'compare', 'topo', 'combiner', 'distrib', 'flavor', 'model', 'keyval']
 # arrays of handles whose length is not an argument: the communicator's
-# neighbourhood; they come with the next slice
-IMPLICIT_LEN = {'MPI_Neighbor_alltoallw', 'MPI_Ineighbor_alltoallw', 'MPI_Neighbor_alltoallw_init'}
+# neighbourhood (sources for the receive types, destinations for the send types)
+NEIGHBOR_W = {'MPI_Neighbor_alltoallw', 'MPI_Ineighbor_alltoallw', 'MPI_Neighbor_alltoallw_init'}
 ALLTOALLW = {'MPI_Alltoallw', 'MPI_Ialltoallw', 'MPI_Alltoallw_init'}
 
 
@@ -111,8 +111,6 @@ class Gen:
             return 'handle conversion, written by hand'
         if 'c_only' in kinds:
             return 'MPI_T or Fortran conversion'
-        if f['name'] in IMPLICIT_LEN:
-            return 'handle array sized by the topology'
         return None
 
     # ------------------------------------------------------------------ header
@@ -383,7 +381,10 @@ class Gen:
             call.append('%s ? &%s_m : NULL' % (p, p))
             post.append('if (%s && %s_m != %s_0) *%s = %s(%s_m);' % (p, p, p, p, conv_out, p))
         elif mode in ('arr_in', 'arr_inout'):
-            if fn in ALLTOALLW:
+            if fn in NEIGHBOR_W:
+                n = 'abi_neighbor_count(h_in(comm), %d)' % (p == 'sendtypes')
+                n = '(%s == NULL ? 0 : %s)' % (p, n)
+            elif fn in ALLTOALLW:
                 n = 'abi_comm_span(%s)' % 'h_in(comm)'
                 skip = '%s == (const void *)1 || ' % argmap['sendbuf'] if p == 'sendtypes' else ''
                 n = '(%s%s == NULL ? 0 : %s)' % (skip, p, n)
