@@ -64,6 +64,23 @@ int abi_neighbor_count(int comm, int out)
     return 0;
 }
 
+/* files are pointers: their ints are MPI_FILE_NULL's value or the engine's
+ * file index above the predefined handles' range */
+int abi_file_toint(abi_File f)
+{
+    if ((uintptr_t)f == ABI_FILE_NULL)
+        return (int)ABI_FILE_NULL;
+    int i = RMI_PMPI_File_c2f(f_in(f));
+    return i > 0 ? (int)ABI_PREDEFINED_LIMIT + i : (int)ABI_FILE_NULL;
+}
+
+abi_File abi_file_fromint(int i)
+{
+    if (i <= (int)ABI_PREDEFINED_LIMIT)
+        return f_out(MPI_FILE_NULL);
+    return f_out(RMI_PMPI_File_f2c(i - (int)ABI_PREDEFINED_LIMIT));
+}
+
 /* predefined attributes whose values are constants of the ABI: the engine's
  * value is replaced by a pointer to the ABI's */
 void abi_attr_out(int keyval, void *attribute_val)

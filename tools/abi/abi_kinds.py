@@ -40,6 +40,19 @@ for _obj in ('Comm', 'Win', 'File', 'Session'):
 # (the standard's const where MPICH has none)
 PROTO_ABI = {'MPI_Pready_list': 'int length, const int array_of_partitions[], MPI_Request request'}
 
+# the ABI chapter's MPI_<Type>_toint/_fromint: handle <-> C int
+TOINT = [('Comm', 'comm'), ('Errhandler', 'errhandler'), ('File', 'file'), ('Group', 'group'),
+         ('Info', 'info'), ('Message', 'message'), ('Op', 'op'), ('Request', 'request'),
+         ('Session', 'session'), ('Type', 'datatype'), ('Win', 'win')]
+
+
+def toint_protos():
+    for obj, arg in TOINT:
+        t = 'Datatype' if obj == 'Type' else obj
+        yield 'MPI_%s_toint' % obj, 'int', 'MPI_%s %s' % (t, arg)
+        yield 'MPI_%s_fromint' % obj, 'MPI_%s' % t, 'int %s' % arg
+
+
 # integer arguments that carry constants whose values differ between the ABIs,
 # by argument name: the value domain (a group of tools/abi/abi_constants.txt)
 INT_IN = {'dest': 'rank', 'source': 'rank', 'root': 'rank', 'target_rank': 'rank',
@@ -166,6 +179,8 @@ class Gen:
             for name in sorted(self.c2f_names()):
                 ret, params = self.protos[name]
                 o.append('%s %s%s(%s);' % (ret, prefix, name, params))
+            for name, ret, params in toint_protos():
+                o.append('%s %s%s(%s);' % (ret, prefix, name, params))
             for f in self.covered:
                 ret, params = self.protos[f['name']]
                 params = PROTO_ABI.get(f['name'], params)
@@ -177,7 +192,8 @@ class Gen:
         return [f['name'] for f in self.funcs if f['ret'] == 'nofortran' and f['name'] in self.protos]
 
     def exported(self):
-        names = sorted(list(HAND) + self.c2f_names() + [f['name'] for f in self.covered])
+        names = sorted(list(HAND) + self.c2f_names() + [f['name'] for f in self.covered]
+                       + [n for n, _, _ in toint_protos()])
         return names + ['P' + n for n in names]
 
     # ---------------------------------------------------------------- bindings
@@ -200,6 +216,19 @@ class Gen:
             else:
                 o.append('abi_%s PMPI_%s(MPI_Fint f)\n{\n    return %s(RMI_P%s(f));\n}' % (T, name[4:], cout, name))
             o.append('#pragma weak %s = PMPI_%s\n' % (name, name[4:]))
+        # handles other than files are below 2^32 (the engine's zero-extended,
+        # or the ABI's constants): the int is the handle's value
+        for obj, _ in TOINT:
+            T = 'Datatype' if obj == 'Type' else obj
+            if T == 'File':
+                o.append('int PMPI_File_toint(abi_File h)\n{\n    return abi_file_toint(h);\n}')
+                o.append('abi_File PMPI_File_fromint(int i)\n{\n    return abi_file_fromint(i);\n}')
+            else:
+                o.append('int PMPI_%s_toint(abi_%s h)\n{\n    return (int)(uint32_t)(uintptr_t)h;\n}' % (obj, T))
+                o.append('abi_%s PMPI_%s_fromint(int i)\n{\n    return (abi_%s)(uintptr_t)(uint32_t)i;\n}'
+                         % (T, obj, T))
+            for n in ('toint', 'fromint'):
+                o.append('#pragma weak MPI_%s_%s = PMPI_%s_%s\n' % (obj, n, obj, n))
         return '\n'.join(o)
 
     def rename(self, undo):
