@@ -41,8 +41,14 @@ for body in re.findall(r'enum\s*\w*\s*\{(.*?)\}', decls, re.S):
 ref_funcs = sorted(set(re.findall(r'\b(P?MPI_\w+)\s*\(', funcs)))
 
 fail = 0
+# what our header defines: macros, enumerators, functions
+ours_names = set(re.findall(r'#define\s+(\w+)', ours))
+ours_names |= set(re.findall(r'\b(MPIX?_\w+)\s*[=,]', ours))
+ours_names |= set(re.findall(r'\b(P?MPI_\w+)\s*\(', ours))
+
+
 def defined_in_ours(name):
-    return re.search(r'(#define\s+%s\b|\b%s\s*[=,]|\b%s\s*\()' % (name, name, name), ours) is not None
+    return name in ours_names
 
 missing = [n for n, _ in consts if not defined_in_ours(n) and n not in pending]
 missing += [f for f in ref_funcs if not defined_in_ours(f) and f not in pending and f.lstrip('P') not in pending]
