@@ -81,6 +81,28 @@ abi_File abi_file_fromint(int i)
     return f_out(RMI_PMPI_File_f2c(i - (int)ABI_PREDEFINED_LIMIT));
 }
 
+/* the integers MPI_Type_get_contents gives for a subarray or darray type
+ * hold constants: the array order, the distributions and their arguments */
+void abi_contents_out(int datatype, int *ints, int max_integers)
+{
+    int ni, na, nd, comb;
+    if (!ints || RMI_PMPI_Type_get_envelope(datatype, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        ni > max_integers)
+        return;
+    if (comb == MPI_COMBINER_SUBARRAY) {
+        /* ndims, sizes, subsizes, starts, order */
+        ints[ni - 1] = order_out(ints[ni - 1]);
+    } else if (comb == MPI_COMBINER_DARRAY) {
+        /* size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+        int n = ints[2];
+        for (int i = 0; i < n && 3 + 3 * n < ni; i++) {
+            ints[3 + n + i] = distrib_out(ints[3 + n + i]);
+            ints[3 + 2 * n + i] = darg_out(ints[3 + 2 * n + i]);
+        }
+        ints[ni - 1] = order_out(ints[ni - 1]);
+    }
+}
+
 /* predefined attributes whose values are constants of the ABI: the engine's
  * value is replaced by a pointer to the ABI's */
 void abi_attr_out(int keyval, void *attribute_val)

@@ -74,6 +74,7 @@ int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int));
 int *abi_handles_in(int *stack, int n, void *const *src);
 int *abi_handles_room(int *stack, int n);
 int abi_comm_span(int comm);
+void abi_contents_out(int datatype, int *ints, int max_integers);
 int abi_file_toint(abi_File f);
 abi_File abi_file_fromint(int i);
 int abi_neighbor_count(int comm, int out);

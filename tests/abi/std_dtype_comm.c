@@ -82,6 +82,22 @@ static void datatypes(void)
     MPI_Datatype types[1];
     OK(MPI_Type_get_contents(vec, 3, 0, 1, ints, addrs, types));
     CHECK(types[0] == MPI_INT && ints[0] == 3 && ints[2] == 4, "contents %d", ints[0]);
+    MPI_Datatype sub;
+    int sizes[2] = {4, 4}, subs[2] = {2, 2}, starts[2] = {1, 1}, cont[8];
+    OK(MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_FORTRAN, MPI_INT, &sub));
+    OK(MPI_Type_get_envelope(sub, &ni, &na, &nd, &comb));
+    CHECK(comb == MPI_COMBINER_SUBARRAY && ni == 8, "subarray envelope %d %d", comb, ni);
+    OK(MPI_Type_get_contents(sub, 8, 0, 1, cont, addrs, types));
+    CHECK(cont[7] == MPI_ORDER_FORTRAN && cont[1] == 4, "subarray order %d", cont[7]);
+    OK(MPI_Type_free(&sub));
+    int gs[1] = {8}, dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG}, ps[1] = {2};
+    OK(MPI_Type_create_darray(2, std_rank, 1, gs, dist, darg, ps, MPI_ORDER_C, MPI_INT, &sub));
+    OK(MPI_Type_get_contents(sub, 8, 0, 1, cont, addrs, types));
+    CHECK(cont[4] == MPI_DISTRIBUTE_BLOCK && cont[5] == MPI_DISTRIBUTE_DFLT_DARG && cont[7] == MPI_ORDER_C,
+          "darray contents %d %d %d", cont[4], cont[5], cont[7]);
+    OK(MPI_Type_size(sub, &sz));
+    CHECK(sz == 4 * (int)sizeof(int), "darray size %d", sz);
+    OK(MPI_Type_free(&sub));
     OK(MPI_Type_get_envelope(MPI_DOUBLE, &ni, &na, &nd, &comb));
     CHECK(comb == MPI_COMBINER_NAMED, "named combiner %d", comb);
 

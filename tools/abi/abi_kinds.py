@@ -316,6 +316,8 @@ class Gen:
         argmap = dict(zip([a for a, _ in f['args']], pnames))
         for (aname, kind), p in zip(f['args'], pnames):
             self.arg(name, aname, kind, p, argmap, decl, pre, call, post)
+        if name == 'MPI_Type_get_contents':
+            post.append('if (rc == MPI_SUCCESS) abi_contents_out(h_in(datatype), array_of_integers, max_integers);')
         sig = abi_types(params)
         o = []
         if ret == 'int':
@@ -525,4 +527,5 @@ static inline void abi_statuses_out(abi_Status *a, int n)
     }
 }
 static inline int darg_in(int v) { return v == 19 ? MPI_DISTRIBUTE_DFLT_DARG : v; }
+static inline int darg_out(int v) { return v == MPI_DISTRIBUTE_DFLT_DARG ? 19 : v; }
 '''
