@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libhwloc-dev libfabric-dev libfabric-bin mpich libmpich-dev openmpi-bin libopenmpi-dev
       netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 slurm-wlm munge
       libpmix-dev gfortran libhdf5-mpich-dev hdf5-tools
-      debhelper dpkg-dev man-db lmod meson ninja-build autoconf automake libtool scalapack-mpi-test valgrind)
+      debhelper dpkg-dev man-db groff-base lmod meson ninja-build autoconf automake libtool scalapack-mpi-test valgrind)
 # lmod and environment-modules exclude each other: where Environment Modules
 # is installed, tests/scripts/modules.sh uses it and lmod stays out
 if dpkg-query -W -f='${Status}' environment-modules 2>/dev/null | grep -q "install ok installed"; then

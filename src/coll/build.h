@@ -22,13 +22,13 @@ void coll_build_scatter(coll_sched_t *s, const void *sbuf, MPI_Count scount, dty
 /* Linear at the root. rcounts/displs NULL: rcount each, at i * rcount
  * (gather); likewise scatter. */
 void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                        void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                        void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                         dtype_t *rdt, int root, comm_t *c);
-void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const int *scounts,
-                         const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                         const MPI_Aint *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
                          dtype_t *rdt, int root, comm_t *c);
 void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                           void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                           void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                            dtype_t *rdt, comm_t *c);
 /* The general exchange: block i goes to to[i] (i when to is NULL) and
  * block j comes from from[j]; displacements in bytes, one type per block
@@ -37,10 +37,10 @@ void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, 
 typedef struct coll_blocks {
     int n;
     const int *peers;        /* NULL: block i with rank i */
-    const int *counts;       /* NULL: count for each */
+    const MPI_Count *counts;       /* NULL: count for each */
     MPI_Count count;
     const MPI_Aint *bdispls; /* bytes; NULL: displs * extent, or i * count * extent */
-    const int *displs;
+    const MPI_Aint *displs;
     dtype_t *const *dts;     /* NULL: dt for each */
     dtype_t *dt;
     const int *subs;         /* sub-tag per block (coll_sched_send_sub), NULL: 0 */
@@ -73,7 +73,7 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
                           dtype_t *dt, op_t *op, comm_t *c);
 /* rcounts NULL: rcount each (reduce_scatter_block). */
 void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
-                               const int *rcounts, dtype_t *dt, op_t *op, comm_t *c);
+                               const MPI_Count *rcounts, dtype_t *dt, op_t *op, comm_t *c);
 void coll_build_scan(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                      op_t *op, int exclusive, comm_t *c);
 
@@ -88,10 +88,10 @@ void coll_build_allreduce_rd(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_
 void coll_build_allreduce_rsag(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                                dtype_t *dt, op_t *op, comm_t *c);
 void coll_build_reduce_scatter_halving(coll_sched_t *s, const void *in, void *rbuf,
-                                       const int *cnt, const int *dsp, MPI_Count total,
+                                       const MPI_Count *cnt, const MPI_Aint *dsp, MPI_Count total,
                                        dtype_t *dt, op_t *op, comm_t *c);
 void coll_build_reduce_scatter_pairwise(coll_sched_t *s, const void *in, void *rbuf,
-                                        const int *cnt, const int *dsp, dtype_t *dt, op_t *op,
+                                        const MPI_Count *cnt, const MPI_Aint *dsp, dtype_t *dt, op_t *op,
                                         comm_t *c);
 
 /* Which ranks of c share a host, kept with the communicator (build_hier.c).
@@ -110,12 +110,12 @@ int coll_build_bcast_hier(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *
 /* Barrier and allgather(v) likewise. */
 int coll_build_barrier_hier(coll_sched_t *s, comm_t *c);
 int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                               dtype_t *rdt, comm_t *c);
 /* reduce_scatter(_block) of a commutative op; cnt/dsp each rank's block in
  * items, `in` the whole input (rbuf when in place). */
-int coll_build_reduce_scatter_hier(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
-                                   const int *dsp, MPI_Count total, dtype_t *dt, op_t *op,
+int coll_build_reduce_scatter_hier(coll_sched_t *s, const void *in, void *rbuf, const MPI_Count *cnt,
+                                   const MPI_Aint *dsp, MPI_Count total, dtype_t *dt, op_t *op,
                                    comm_t *c);
 /* MPI_Alltoall (one count and type each side, no arrays) of bb-byte
  * blocks, below RAILMPI_COLL_ALLTOALL_HIER_MAX. */
@@ -130,17 +130,17 @@ void coll_build_inter_barrier(coll_sched_t *s, comm_t *c);
 void coll_build_inter_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, int root,
                             comm_t *c);
 void coll_build_inter_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                               dtype_t *rdt, int root, comm_t *c);
 void coll_build_inter_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount,
-                               const int *scounts, const int *displs, dtype_t *sdt, void *rbuf,
+                               const MPI_Count *scounts, const MPI_Aint *displs, dtype_t *sdt, void *rbuf,
                                MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
 void coll_build_inter_reduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                              dtype_t *dt, op_t *op, int root, comm_t *c);
 void coll_build_inter_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count count,
                                 dtype_t *dt, op_t *op, comm_t *c);
 void coll_build_inter_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf,
-                                     MPI_Count rcount, const int *rcounts, dtype_t *dt, op_t *op,
+                                     MPI_Count rcount, const MPI_Count *rcounts, dtype_t *dt, op_t *op,
                                      comm_t *c);
 
 #endif

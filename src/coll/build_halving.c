@@ -155,7 +155,7 @@ void coll_build_allreduce_rsag(coll_sched_t *s, const void *sbuf, void *rbuf, MP
  * pair), so the halving ends with each virtual rank holding what its real
  * ranks receive; the odd rank of a pair passes the even one its part. */
 void coll_build_reduce_scatter_halving(coll_sched_t *s, const void *in, void *rbuf,
-                                       const int *cnt, const int *dsp, MPI_Count total,
+                                       const MPI_Count *cnt, const MPI_Aint *dsp, MPI_Count total,
                                        dtype_t *dt, op_t *op, comm_t *c)
 {
     fold_t f = fold_of(c);
@@ -190,7 +190,7 @@ void coll_build_reduce_scatter_halving(coll_sched_t *s, const void *in, void *rb
  * block, then folds them in rank order (x0 op (x1 op ...)), so the order
  * of a non-commutative op is kept and no rank reduces more than its block. */
 void coll_build_reduce_scatter_pairwise(coll_sched_t *s, const void *in, void *rbuf,
-                                        const int *cnt, const int *dsp, dtype_t *dt, op_t *op,
+                                        const MPI_Count *cnt, const MPI_Aint *dsp, dtype_t *dt, op_t *op,
                                         comm_t *c)
 {
     int n = c->size, me = c->rank;

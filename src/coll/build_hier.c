@@ -318,7 +318,7 @@ int coll_build_barrier_hier(coll_sched_t *s, comm_t *c)
  * (rcounts and displs NULL), else block by block (a rank's own and empty
  * blocks skipped alike on both sides; every rank knows every count). */
 int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                               dtype_t *rdt, comm_t *c)
 {
     hier_t h;
@@ -390,8 +390,8 @@ int coll_build_allgather_hier(coll_sched_t *s, const void *sbuf, MPI_Count scoun
  * blocks, so each block of the result is complete at one leader, which
  * hands it to its rank. cnt/dsp: each rank's block in items; `in` the
  * whole input (rbuf when in place). */
-int coll_build_reduce_scatter_hier(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
-                                   const int *dsp, MPI_Count total, dtype_t *dt, op_t *op,
+int coll_build_reduce_scatter_hier(coll_sched_t *s, const void *in, void *rbuf, const MPI_Count *cnt,
+                                   const MPI_Aint *dsp, MPI_Count total, dtype_t *dt, op_t *op,
                                    comm_t *c)
 {
     hier_t h;

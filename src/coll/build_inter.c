@@ -43,14 +43,14 @@ void coll_build_inter_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t
     coll_sched_use(s, c);
 }
 
-static char *ib_block(const void *buf, MPI_Count count, const int *displs, int i, const dtype_t *dt)
+static char *ib_block(const void *buf, MPI_Count count, const MPI_Aint *displs, int i, const dtype_t *dt)
 {
     MPI_Aint off = displs ? (MPI_Aint)displs[i] : (MPI_Aint)i * (MPI_Aint)count;
     return (char *)buf + off * dt->extent;
 }
 
 void coll_build_inter_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                              void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                              void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                               dtype_t *rdt, int root, comm_t *c)
 {
     if (root == MPI_PROC_NULL)
@@ -66,7 +66,7 @@ void coll_build_inter_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scoun
 }
 
 void coll_build_inter_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount,
-                               const int *scounts, const int *displs, dtype_t *sdt, void *rbuf,
+                               const MPI_Count *scounts, const MPI_Aint *displs, dtype_t *sdt, void *rbuf,
                                MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
 {
     if (root == MPI_PROC_NULL)
@@ -134,19 +134,22 @@ void coll_build_inter_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, M
 }
 
 void coll_build_inter_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf,
-                                     MPI_Count rcount, const int *rcounts, dtype_t *dt, op_t *op,
+                                     MPI_Count rcount, const MPI_Count *rcounts, dtype_t *dt, op_t *op,
                                      comm_t *c)
 {
     int n = c->size, ok;
-    int *cnt = malloc(sizeof(int) * 2 * (size_t)n);
-    if (!cnt) {
+    MPI_Count *cnt = malloc(sizeof *cnt * (size_t)n);
+    MPI_Aint *dsp = malloc(sizeof *dsp * (size_t)n);
+    if (!cnt || !dsp) {
+        free(cnt);
+        free(dsp);
         coll_sched_fail(s, RM_ERR_NOMEM);
         return;
     }
     MPI_Count total = 0;
     for (int i = 0; i < n; i++) {
-        cnt[i] = rcounts ? rcounts[i] : (int)rcount;
-        cnt[n + i] = (int)total;
+        cnt[i] = rcounts ? rcounts[i] : rcount;
+        dsp[i] = (MPI_Aint)total;
         total += cnt[i];
     }
     char *acc = ib_reduce_local(s, sbuf, total, dt, op, c, &ok), *res = NULL;
@@ -157,8 +160,9 @@ void coll_build_inter_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rb
     }
     if (ok) {
         coll_sched_use(s, c->local_comm);
-        coll_build_scatterv(s, res, 0, cnt, cnt + n, dt, rbuf, cnt[c->rank], dt, 0, c->local_comm);
+        coll_build_scatterv(s, res, 0, cnt, dsp, dt, rbuf, cnt[c->rank], dt, 0, c->local_comm);
         coll_sched_use(s, c);
     }
     free(cnt);
+    free(dsp);
 }

@@ -112,7 +112,7 @@ void coll_build_bcast(coll_sched_t *s, void *buf, MPI_Count count, dtype_t *dt, 
     coll_sched_barrier(s);
 }
 
-static char *blk_at(const void *buf, MPI_Count count, const int *displs, int i, const dtype_t *dt)
+static char *blk_at(const void *buf, MPI_Count count, const MPI_Aint *displs, int i, const dtype_t *dt)
 {
     MPI_Aint off = displs ? (MPI_Aint)displs[i] : (MPI_Aint)i * (MPI_Aint)count;
     return (char *)buf + off * dt->extent;
@@ -209,7 +209,7 @@ void coll_build_scatter(coll_sched_t *s, const void *sbuf, MPI_Count scount, dty
 }
 
 void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                        void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                        void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                         dtype_t *rdt, int root, comm_t *c)
 {
     if (c->rank != root) {
@@ -227,8 +227,8 @@ void coll_build_gatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dty
     coll_sched_barrier(s);
 }
 
-void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const int *scounts,
-                         const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                         const MPI_Aint *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
                          dtype_t *rdt, int root, comm_t *c)
 {
     if (c->rank != root) {
@@ -253,7 +253,7 @@ void coll_build_scatterv(coll_sched_t *s, const void *sbuf, MPI_Count scount, co
  * which a last round copies into place. The positions sent and received
  * are contiguous in the scratch vector whatever the counts. */
 static void allgather_bruck(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                            void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                            void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                             dtype_t *rdt, comm_t *c)
 {
     int n = c->size, me = c->rank;
@@ -289,7 +289,7 @@ static void allgather_bruck(coll_sched_t *s, const void *sbuf, MPI_Count scount,
 }
 
 void coll_build_allgatherv(coll_sched_t *s, const void *sbuf, MPI_Count scount, dtype_t *sdt,
-                           void *rbuf, MPI_Count rcount, const int *rcounts, const int *displs,
+                           void *rbuf, MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                            dtype_t *rdt, comm_t *c)
 {
     int n = c->size, me = c->rank;

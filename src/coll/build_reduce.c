@@ -23,8 +23,8 @@ static int ranges_overlap(const void *a, MPI_Count n, const void *b, MPI_Count m
     return a0 < b1 && b0 < a1;
 }
 
-static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
-                                const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c);
+static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const MPI_Count *cnt,
+                                const MPI_Aint *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c);
 
 /* Large reductions to a root: the ring's reduce-scatter half leaves block
  * i of the result at rank i, which the root gathers; every rank sends and
@@ -34,14 +34,14 @@ static void reduce_rsg(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count 
                        op_t *op, int root, comm_t *c)
 {
     int n = c->size, me = c->rank;
-    int *cnt = coll_sched_bytes(s, sizeof(int) * 2 * (size_t)n);
-    if (!cnt)
+    MPI_Count *cnt = coll_sched_bytes(s, sizeof *cnt * (size_t)n);
+    MPI_Aint *dsp = coll_sched_bytes(s, sizeof *dsp * (size_t)n);
+    if (!cnt || !dsp)
         return;
-    int *dsp = cnt + n;
     MPI_Count base = count / n, extra = count % n;
     for (int i = 0; i < n; i++) {
-        cnt[i] = (int)(base + (i < extra));
-        dsp[i] = (int)(i * base + (i < extra ? i : extra));
+        cnt[i] = base + (i < extra);
+        dsp[i] = (MPI_Aint)(i * base + (i < extra ? i : extra));
     }
     char *mine = me == root ? (char *)rbuf + (MPI_Aint)dsp[me] * dt->extent
                             : coll_sched_tmp(s, cnt[me], dt);
@@ -224,10 +224,11 @@ void coll_build_allreduce(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Cou
  * out of its cache one by one, and the copy itself cost as much). The last
  * partial sum is received into rbuf itself. When rbuf overlaps the input
  * (in place) the input is first copied aside as before. */
-static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const int *cnt,
-                                const int *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c)
+static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, const MPI_Count *cnt,
+                                const MPI_Aint *dsp, MPI_Count total, dtype_t *dt, op_t *op, comm_t *c)
 {
-    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n, most = 0;
+    int n = c->size, me = c->rank, left = (me - 1 + n) % n, right = (me + 1) % n;
+    MPI_Count most = 0;
     for (int i = 0; i < n; i++)
         if (cnt[i] > most)
             most = cnt[i];
@@ -263,19 +264,21 @@ static void reduce_scatter_ring(coll_sched_t *s, const void *in, void *rbuf, con
 }
 
 void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MPI_Count rcount,
-                               const int *rcounts, dtype_t *dt, op_t *op, comm_t *c)
+                               const MPI_Count *rcounts, dtype_t *dt, op_t *op, comm_t *c)
 {
     int n = c->size;
-    int *cnt = malloc(sizeof(int) * 2 * (size_t)n);
-    if (!cnt) {
+    MPI_Count *cnt = malloc(sizeof *cnt * (size_t)n);
+    MPI_Aint *dsp = malloc(sizeof *dsp * (size_t)n);
+    if (!cnt || !dsp) {
+        free(cnt);
+        free(dsp);
         coll_sched_fail(s, RM_ERR_NOMEM);
         return;
     }
-    int *dsp = cnt + n;
     MPI_Count total = 0;
     for (int r = 0; r < n; r++) {
-        cnt[r] = rcounts ? rcounts[r] : (int)rcount;
-        dsp[r] = (int)total;
+        cnt[r] = rcounts ? rcounts[r] : rcount;
+        dsp[r] = (MPI_Aint)total;
         total += cnt[r];
     }
     const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
@@ -290,6 +293,7 @@ void coll_build_reduce_scatter(coll_sched_t *s, const void *sbuf, void *rbuf, MP
         coll_build_reduce_scatter_pairwise(s, in, rbuf, cnt, dsp, dt, op, c);
 done:
     free(cnt);
+    free(dsp);
 }
 
 /* Recursive doubling: `part` holds the reduction over a run of ranks that

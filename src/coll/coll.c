@@ -33,7 +33,7 @@ rm_status_t coll_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t
 }
 
 rm_status_t coll_gatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
-                         const int *rcounts, const int *displs, dtype_t *rdt, int root, comm_t *c)
+                         const MPI_Count *rcounts, const MPI_Aint *displs, dtype_t *rdt, int root, comm_t *c)
 {
     RUN(c, coll_build_gatherv(s_, sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, root, c));
 }
@@ -44,7 +44,7 @@ rm_status_t coll_gather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *
     RUN(c, coll_build_gather(s_, sbuf, scount, sdt, rbuf, rcount, rdt, root, c));
 }
 
-rm_status_t coll_scatterv(const void *sbuf, const int *scounts, const int *displs, dtype_t *sdt,
+rm_status_t coll_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs, dtype_t *sdt,
                           void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c)
 {
     RUN(c, coll_build_scatterv(s_, sbuf, 0, scounts, displs, sdt, rbuf, rcount, rdt, root, c));
@@ -57,7 +57,7 @@ rm_status_t coll_scatter(const void *sbuf, MPI_Count scount, dtype_t *sdt, void 
 }
 
 rm_status_t coll_allgatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
-                            const int *rcounts, const int *displs, dtype_t *rdt, comm_t *c)
+                            const MPI_Count *rcounts, const MPI_Aint *displs, dtype_t *rdt, comm_t *c)
 {
     RUN(c, coll_build_allgatherv(s_, sbuf, scount, sdt, rbuf, 0, rcounts, displs, rdt, c));
 }
@@ -69,8 +69,8 @@ rm_status_t coll_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, voi
     RUN(c, coll_build_allgatherv(s_, sbuf, scount, sdt, rbuf, rcount, NULL, NULL, rdt, c));
 }
 
-rm_status_t coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, dtype_t *sdt,
-                           void *rbuf, const int *rcounts, const int *rdispls, dtype_t *rdt,
+rm_status_t coll_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls, dtype_t *sdt,
+                           void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls, dtype_t *rdt,
                            comm_t *c)
 {
     coll_blocks_t sb = {.n = c->size, .counts = scounts, .displs = sdispls, .dt = sdt};
@@ -101,7 +101,7 @@ rm_status_t coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_
     RUN(c, coll_build_allreduce(s_, sbuf, rbuf, count, dt, op, c));
 }
 
-rm_status_t coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, dtype_t *dt,
+rm_status_t coll_reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcounts, dtype_t *dt,
                                 op_t *op, comm_t *c)
 {
     RUN(c, coll_build_reduce_scatter(s_, sbuf, rbuf, 0, rcounts, dt, op, c));

@@ -14,25 +14,25 @@ rm_status_t coll_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t
 rm_status_t coll_gather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                         MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
 rm_status_t coll_gatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
-                         const int *rcounts, const int *displs, dtype_t *rdt, int root, comm_t *c);
+                         const MPI_Count *rcounts, const MPI_Aint *displs, dtype_t *rdt, int root, comm_t *c);
 rm_status_t coll_scatter(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                          MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
-rm_status_t coll_scatterv(const void *sbuf, const int *scounts, const int *displs, dtype_t *sdt,
+rm_status_t coll_scatterv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *displs, dtype_t *sdt,
                           void *rbuf, MPI_Count rcount, dtype_t *rdt, int root, comm_t *c);
 rm_status_t coll_allgather(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                            MPI_Count rcount, dtype_t *rdt, comm_t *c);
 rm_status_t coll_allgatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
-                            const int *rcounts, const int *displs, dtype_t *rdt, comm_t *c);
+                            const MPI_Count *rcounts, const MPI_Aint *displs, dtype_t *rdt, comm_t *c);
 rm_status_t coll_alltoall(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
                           MPI_Count rcount, dtype_t *rdt, comm_t *c);
-rm_status_t coll_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, dtype_t *sdt,
-                           void *rbuf, const int *rcounts, const int *rdispls, dtype_t *rdt,
+rm_status_t coll_alltoallv(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls, dtype_t *sdt,
+                           void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls, dtype_t *rdt,
                            comm_t *c);
 rm_status_t coll_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
                         int root, comm_t *c);
 rm_status_t coll_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt, op_t *op,
                            comm_t *c);
-rm_status_t coll_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, dtype_t *dt,
+rm_status_t coll_reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcounts, dtype_t *dt,
                                 op_t *op, comm_t *c);
 rm_status_t coll_reduce_scatter_block(const void *sbuf, void *rbuf, MPI_Count rcount,
                                       dtype_t *dt, op_t *op, comm_t *c);

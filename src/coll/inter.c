@@ -48,15 +48,15 @@ rm_status_t coll_inter_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, 
 }
 
 rm_status_t coll_inter_gatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
-                               MPI_Count rcount, const int *rcounts, const int *displs,
+                               MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                                dtype_t *rdt, int root, comm_t *c)
 {
     RUN(c, coll_build_inter_gatherv(s_, sbuf, scount, sdt, rbuf, rcount, rcounts, displs, rdt,
                                     root, c));
 }
 
-rm_status_t coll_inter_scatterv(const void *sbuf, MPI_Count scount, const int *scounts,
-                                const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+rm_status_t coll_inter_scatterv(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                                const MPI_Aint *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
                                 dtype_t *rdt, int root, comm_t *c)
 {
     RUN(c, coll_build_inter_scatterv(s_, sbuf, scount, scounts, displs, sdt, rbuf, rcount, rdt,
@@ -66,9 +66,9 @@ rm_status_t coll_inter_scatterv(const void *sbuf, MPI_Count scount, const int *s
 /* all = 0: every remote process gets the whole send buffer (allgather(v));
  * all = 1: remote process j gets block j (alltoall(v)). Block i of the
  * receive buffer comes from remote process i either way. */
-rm_status_t coll_inter_alltoallv(const void *sbuf, MPI_Count scount, const int *scounts,
-                                 const int *sdispls, dtype_t *sdt, void *rbuf, MPI_Count rcount,
-                                 const int *rcounts, const int *rdispls, dtype_t *rdt, int all,
+rm_status_t coll_inter_alltoallv(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                                 const MPI_Aint *sdispls, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+                                 const MPI_Count *rcounts, const MPI_Aint *rdispls, dtype_t *rdt, int all,
                                  comm_t *c)
 {
     int n = c->remote_group->size;
@@ -103,7 +103,7 @@ rm_status_t coll_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, 
  * of rcounts[i] (or rcount); both groups reduce vectors of the same length,
  * the sum of their own blocks (MPI-3.1 §5.10). */
 rm_status_t coll_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
-                                      const int *rcounts, dtype_t *dt, op_t *op, comm_t *c)
+                                      const MPI_Count *rcounts, dtype_t *dt, op_t *op, comm_t *c)
 {
     RUN(c, coll_build_inter_reduce_scatter(s_, sbuf, rbuf, rcount, rcounts, dt, op, c));
 }

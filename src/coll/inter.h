@@ -14,20 +14,20 @@ rm_status_t coll_inter_sendrecv(comm_t *c, uint32_t ctx, int peer, int tag, cons
 rm_status_t coll_inter_barrier(comm_t *c);
 rm_status_t coll_inter_bcast(void *buf, MPI_Count count, dtype_t *dt, int root, comm_t *c);
 rm_status_t coll_inter_gatherv(const void *sbuf, MPI_Count scount, dtype_t *sdt, void *rbuf,
-                               MPI_Count rcount, const int *rcounts, const int *displs,
+                               MPI_Count rcount, const MPI_Count *rcounts, const MPI_Aint *displs,
                                dtype_t *rdt, int root, comm_t *c);
-rm_status_t coll_inter_scatterv(const void *sbuf, MPI_Count scount, const int *scounts,
-                                const int *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+rm_status_t coll_inter_scatterv(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                                const MPI_Aint *displs, dtype_t *sdt, void *rbuf, MPI_Count rcount,
                                 dtype_t *rdt, int root, comm_t *c);
-rm_status_t coll_inter_alltoallv(const void *sbuf, MPI_Count scount, const int *scounts,
-                                 const int *sdispls, dtype_t *sdt, void *rbuf, MPI_Count rcount,
-                                 const int *rcounts, const int *rdispls, dtype_t *rdt, int all,
+rm_status_t coll_inter_alltoallv(const void *sbuf, MPI_Count scount, const MPI_Count *scounts,
+                                 const MPI_Aint *sdispls, dtype_t *sdt, void *rbuf, MPI_Count rcount,
+                                 const MPI_Count *rcounts, const MPI_Aint *rdispls, dtype_t *rdt, int all,
                                  comm_t *c);
 rm_status_t coll_inter_reduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                               op_t *op, int root, comm_t *c);
 rm_status_t coll_inter_allreduce(const void *sbuf, void *rbuf, MPI_Count count, dtype_t *dt,
                                  op_t *op, comm_t *c);
 rm_status_t coll_inter_reduce_scatter(const void *sbuf, void *rbuf, MPI_Count rcount,
-                                      const int *rcounts, dtype_t *dt, op_t *op, comm_t *c);
+                                      const MPI_Count *rcounts, dtype_t *dt, op_t *op, comm_t *c);
 
 #endif

@@ -3,6 +3,7 @@
 #include "coll/op.h"
 #include "util/handle.h"
 
+#include <limits.h>
 #include <complex.h>
 #include <stdbool.h>
 #include <stdatomic.h>
@@ -43,12 +44,13 @@ op_t *op_get(MPI_Op h)
     return rm_htable_get(&op_table, h);
 }
 
-op_t *op_create(MPI_User_function *fn, int commute)
+op_t *op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute)
 {
     op_t *op = calloc(1, sizeof *op);
     if (!op)
         return NULL;
     op->fn = fn;
+    op->fn_c = fn_c;
     op->commute = commute != 0;
     op->refcount = 1;
     op->handle = rm_htable_alloc(&op_table, op);
@@ -317,13 +319,24 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
     if (!count || !dt->size)
         return MPI_SUCCESS;
     if (!op->builtin) {
-        /* the user function sees the user's own datatype and count */
-        int len = (int)count;
+        /* the user function sees the user's own datatype and count; an
+         * int function takes a count past INT_MAX in pieces (the op works
+         * item by item, so the pieces reduce as the whole would) */
         MPI_Datatype h = dt->handle;
-        if (op->call)
-            op->call(op->abi_fn, (void *)in, inout, &len, h);
-        else
-            op->fn((void *)in, inout, &len, &h);
+        if (op->fn_c) {
+            MPI_Count len = count;
+            op->fn_c((void *)in, inout, &len, &h);
+            return MPI_SUCCESS;
+        }
+        for (MPI_Count done = 0; done < count;) {
+            int len = count - done > INT_MAX ? INT_MAX : (int)(count - done);
+            MPI_Aint off = (MPI_Aint)done * dt->extent;
+            if (op->call)
+                op->call(op->abi_fn, (char *)in + off, (char *)inout + off, &len, h);
+            else
+                op->fn((char *)in + off, (char *)inout + off, &len, &h);
+            done += len;
+        }
         return MPI_SUCCESS;
     }
     if (dt->basic == MPI_DATATYPE_NULL)

@@ -11,7 +11,8 @@ typedef struct op {
     int refcount;
     unsigned builtin : 1;
     unsigned commute : 1;
-    MPI_User_function *fn; /* user ops */
+    MPI_User_function *fn;     /* user ops: MPI_Op_create's */
+    MPI_User_function_c *fn_c; /* or MPI_Op_create_c's (large counts) */
     /* a user op of another ABI's library (src/abi): call converts the
      * datatype handle and calls abi_fn in that ABI's terms instead of fn */
     void (*call)(void (*abi_fn)(void), void *in, void *inout, int *len, MPI_Datatype dt);
@@ -21,7 +22,8 @@ typedef struct op {
 rm_status_t op_init(void);
 void op_finalize(void);
 op_t *op_get(MPI_Op h); /* NULL if invalid */
-op_t *op_create(MPI_User_function *fn, int commute); /* with a handle, or NULL */
+/* With a handle, or NULL; one of fn (int counts) and fn_c (MPI_Count) is set. */
+op_t *op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute);
 void op_release(op_t *op);
 /* MPI_SUCCESS, or MPI_ERR_OP when the predefined op is not defined on dt. */
 int op_check(const op_t *op, const dtype_t *dt);

@@ -19,7 +19,10 @@ static comm_t comm_world_obj, comm_self_obj;
 static group_t group_empty_obj;
 static rm_htable_t comm_table = RM_HTABLE_INIT(RM_HOBJ_COMM, 0);
 static rm_htable_t group_table = RM_HTABLE_INIT(RM_HOBJ_GROUP, 0);
-static errhandler_t errh_fatal, errh_return, errh_abort;
+/* usable before MPI_Init: the initial error handler and MPI_Session_init's argument */
+static errhandler_t errh_fatal = {.handle = MPI_ERRORS_ARE_FATAL, .refcount = 1, .builtin = 1, .kind = 0};
+static errhandler_t errh_return = {.handle = MPI_ERRORS_RETURN, .refcount = 1, .builtin = 1, .kind = 1};
+static errhandler_t errh_abort = {.handle = MPI_ERRORS_ABORT, .refcount = 1, .builtin = 1, .kind = 0};
 static rm_htable_t errh_table = RM_HTABLE_INIT(RM_HOBJ_ERRHANDLER, 0);
 
 /* ---- groups ------------------------------------------------------------ */
@@ -99,6 +102,24 @@ void errhandler_release(errhandler_t *e)
     free(e);
 }
 
+/* The initial error handler (MPI-4.1 9.3): for errors tied to no object
+ * before MPI_Init, after MPI_Finalize and in a program of sessions only, and
+ * the handler MPI_COMM_WORLD and MPI_COMM_SELF start with. */
+static errhandler_t *errh_initial = &errh_fatal;
+
+errhandler_t *errhandler_initial(void)
+{
+    return errh_initial;
+}
+
+void errhandler_set_initial(errhandler_t *e)
+{
+    if (!e->builtin)
+        e->refcount++;
+    errhandler_release(errh_initial);
+    errh_initial = e;
+}
+
 void comm_set_errhandler(comm_t *c, errhandler_t *e)
 {
     if (!e->builtin)
@@ -126,9 +147,6 @@ static void comm_setup(comm_t *c, group_t *g, int id, int my_world)
 rm_status_t comm_init(int world_rank, int world_size)
 {
     ctxid_init();
-    errh_fatal = (errhandler_t){.handle = MPI_ERRORS_ARE_FATAL, .refcount = 1, .builtin = 1, .kind = 0};
-    errh_return = (errhandler_t){.handle = MPI_ERRORS_RETURN, .refcount = 1, .builtin = 1, .kind = 1};
-    errh_abort = (errhandler_t){.handle = MPI_ERRORS_ABORT, .refcount = 1, .builtin = 1, .kind = 0};
     group_empty_obj = (group_t){.handle = MPI_GROUP_EMPTY, .refcount = 1, .size = 0, .rank = MPI_UNDEFINED};
     group_empty = &group_empty_obj;
 
@@ -148,6 +166,9 @@ rm_status_t comm_init(int world_rank, int world_size)
     ctxid_reserve(1);
     comm_world->handle = MPI_COMM_WORLD;
     comm_self->handle = MPI_COMM_SELF;
+    /* both start with the initial error handler (MPI-4.1 9.3) */
+    comm_set_errhandler(comm_world, errh_initial);
+    comm_set_errhandler(comm_self, errh_initial);
     strcpy(comm_world->name, "MPI_COMM_WORLD");
     strcpy(comm_self->name, "MPI_COMM_SELF");
     return RM_OK;
@@ -230,7 +251,8 @@ void comm_finalize(void)
     }
     rm_htable_destroy(&group_table);
     for (int i = 0; i < errh_table.used; i++)
-        free(errh_table.slots[i]);
+        if (errh_table.slots[i] != errh_initial) /* it takes the errors after MPI_Finalize */
+            free(errh_table.slots[i]);
     rm_htable_destroy(&errh_table);
     comm_world = comm_self = NULL;
 }

@@ -106,6 +106,8 @@ rm_status_t comm_hints_copy(const comm_hint_t *from, comm_hint_t **to);
 /* As comm_create_from; handle 0 makes an internal communicator. */
 rm_status_t comm_create_internal(comm_t *parent, group_t *members, int handle, comm_t **out);
 void comm_set_errhandler(comm_t *c, errhandler_t *e);
+errhandler_t *errhandler_initial(void);
+void errhandler_set_initial(errhandler_t *e);
 errhandler_t *errhandler_create(MPI_Comm_errhandler_function *fn);
 void errhandler_release(errhandler_t *e);
 

@@ -141,7 +141,8 @@ static MPI_Count io_tp_first(const io_tp_t *t, MPI_Offset off)
 
 typedef struct io_tp_round {
     long long *scnt, *rcnt;   /* per peer: pieces, data bytes */
-    int *smc, *smd, *sdc, *sdd, *rmc, *rmd, *rdc, *rdd; /* alltoallv counts, displs */
+    MPI_Count *smc, *sdc, *rmc, *rdc; /* alltoallv counts */
+    MPI_Aint *smd, *sdd, *rmd, *rdd;  /* and displacements */
     MPI_Offset *smeta, *rmeta; /* (off, len) pairs */
     MPI_Offset *spos;         /* packed position of each piece sent */
     char *sdata, *rdata;
@@ -162,9 +163,11 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
     int n = t->size;
     r->scnt = calloc((size_t)n * 2, sizeof *r->scnt);
     r->rcnt = calloc((size_t)n * 2, sizeof *r->rcnt);
-    int **ia[] = {&r->smc, &r->smd, &r->sdc, &r->sdd, &r->rmc, &r->rmd, &r->rdc, &r->rdd};
-    for (int i = 0; i < 8; i++)
-        if (!(*ia[i] = calloc((size_t)n, sizeof(int))))
+    MPI_Count **ca[] = {&r->smc, &r->sdc, &r->rmc, &r->rdc};
+    MPI_Aint **da[] = {&r->smd, &r->sdd, &r->rmd, &r->rdd};
+    for (int i = 0; i < 4; i++)
+        if (!(*ca[i] = calloc((size_t)n, sizeof(MPI_Count))) ||
+            !(*da[i] = calloc((size_t)n, sizeof(MPI_Aint))))
             return -ENOMEM;
     if (!r->scnt || !r->rcnt)
         return -ENOMEM;
@@ -202,8 +205,6 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
                         else if (pos != next[dst])
                             direct = 0;
                         next[dst] = pos + (e - o);
-                        if (next[dst] > INT_MAX)
-                            direct = 0; /* the displacements are ints */
                     }
                     continue;
                 }
@@ -238,21 +239,22 @@ static int io_tp_round_send(io_tp_t *t, int k, const char *packed, int write, io
         return -EIO;
     }
     MPI_Count rp = 0, rb = 0;
-    for (int d = 0, sm = 0, sd = 0; d < n; d++) {
-        r->smc[d] = (int)(2 * r->scnt[2 * d]);
+    MPI_Aint sm = 0, sd = 0;
+    for (int d = 0; d < n; d++) {
+        r->smc[d] = 2 * r->scnt[2 * d];
         r->smd[d] = sm;
         sm += r->smc[d];
-        r->sdc[d] = (int)r->scnt[2 * d + 1];
+        r->sdc[d] = r->scnt[2 * d + 1];
         r->sdd[d] = sd;
         sd += r->sdc[d];
-        r->rmc[d] = (int)(2 * r->rcnt[2 * d]);
-        r->rmd[d] = (int)(2 * rp);
-        r->rdc[d] = (int)r->rcnt[2 * d + 1];
-        r->rdd[d] = (int)rb;
+        r->rmc[d] = 2 * r->rcnt[2 * d];
+        r->rmd[d] = (MPI_Aint)(2 * rp);
+        r->rdc[d] = r->rcnt[2 * d + 1];
+        r->rdd[d] = (MPI_Aint)rb;
         rp += r->rcnt[2 * d];
         rb += r->rcnt[2 * d + 1];
         if (direct)
-            r->sdd[d] = first[d] < 0 ? 0 : (int)first[d];
+            r->sdd[d] = first[d] < 0 ? 0 : (MPI_Aint)first[d];
     }
     free(first);
     r->rmeta = malloc(sizeof *r->rmeta * (size_t)(2 * rp + 1));

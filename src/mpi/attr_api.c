@@ -255,6 +255,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     if (!(e = errhandler_get(errhandler)))
         MPI_FAIL(c, MPI_ERR_ERRHANDLER, "invalid error handler 0x%x", (unsigned)errhandler);
     comm_set_errhandler(c, e);
+    if (c == comm_self) /* MPI_COMM_SELF's handler is the initial one too (MPI-4.1 9.3) */
+        errhandler_set_initial(e);
     MPI_END();
 }
 

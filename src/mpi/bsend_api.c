@@ -4,6 +4,8 @@
  * process's (src/proto/bsend.c). */
 #include "mpi/mpiimpl.h"
 
+#include <limits.h>
+
 /* The helpers run under the lock and fail as a binding does (MPI_CHECKED). */
 
 /* MPI_BUFFER_AUTOMATIC, or a null pointer as headers that spell it so pass:
@@ -14,11 +16,11 @@ static int bsend_is_automatic(const void *buffer)
 }
 
 static int bsend_attach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, void *buffer,
-                        int size)
+                        MPI_Count size)
 {
     MPI_CHECKS_BEGIN();
     if (size < 0)
-        MPI_FAIL(c, MPI_ERR_ARG, "negative size %d", size);
+        MPI_FAIL(c, MPI_ERR_ARG, "negative size %lld", (long long)size);
     rm_status_t st = proto_bsend_attach(slot, buffer, (size_t)size, bsend_is_automatic(buffer));
     if (st == RM_ERR_INVALID)
         MPI_FAIL(c, MPI_ERR_BUFFER, "a buffer is already attached%s; detach it first",
@@ -27,12 +29,15 @@ static int bsend_attach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, voi
     MPI_CHECKS_END();
 }
 
+/* The size goes to *size (int forms) or *csize (large-count forms); a
+ * buffer of more than INT_MAX bytes, attached with a large-count form, is
+ * MPI_UNDEFINED to the int forms (it is detached all the same). */
 static int bsend_detach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, void *buffer_addr,
-                        int *size)
+                        int *size, MPI_Count *csize)
 {
     MPI_CHECKS_BEGIN();
     CHECK_ARG(c, buffer_addr, "buffer_addr is NULL");
-    CHECK_ARG(c, size, "size is NULL");
+    CHECK_ARG(c, size || csize, "size is NULL");
     void *b;
     size_t s;
     int automatic;
@@ -44,7 +49,12 @@ static int bsend_detach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, voi
         automatic = 0;
     }
     *(void **)buffer_addr = b; /* an automatic buffer's: the token it was attached with */
-    *size = automatic ? 0 : (int)s;
+    if (automatic)
+        s = 0;
+    if (csize)
+        *csize = (MPI_Count)s;
+    else
+        *size = s > INT_MAX ? MPI_UNDEFINED : (int)s;
     MPI_CHECKS_END();
 }
 
@@ -70,7 +80,7 @@ RM_ALIAS(Buffer_detach)
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     MPI_BEGIN("MPI_Buffer_detach");
-    MPI_CHECKED(bsend_detach(fn_name_, NULL, proto_bsend_proc_slot(), buffer_addr, size));
+    MPI_CHECKED(bsend_detach(fn_name_, NULL, proto_bsend_proc_slot(), buffer_addr, size, NULL));
     MPI_END();
 }
 
@@ -106,7 +116,7 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
     MPI_BEGIN("MPI_Comm_detach_buffer");
     comm_t *c;
     CHECK_COMM(c, comm);
-    MPI_CHECKED(bsend_detach(fn_name_, c, &c->bsend, buffer_addr, size));
+    MPI_CHECKED(bsend_detach(fn_name_, c, &c->bsend, buffer_addr, size, NULL));
     MPI_END();
 }
 
@@ -127,5 +137,43 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
     comm_t *c;
     CHECK_COMM(c, comm);
     MPI_CHECKED(bsend_iflush(fn_name_, c, c->bsend, request));
+    MPI_END();
+}
+
+/* ---- large-count forms (MPI-4.x) ---------------------------------------- */
+
+RM_ALIAS(Buffer_attach_c)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    MPI_BEGIN("MPI_Buffer_attach_c");
+    MPI_CHECKED(bsend_attach(fn_name_, NULL, proto_bsend_proc_slot(), buffer, size));
+    MPI_END();
+}
+
+RM_ALIAS(Buffer_detach_c)
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    MPI_BEGIN("MPI_Buffer_detach_c");
+    MPI_CHECKED(bsend_detach(fn_name_, NULL, proto_bsend_proc_slot(), buffer_addr, NULL, size));
+    MPI_END();
+}
+
+RM_ALIAS(Comm_attach_buffer_c)
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    MPI_BEGIN("MPI_Comm_attach_buffer_c");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    MPI_CHECKED(bsend_attach(fn_name_, c, &c->bsend, buffer, size));
+    MPI_END();
+}
+
+RM_ALIAS(Comm_detach_buffer_c)
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    MPI_BEGIN("MPI_Comm_detach_buffer_c");
+    comm_t *c;
+    CHECK_COMM(c, comm);
+    MPI_CHECKED(bsend_detach(fn_name_, c, &c->bsend, buffer_addr, NULL, size));
     MPI_END();
 }

@@ -4,7 +4,49 @@
  * intercommunicator or not, and on MPI_IN_PLACE (MPI-3.1 §5.2-§5.11). */
 #include "mpi/coll_check.h"
 
-int coll_bcast_checks(const char *fn_name_, comm_t *c, void *buffer, int count,
+#include <stdlib.h>
+
+void coll_vec_free(coll_vec_t *v)
+{
+    free(v->copy);
+    v->copy = NULL;
+}
+
+int coll_vec_check(const char *fn_name_, comm_t *c, coll_vec_t *v, int n, const char *cname,
+                   const char *dname)
+{
+    MPI_CHECKS_BEGIN();
+    if (!v->copy && ((v->icounts && !v->counts) || (v->idispls && !v->displs))) {
+        size_t sz = sizeof(MPI_Count) > sizeof(MPI_Aint) ? sizeof(MPI_Count) : sizeof(MPI_Aint);
+        char *copy = malloc(2 * sz * (size_t)n + 1);
+        if (!copy)
+            MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory widening %s", cname);
+        v->copy = copy;
+        if (v->icounts) {
+            MPI_Count *w = (MPI_Count *)copy;
+            for (int i = 0; i < n; i++)
+                w[i] = v->icounts[i];
+            v->counts = w;
+        }
+        if (v->idispls) {
+            MPI_Aint *w = (MPI_Aint *)(copy + sz * (size_t)n);
+            for (int i = 0; i < n; i++)
+                w[i] = v->idispls[i];
+            v->displs = w;
+        }
+    }
+    if (!v->counts)
+        MPI_FAIL(c, MPI_ERR_ARG, "%s is NULL", cname);
+    for (int i = 0; i < n; i++)
+        if (v->counts[i] < 0)
+            MPI_FAIL(c, MPI_ERR_COUNT, "%s[%d] = %lld is negative", cname, i,
+                     (long long)v->counts[i]);
+    if (dname && !v->displs)
+        MPI_FAIL(c, MPI_ERR_ARG, "%s is NULL", dname);
+    MPI_CHECKS_END();
+}
+
+int coll_bcast_checks(const char *fn_name_, comm_t *c, void *buffer, MPI_Count count,
                       MPI_Datatype datatype, int root, dtype_t **dtp)
 {
     MPI_CHECKS_BEGIN();
@@ -16,10 +58,10 @@ int coll_bcast_checks(const char *fn_name_, comm_t *c, void *buffer, int count,
     MPI_CHECKS_END();
 }
 
-int coll_rooted_checks(const char *fn_name_, comm_t *c, int v, int root,
-                       const void *minebuf, int minecount, MPI_Datatype minetype, dtype_t **minedt,
-                       const void *rootbuf, int rootcount, const int *rootcounts, const int *displs,
-                       MPI_Datatype roottype, dtype_t **rootdt)
+int coll_rooted_checks(const char *fn_name_, comm_t *c, int root, const void *minebuf,
+                       MPI_Count minecount, MPI_Datatype minetype, dtype_t **minedt,
+                       const void *rootbuf, MPI_Count rootcount, coll_vec_t *rootv,
+                       const char *rootname, MPI_Datatype roottype, dtype_t **rootdt)
 {
     MPI_CHECKS_BEGIN();
     CHECK_ROOT(c, root);
@@ -33,9 +75,9 @@ int coll_rooted_checks(const char *fn_name_, comm_t *c, int v, int root,
     }
     if (AT_ROOT(c, root)) {
         CHECK_DTYPE(c, *rootdt, roottype);
-        if (v) {
-            CHECK_COUNTS(c, rootcounts, comm_peer_size(c));
-            CHECK_ARG(c, displs, "displs is NULL");
+        if (rootv) {
+            MPI_CHECKED(coll_vec_check(fn_name_, c, rootv, comm_peer_size(c),
+                                       rootname, "displs"));
         } else {
             CHECK_COUNT(c, rootcount);
             CHECK_BUF(c, rootbuf, rootcount, *rootdt);
@@ -48,18 +90,17 @@ int coll_rooted_checks(const char *fn_name_, comm_t *c, int v, int root,
 
 /* The send side of allgather and alltoall: MPI_IN_PLACE (intracommunicators
  * only) or a buffer, one count or the v form. */
-static int coll_send_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
-                            int sendcount, const int *sendcounts, const int *sdispls,
-                            MPI_Datatype sendtype, dtype_t **sdtp)
+static int coll_send_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
+                            MPI_Count sendcount, coll_vec_t *sv, MPI_Datatype sendtype,
+                            dtype_t **sdtp)
 {
     MPI_CHECKS_BEGIN();
     CHECK_NOT_IN_PLACE(c, sendbuf);
     if (sendbuf == MPI_IN_PLACE)
         return MPI_SUCCESS;
     CHECK_DTYPE(c, *sdtp, sendtype);
-    if (v) {
-        CHECK_COUNTS(c, sendcounts, comm_peer_size(c));
-        CHECK_ARG(c, sdispls, "the send displacements are NULL");
+    if (sv) {
+        MPI_CHECKED(coll_vec_check(fn_name_, c, sv, comm_peer_size(c), "sendcounts", "sdispls"));
     } else {
         CHECK_COUNT(c, sendcount);
         CHECK_BUF(c, sendbuf, sendcount, *sdtp);
@@ -68,15 +109,14 @@ static int coll_send_checks(const char *fn_name_, comm_t *c, int v, const void *
 }
 
 /* The receive side: one block per peer, one count or the v form. */
-static int coll_recv_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
-                            void *recvbuf, int recvcount, const int *recvcounts,
-                            const int *rdispls, MPI_Datatype recvtype, dtype_t **rdtp)
+static int coll_recv_checks(const char *fn_name_, comm_t *c, const void *sendbuf, void *recvbuf,
+                            MPI_Count recvcount, coll_vec_t *rv, const char *dname,
+                            MPI_Datatype recvtype, dtype_t **rdtp)
 {
     MPI_CHECKS_BEGIN();
     CHECK_DTYPE(c, *rdtp, recvtype);
-    if (v) {
-        CHECK_COUNTS(c, recvcounts, comm_peer_size(c));
-        CHECK_ARG(c, rdispls, "the receive displacements are NULL");
+    if (rv) {
+        MPI_CHECKED(coll_vec_check(fn_name_, c, rv, comm_peer_size(c), "recvcounts", dname));
     } else {
         CHECK_COUNT(c, recvcount);
         CHECK_BUF(c, recvbuf, recvcount, *rdtp);
@@ -85,35 +125,33 @@ static int coll_recv_checks(const char *fn_name_, comm_t *c, int v, const void *
     MPI_CHECKS_END();
 }
 
-int coll_allgather_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
-                          int sendcount, MPI_Datatype sendtype, dtype_t **sdtp, void *recvbuf,
-                          int recvcount, const int *recvcounts, const int *displs,
+int coll_allgather_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype, dtype_t **sdtp,
+                          void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
                           MPI_Datatype recvtype, dtype_t **rdtp)
 {
     MPI_CHECKS_BEGIN();
     /* every process sends one block (allgatherv too) */
-    MPI_CHECKED(coll_send_checks(fn_name_, c, 0, sendbuf, sendcount, NULL, NULL, sendtype, sdtp));
-    MPI_CHECKED(coll_recv_checks(fn_name_, c, v, sendbuf, recvbuf, recvcount, recvcounts, displs,
-                                 recvtype, rdtp));
+    MPI_CHECKED(coll_send_checks(fn_name_, c, sendbuf, sendcount, NULL, sendtype, sdtp));
+    MPI_CHECKED(coll_recv_checks(fn_name_, c, sendbuf, recvbuf, recvcount, rv, "displs", recvtype,
+                                 rdtp));
     MPI_CHECKS_END();
 }
 
-int coll_alltoall_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
-                         int sendcount, const int *sendcounts, const int *sdispls,
-                         MPI_Datatype sendtype, dtype_t **sdtp, void *recvbuf, int recvcount,
-                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
-                         dtype_t **rdtp)
+int coll_alltoall_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
+                         MPI_Count sendcount, coll_vec_t *sv, MPI_Datatype sendtype,
+                         dtype_t **sdtp, void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
+                         MPI_Datatype recvtype, dtype_t **rdtp)
 {
     MPI_CHECKS_BEGIN();
-    MPI_CHECKED(coll_send_checks(fn_name_, c, v, sendbuf, sendcount, sendcounts, sdispls, sendtype,
-                                 sdtp));
-    MPI_CHECKED(coll_recv_checks(fn_name_, c, v, sendbuf, recvbuf, recvcount, recvcounts, rdispls,
+    MPI_CHECKED(coll_send_checks(fn_name_, c, sendbuf, sendcount, sv, sendtype, sdtp));
+    MPI_CHECKED(coll_recv_checks(fn_name_, c, sendbuf, recvbuf, recvcount, rv, "rdispls",
                                  recvtype, rdtp));
     MPI_CHECKS_END();
 }
 
 int coll_reduce_checks(const char *fn_name_, comm_t *c, const void *sendbuf, void *recvbuf,
-                       int count, MPI_Datatype datatype, MPI_Op op, int rooted, int root,
+                       MPI_Count count, MPI_Datatype datatype, MPI_Op op, int rooted, int root,
                        dtype_t **dtp, op_t **opp)
 {
     MPI_CHECKS_BEGIN();
@@ -143,13 +181,13 @@ int coll_reduce_checks(const char *fn_name_, comm_t *c, const void *sendbuf, voi
 }
 
 int coll_reduce_scatter_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
-                               const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                               dtype_t **dtp, op_t **opp)
+                               coll_vec_t *rv, MPI_Datatype datatype, MPI_Op op, dtype_t **dtp,
+                               op_t **opp)
 {
     MPI_CHECKS_BEGIN();
     CHECK_DTYPE(c, *dtp, datatype);
     CHECK_OP(c, *opp, op, *dtp);
     CHECK_NOT_IN_PLACE(c, sendbuf);
-    CHECK_COUNTS(c, recvcounts, c->size);
+    MPI_CHECKED(coll_vec_check(fn_name_, c, rv, c->size, "recvcounts", NULL));
     MPI_CHECKS_END();
 }

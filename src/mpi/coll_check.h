@@ -33,45 +33,72 @@
             MPI_FAIL((c), MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid on an intercommunicator"); \
     } while (0)
 
-#define CHECK_COUNTS(c, arr, n)                                                      \
+/* A counts array and its displacements as a binding received them: the
+ * large-count forms' (MPI_Count counts, MPI_Aint displacements) are used as
+ * they are; the int forms' (icounts, idispls) are widened into a copy when
+ * the checks reach them, so every collective below src/mpi has one
+ * implementation, in MPI_Count and MPI_Aint. Either array may be NULL (an
+ * argument the call does not use here, or an error the checks report). The
+ * binding that made it frees the copy with coll_vec_free, after the call:
+ * the schedules keep no pointer into it. */
+typedef struct coll_vec {
+    const MPI_Count *counts;
+    const MPI_Aint *displs;
+    const int *icounts, *idispls;
+    void *copy;
+} coll_vec_t;
+#define COLL_VEC_INT(cnt, dsp) (&(coll_vec_t){.icounts = (cnt), .idispls = (dsp)})
+#define COLL_VEC_C(cnt, dsp) (&(coll_vec_t){.counts = (cnt), .displs = (dsp)})
+void coll_vec_free(coll_vec_t *v);
+/* Widen the int arrays (n entries) and check them: counts present and not
+ * negative (MPI_ERR_COUNT), displacements present unless dname is NULL
+ * (MPI_ERR_ARG); the names are the arguments' in the messages. */
+int coll_vec_check(const char *fn_name_, comm_t *c, coll_vec_t *v, int n, const char *cname,
+                   const char *dname);
+
+/* Return what `call` returns, after freeing the widened copies of the
+ * coll_vec_t pointers that follow. */
+#define VEC_CALL(call, ...)                                                          \
     do {                                                                             \
-        if (!(arr))                                                                  \
-            MPI_FAIL((c), MPI_ERR_ARG, "%s is NULL", #arr);                          \
-        for (int i_ = 0; i_ < (n); i_++)                                             \
-            if ((arr)[i_] < 0)                                                       \
-                MPI_FAIL((c), MPI_ERR_COUNT, "%s[%d] = %d is negative", #arr, i_, (arr)[i_]); \
+        coll_vec_t *vs_[] = {__VA_ARGS__};                                           \
+        int rc_ = (call);                                                            \
+        for (size_t i_ = 0; i_ < sizeof vs_ / sizeof *vs_; i_++)                     \
+            coll_vec_free(vs_[i_]);                                                  \
+        return rc_;                                                                  \
     } while (0)
 
+/* The reductions with one count (coll_api.c, nbc_api.c). */
+enum { RED_REDUCE, RED_ALLREDUCE, RED_SCAN, RED_EXSCAN, RED_SCATTER_BLOCK };
+
 /* The arguments of the data-moving collectives past the communicator, the
- * same for the blocking, nonblocking and persistent forms (helpers called
- * under the lock: MPI_CHECKED). `v`: the v form (counts and displacements
- * arrays), else one count. */
-int coll_bcast_checks(const char *fn_name_, comm_t *c, void *buffer, int count,
+ * same for the blocking, nonblocking and persistent forms, int and large
+ * count (helpers called under the lock: MPI_CHECKED). A NULL coll_vec_t:
+ * the regular form (one count); else the v form. */
+int coll_bcast_checks(const char *fn_name_, comm_t *c, void *buffer, MPI_Count count,
                       MPI_Datatype datatype, int root, dtype_t **dtp);
 /* Gather(v) and Scatter(v), mirror images: "mine" is the side every process
  * has (gather: what it sends; scatter: what it receives), "root" the root's
- * side, which may be the v form. */
-int coll_rooted_checks(const char *fn_name_, comm_t *c, int v, int root,
-                       const void *minebuf, int minecount, MPI_Datatype minetype, dtype_t **minedt,
-                       const void *rootbuf, int rootcount, const int *rootcounts, const int *displs,
-                       MPI_Datatype roottype, dtype_t **rootdt);
-int coll_allgather_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
-                          int sendcount, MPI_Datatype sendtype, dtype_t **sdtp, void *recvbuf,
-                          int recvcount, const int *recvcounts, const int *displs,
+ * side, which may be the v form (rootname: its counts argument's name). */
+int coll_rooted_checks(const char *fn_name_, comm_t *c, int root, const void *minebuf,
+                       MPI_Count minecount, MPI_Datatype minetype, dtype_t **minedt,
+                       const void *rootbuf, MPI_Count rootcount, coll_vec_t *rootv,
+                       const char *rootname, MPI_Datatype roottype, dtype_t **rootdt);
+int coll_allgather_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype, dtype_t **sdtp,
+                          void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
                           MPI_Datatype recvtype, dtype_t **rdtp);
-int coll_alltoall_checks(const char *fn_name_, comm_t *c, int v, const void *sendbuf,
-                         int sendcount, const int *sendcounts, const int *sdispls,
-                         MPI_Datatype sendtype, dtype_t **sdtp, void *recvbuf, int recvcount,
-                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
-                         dtype_t **rdtp);
+int coll_alltoall_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
+                         MPI_Count sendcount, coll_vec_t *sv, MPI_Datatype sendtype,
+                         dtype_t **sdtp, void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
+                         MPI_Datatype recvtype, dtype_t **rdtp);
 int coll_reduce_scatter_checks(const char *fn_name_, comm_t *c, const void *sendbuf,
-                               const int *recvcounts, MPI_Datatype datatype, MPI_Op op,
-                               dtype_t **dtp, op_t **opp);
+                               coll_vec_t *rv, MPI_Datatype datatype, MPI_Op op, dtype_t **dtp,
+                               op_t **opp);
 
 /* The checks of the reductions: rooted 0 (allreduce, reduce_scatter_block),
  * 1 (reduce, with root), 2 (scans: intracommunicators only). */
 int coll_reduce_checks(const char *fn_name_, comm_t *c, const void *sendbuf, void *recvbuf,
-                       int count, MPI_Datatype datatype, MPI_Op op, int rooted, int root,
+                       MPI_Count count, MPI_Datatype datatype, MPI_Op op, int rooted, int root,
                        dtype_t **dtp, op_t **opp);
 
 #endif

@@ -560,6 +560,12 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     return dtype_get_elements("MPI_Get_elements_x", status, datatype, count);
 }
 
+RM_ALIAS(Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return dtype_get_elements("MPI_Get_elements_c", status, datatype, count);
+}
+
 RM_ALIAS(Pack)
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)

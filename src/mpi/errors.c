@@ -2,11 +2,13 @@
  * and where a communicator's error handler is invoked. */
 #include "boot/boot.h"
 #include "mpi/mpiimpl.h"
+#include "util/config.h"
 #include "util/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 mpi_state_t mpi_state;
@@ -160,6 +162,29 @@ static int err_handle(errhandler_t *eh, int handle, int errclass, const char *li
     return errclass;
 }
 
+/* RAILMPI_INITIAL_ERRHANDLER (mpiexec -initial-errhandler, the spawn info
+ * key mpi_initial_errhandler) becomes the initial error handler, once: at
+ * the engine's start, or at the first error before it. */
+void mpi_err_initial_load(void)
+{
+    static int done;
+    if (done++ || rm_config_load_once() < 0)
+        return;
+    const char *v = RM_CFG_STR(initial_errhandler);
+    MPI_Errhandler h = MPI_ERRORS_ARE_FATAL;
+    if (!strcasecmp(v, "mpi_errors_return"))
+        h = MPI_ERRORS_RETURN;
+    else if (!strcasecmp(v, "mpi_errors_abort"))
+        h = MPI_ERRORS_ABORT;
+    else if (strcasecmp(v, "mpi_errors_are_fatal"))
+        rm_log_error("RAILMPI_INITIAL_ERRHANDLER=%s names no predefined error handler "
+                     "(mpi_errors_are_fatal, mpi_errors_abort, mpi_errors_return): "
+                     "mpi_errors_are_fatal is used", v);
+    errhandler_set_initial(errhandler_get(h));
+}
+
+/* An error tied to no object goes to MPI_COMM_SELF's handler between
+ * MPI_Init and MPI_Finalize, else to the initial error handler (MPI-4.1 9.3). */
 int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, ...)
 {
     char line[800];
@@ -168,8 +193,12 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
     err_line(line, sizeof line, errclass, fn, fmt, ap);
     va_end(ap);
     if (!comm && mpi_state.initialized && !mpi_state.finalized)
-        comm = comm_world;
-    return err_handle(comm ? comm->errh : NULL, comm ? comm->handle : MPI_COMM_NULL, errclass, line);
+        comm = comm_self;
+    if (!comm) {
+        mpi_err_initial_load();
+        return err_handle(errhandler_initial(), MPI_COMM_NULL, errclass, line);
+    }
+    return err_handle(comm->errh, comm->handle, errclass, line);
 }
 
 int mpi_err_raise_eh(errhandler_t *eh, int handle, int errclass, const char *fn, const char *fmt, ...)

@@ -70,6 +70,7 @@ int mpi_engine_start(const char *fn_name_, int required, int *provided)
         strcpy(mpi_state.processor_name, "localhost");
     mpi_state.processor_name[sizeof mpi_state.processor_name - 1] = 0;
 
+    mpi_err_initial_load();
     if ((st = dtype_init()) < 0 || (st = op_init()) < 0)
         goto fail;
     if ((st = proto_init(bi.rank, bi.size, bi.kvsname)) < 0)

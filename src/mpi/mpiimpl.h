@@ -44,6 +44,7 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
     __attribute__((format(printf, 4, 5)));
 /* Map an internal status to an MPI error class. */
 int mpi_err_from_status(rm_status_t st);
+void mpi_err_initial_load(void);
 const char *mpi_err_class_name(int errclass);
 
 void mpi_info_finalize(void);

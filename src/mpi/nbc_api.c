@@ -1,9 +1,12 @@
 /* Nonblocking collective bindings (MPI-3.1 §5.12), on intra- and
  * intercommunicators: the checks of the blocking forms, then a schedule
- * (src/coll/sched.h) started as a request. MPI_Alltoallw (blocking) lives
- * here too, as it has no other implementation than its schedule. */
+ * (src/coll/sched.h) started as a request, or kept behind a persistent one
+ * (the MPI-4.0 persistent forms, pcoll_api.c). MPI_Alltoallw (blocking)
+ * lives here too, as it has no other implementation than its schedule.
+ * One body per call in MPI_Count behind the int and the large-count (_c)
+ * forms. */
 #include "coll/build.h"
-#include "mpi/coll_check.h"
+#include "mpi/nbc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -58,7 +61,8 @@ static rm_status_t nbc_start(coll_sched_t *s, request_t **out, int persist)
         CHECK_ARG(c, request, "request is NULL");                                    \
     } while (0)
 
-static int nbc_ibarrier(const char *fn_name_, MPI_Comm comm, MPI_Request *request, int persist)
+
+int nbc_ibarrier(const char *fn_name_, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -73,8 +77,8 @@ static int nbc_ibarrier(const char *fn_name_, MPI_Comm comm, MPI_Request *reques
     MPI_END();
 }
 
-static int nbc_ibcast(const char *fn_name_, void *buffer, int count, MPI_Datatype datatype,
-                      int root, MPI_Comm comm, MPI_Request *request, int persist)
+int nbc_ibcast(const char *fn_name_, void *buffer, MPI_Count count, MPI_Datatype datatype,
+               int root, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -91,70 +95,70 @@ static int nbc_ibcast(const char *fn_name_, void *buffer, int count, MPI_Datatyp
     MPI_END();
 }
 
-/* Igather/Igatherv: rcounts NULL for the regular form. */
-static int nbc_gather(const char *fn_name_, const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
-                      const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Request *request, int v, int persist)
+int nbc_gather(const char *fn_name_, const void *sendbuf, MPI_Count sendcount,
+               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
+               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    MPI_CHECKED(coll_rooted_checks(fn_name_, c, v, root, sendbuf, sendcount, sendtype, &sdt, recvbuf,
-                                   recvcount, recvcounts, displs, recvtype, &rdt));
+    MPI_CHECKED(coll_rooted_checks(fn_name_, c, root, sendbuf, sendcount, sendtype, &sdt, recvbuf,
+                                   recvcount, rv, "recvcounts", recvtype, &rdt));
     NBC_NEW(c, s);
+    const MPI_Count *cnt = rv ? rv->counts : NULL;
+    const MPI_Aint *dsp = rv ? rv->displs : NULL;
     if (comm_is_inter(c))
-        coll_build_inter_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
-                                 v ? recvcounts : NULL, v ? displs : NULL, rdt, root, c);
-    else if (v)
-        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, recvcounts, displs, rdt,
-                           root, c);
+        coll_build_inter_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, cnt, dsp, rdt,
+                                 root, c);
+    else if (rv)
+        coll_build_gatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, cnt, dsp, rdt, root, c);
     else
         coll_build_gather(s, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
 
-static int nbc_scatter(const char *fn_name_, const void *sendbuf, int sendcount,
-                       const int *sendcounts, const int *displs, MPI_Datatype sendtype,
-                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm, MPI_Request *request, int v, int persist)
+int nbc_scatter(const char *fn_name_, const void *sendbuf, MPI_Count sendcount, coll_vec_t *sv,
+                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    MPI_CHECKED(coll_rooted_checks(fn_name_, c, v, root, recvbuf, recvcount, recvtype, &rdt, sendbuf,
-                                   sendcount, sendcounts, displs, sendtype, &sdt));
+    MPI_CHECKED(coll_rooted_checks(fn_name_, c, root, recvbuf, recvcount, recvtype, &rdt, sendbuf,
+                                   sendcount, sv, "sendcounts", sendtype, &sdt));
     NBC_NEW(c, s);
+    const MPI_Count *cnt = sv ? sv->counts : NULL;
+    const MPI_Aint *dsp = sv ? sv->displs : NULL;
     if (comm_is_inter(c))
-        coll_build_inter_scatterv(s, sendbuf, sendcount, v ? sendcounts : NULL, v ? displs : NULL,
-                                  sdt, recvbuf, recvcount, rdt, root, c);
-    else if (v)
-        coll_build_scatterv(s, sendbuf, sendcount, sendcounts, displs, sdt, recvbuf, recvcount, rdt,
-                            root, c);
+        coll_build_inter_scatterv(s, sendbuf, sendcount, cnt, dsp, sdt, recvbuf, recvcount, rdt,
+                                  root, c);
+    else if (sv)
+        coll_build_scatterv(s, sendbuf, sendcount, cnt, dsp, sdt, recvbuf, recvcount, rdt, root, c);
     else
         coll_build_scatter(s, sendbuf, sendcount, sdt, recvbuf, recvcount, rdt, root, c);
     NBC_START(c, s, request);
     MPI_END();
 }
 
-static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcount,
-                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                         const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Request *request, int v, int persist)
+int nbc_allgather(const char *fn_name_, const void *sendbuf, MPI_Count sendcount,
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    MPI_CHECKED(coll_allgather_checks(fn_name_, c, v, sendbuf, sendcount, sendtype, &sdt, recvbuf,
-                                      recvcount, recvcounts, displs, recvtype, &rdt));
+    MPI_CHECKED(coll_allgather_checks(fn_name_, c, sendbuf, sendcount, sendtype, &sdt, recvbuf,
+                                      recvcount, rv, recvtype, &rdt));
     NBC_NEW(c, s);
+    const MPI_Count *cnt = rv ? rv->counts : NULL;
+    const MPI_Aint *dsp = rv ? rv->displs : NULL;
     if (comm_is_inter(c)) {
         /* the whole send buffer to every remote process */
         int n = comm_peer_size(c);
@@ -162,52 +166,33 @@ static int nbc_allgather(const char *fn_name_, const void *sendbuf, int sendcoun
         if (zeros)
             memset(zeros, 0, sizeof *zeros * (size_t)n);
         coll_blocks_t sb = {.n = n, .count = sendcount, .bdispls = zeros, .dt = sdt};
-        coll_blocks_t rb = {.n = n, .count = recvcount, .counts = v ? recvcounts : NULL,
-                            .displs = v ? displs : NULL, .dt = rdt};
+        coll_blocks_t rb = {.n = n, .count = recvcount, .counts = cnt, .displs = dsp, .dt = rdt};
         if (zeros)
             coll_build_exchange(s, sendbuf, &sb, recvbuf, &rb);
     } else {
-        coll_build_allgatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount,
-                              v ? recvcounts : NULL, v ? displs : NULL, rdt, c);
+        coll_build_allgatherv(s, sendbuf, sendcount, sdt, recvbuf, recvcount, cnt, dsp, rdt, c);
     }
     NBC_START(c, s, request);
     MPI_END();
 }
 
-static int nbc_ialltoall(const char *fn_name_, const void *sendbuf, int sendcount,
-                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Request *request, int persist)
+int nbc_alltoall(const char *fn_name_, const void *sendbuf, MPI_Count sendcount, coll_vec_t *sv,
+                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, coll_vec_t *rv,
+                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     dtype_t *sdt = NULL, *rdt = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    MPI_CHECKED(coll_alltoall_checks(fn_name_, c, 0, sendbuf, sendcount, NULL, NULL, sendtype, &sdt,
-                                     recvbuf, recvcount, NULL, NULL, recvtype, &rdt));
+    MPI_CHECKED(coll_alltoall_checks(fn_name_, c, sendbuf, sendcount, sv, sendtype, &sdt, recvbuf,
+                                     recvcount, rv, recvtype, &rdt));
     NBC_NEW(c, s);
-    coll_blocks_t sb = {.n = comm_peer_size(c), .count = sendcount, .dt = sdt};
-    coll_blocks_t rb = {.n = comm_peer_size(c), .count = recvcount, .dt = rdt};
-    coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
-    NBC_START(c, s, request);
-    MPI_END();
-}
-
-static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int sendcounts[],
-                          const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                          MPI_Comm comm, MPI_Request *request, int persist)
-{
-    MPI_BEGIN_SHARED();
-    comm_t *c = NULL;
-    dtype_t *sdt = NULL, *rdt = NULL;
-    coll_sched_t *s;
-    CHECK_NBC_COMM(c, comm, request);
-    MPI_CHECKED(coll_alltoall_checks(fn_name_, c, 1, sendbuf, 0, sendcounts, sdispls, sendtype, &sdt,
-                                     recvbuf, 0, recvcounts, rdispls, recvtype, &rdt));
-    NBC_NEW(c, s);
-    coll_blocks_t sb = {.n = comm_peer_size(c), .counts = sendcounts, .displs = sdispls, .dt = sdt};
-    coll_blocks_t rb = {.n = comm_peer_size(c), .counts = recvcounts, .displs = rdispls, .dt = rdt};
+    int n = comm_peer_size(c);
+    coll_blocks_t sb = {.n = n, .count = sendcount, .counts = sv ? sv->counts : NULL,
+                        .displs = sv ? sv->displs : NULL, .dt = sdt};
+    coll_blocks_t rb = {.n = n, .count = recvcount, .counts = rv ? rv->counts : NULL,
+                        .displs = rv ? rv->displs : NULL, .dt = rdt};
     coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
     NBC_START(c, s, request);
     MPI_END();
@@ -215,80 +200,9 @@ static int nbc_ialltoallv(const char *fn_name_, const void *sendbuf, const int s
 
 /* ---- reductions -------------------------------------------------------- */
 
-#define NBC_REDUCE_BEGIN(rooted, root)                                                \
-    MPI_BEGIN_SHARED();                                                              \
-    comm_t *c = NULL;                                                                \
-    dtype_t *dt = NULL;                                                              \
-    op_t *o = NULL;                                                                  \
-    coll_sched_t *s;                                                                 \
-    CHECK_NBC_COMM(c, comm, request);                                                \
-    MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, rooted, \
-                                   root, &dt, &o));                                  \
-    NBC_NEW(c, s)
-
-static int nbc_ireduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                       MPI_Request *request, int persist)
-{
-    NBC_REDUCE_BEGIN(1, root);
-    if (comm_is_inter(c))
-        coll_build_inter_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
-    else
-        coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
-    NBC_START(c, s, request);
-    MPI_END();
-}
-
-static int nbc_iallreduce(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
-                          int persist)
-{
-    NBC_REDUCE_BEGIN(0, 0);
-    if (comm_is_inter(c))
-        coll_build_inter_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
-    else
-        coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
-    NBC_START(c, s, request);
-    MPI_END();
-}
-
-static int nbc_iscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
-                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
-                     int persist)
-{
-    NBC_REDUCE_BEGIN(2, 0);
-    coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 0, c);
-    NBC_START(c, s, request);
-    MPI_END();
-}
-
-static int nbc_iexscan(const char *fn_name_, const void *sendbuf, void *recvbuf, int count,
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
-                       int persist)
-{
-    NBC_REDUCE_BEGIN(2, 0);
-    coll_build_scan(s, sendbuf, recvbuf, count, dt, o, 1, c);
-    NBC_START(c, s, request);
-    MPI_END();
-}
-
-static int nbc_ireduce_scatter_block(const char *fn_name_, const void *sendbuf, void *recvbuf,
-                                     int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                     MPI_Request *request, int persist)
-{
-    int count = recvcount;
-    NBC_REDUCE_BEGIN(0, 0);
-    if (comm_is_inter(c))
-        coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
-    else
-        coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
-    NBC_START(c, s, request);
-    MPI_END();
-}
-
-static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *recvbuf,
-                               const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                               MPI_Comm comm, MPI_Request *request, int persist)
+int nbc_reduce(const char *fn_name_, int kind, const void *sendbuf, void *recvbuf,
+               MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+               MPI_Request *request, int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
@@ -296,54 +210,90 @@ static int nbc_ireduce_scatter(const char *fn_name_, const void *sendbuf, void *
     op_t *o = NULL;
     coll_sched_t *s;
     CHECK_NBC_COMM(c, comm, request);
-    MPI_CHECKED(coll_reduce_scatter_checks(fn_name_, c, sendbuf, recvcounts, datatype, op, &dt, &o));
+    int rooted = kind == RED_REDUCE ? 1 : kind == RED_SCAN || kind == RED_EXSCAN ? 2 : 0;
+    MPI_CHECKED(coll_reduce_checks(fn_name_, c, sendbuf, recvbuf, count, datatype, op, rooted,
+                                   root, &dt, &o));
+    NBC_NEW(c, s);
+    int inter = comm_is_inter(c);
+    switch (kind) {
+    case RED_REDUCE:
+        if (inter)
+            coll_build_inter_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
+        else
+            coll_build_reduce(s, sendbuf, recvbuf, count, dt, o, root, c);
+        break;
+    case RED_ALLREDUCE:
+        if (inter)
+            coll_build_inter_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
+        else
+            coll_build_allreduce(s, sendbuf, recvbuf, count, dt, o, c);
+        break;
+    case RED_SCAN:
+    case RED_EXSCAN:
+        coll_build_scan(s, sendbuf, recvbuf, count, dt, o, kind == RED_EXSCAN, c);
+        break;
+    default:
+        if (inter)
+            coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
+        else
+            coll_build_reduce_scatter(s, sendbuf, recvbuf, count, NULL, dt, o, c);
+        break;
+    }
+    NBC_START(c, s, request);
+    MPI_END();
+}
+
+int nbc_reduce_scatter(const char *fn_name_, const void *sendbuf, void *recvbuf, coll_vec_t *rv,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                       int persist)
+{
+    MPI_BEGIN_SHARED();
+    comm_t *c = NULL;
+    dtype_t *dt = NULL;
+    op_t *o = NULL;
+    coll_sched_t *s;
+    CHECK_NBC_COMM(c, comm, request);
+    MPI_CHECKED(coll_reduce_scatter_checks(fn_name_, c, sendbuf, rv, datatype, op, &dt, &o));
     NBC_NEW(c, s);
     if (comm_is_inter(c))
-        coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
+        coll_build_inter_reduce_scatter(s, sendbuf, recvbuf, 0, rv->counts, dt, o, c);
     else
-        coll_build_reduce_scatter(s, sendbuf, recvbuf, 0, recvcounts, dt, o, c);
+        coll_build_reduce_scatter(s, sendbuf, recvbuf, 0, rv->counts, dt, o, c);
     NBC_START(c, s, request);
     MPI_END();
 }
 
 /* ---- all-to-all with a type per block ---------------------------------- */
 
-/* MPI_Alltoallw (nb 0; intercommunicators too) and MPI_Ialltoallw (nb 1). */
-static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *sendcounts,
-                          const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
-                          const int *recvcounts, const int *rdispls,
-                          const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request,
-                          int nb, int persist)
+int nbc_alltoallw(const char *fn_name_, const void *sendbuf, coll_vec_t *sv,
+                  const MPI_Datatype *sendtypes, void *recvbuf, coll_vec_t *rv,
+                  const MPI_Datatype *recvtypes, MPI_Comm comm, MPI_Request *request, int nb,
+                  int persist)
 {
     MPI_BEGIN_SHARED();
     comm_t *c = NULL;
     coll_sched_t *s = NULL;
     dtype_t **dts = NULL;
-    MPI_Aint *dsp = NULL;
     if (nb)
         CHECK_NBC_COMM(c, comm, request);
     else
         CHECK_COMM(c, comm);
     CHECK_NOT_IN_PLACE(c, sendbuf);
     int n = comm_peer_size(c);
-    if (!(dts = malloc(sizeof *dts * 2 * (size_t)n)) || !(dsp = malloc(sizeof *dsp * 2 * (size_t)n)))
+    if (!(dts = malloc(sizeof *dts * 2 * (size_t)n + 1)))
         MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
     if (sendbuf != MPI_IN_PLACE) {
-        CHECK_COUNTS(c, sendcounts, n);
-        CHECK_ARG(c, sdispls && sendtypes, "sdispls or sendtypes is NULL");
-        for (int i = 0; i < n; i++) {
+        MPI_CHECKED(coll_vec_check(fn_name_, c, sv, n, "sendcounts", "sdispls"));
+        CHECK_ARG(c, sendtypes, "sendtypes is NULL");
+        for (int i = 0; i < n; i++)
             CHECK_DTYPE(c, dts[i], sendtypes[i]);
-            dsp[i] = sdispls[i];
-        }
     }
-    CHECK_COUNTS(c, recvcounts, n);
-    CHECK_ARG(c, rdispls && recvtypes, "rdispls or recvtypes is NULL");
-    for (int i = 0; i < n; i++) {
+    MPI_CHECKED(coll_vec_check(fn_name_, c, rv, n, "recvcounts", "rdispls"));
+    CHECK_ARG(c, recvtypes, "recvtypes is NULL");
+    for (int i = 0; i < n; i++)
         CHECK_DTYPE(c, dts[n + i], recvtypes[i]);
-        dsp[n + i] = rdispls[i];
-    }
-    coll_blocks_t sb = {.n = n, .counts = sendcounts, .bdispls = dsp, .dts = dts};
-    coll_blocks_t rb = {.n = n, .counts = recvcounts, .bdispls = dsp + n, .dts = dts + n};
+    coll_blocks_t sb = {.n = n, .counts = sv->counts, .bdispls = sv->displs, .dts = dts};
+    coll_blocks_t rb = {.n = n, .counts = rv->counts, .bdispls = rv->displs, .dts = dts + n};
     NBC_NEW(c, s);
     coll_build_alltoall(s, sendbuf, &sb, recvbuf, &rb, c);
     if (nb)
@@ -353,22 +303,11 @@ static int coll_alltoallw(const char *fn_name_, const void *sendbuf, const int *
     goto fn_exit;
 fn_exit:
     free(dts);
-    free(dsp);
     rm_unlock();
     return err;
 }
 
-/* ---- the public forms: nonblocking, and persistent (MPI-4.0; the info
- * argument is accepted and not examined) ---------------------------------- */
-
-RM_ALIAS(Alltoallw)
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return coll_alltoallw("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                          recvcounts, rdispls, recvtypes, comm, NULL, 0, 0);
-}
+/* ---- the public forms: int counts, and large counts (_c, MPI-4.x) --------- */
 
 RM_ALIAS(Ibarrier)
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
@@ -376,11 +315,24 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     return nbc_ibarrier("MPI_Ibarrier", comm, request, 0);
 }
 
-RM_ALIAS(Barrier_init)
-int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Alltoallw)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    (void)info;
-    return nbc_ibarrier("MPI_Barrier_init", comm, request, 1);
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, sdispls), *rv = COLL_VEC_INT(recvcounts, rdispls);
+    VEC_CALL(nbc_alltoallw("MPI_Alltoallw", sendbuf, sv, sendtypes, recvbuf, rv, recvtypes, comm,
+                           NULL, 0, 0), sv, rv);
+}
+
+RM_ALIAS(Alltoallw_c)
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbc_alltoallw("MPI_Alltoallw_c", sendbuf, sv, sendtypes, recvbuf, rv, recvtypes, comm,
+                         NULL, 0, 0);
 }
 
 RM_ALIAS(Ibcast)
@@ -390,12 +342,11 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     return nbc_ibcast("MPI_Ibcast", buffer, count, datatype, root, comm, request, 0);
 }
 
-RM_ALIAS(Bcast_init)
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
+RM_ALIAS(Ibcast_c)
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request)
 {
-    (void)info;
-    return nbc_ibcast("MPI_Bcast_init", buffer, count, datatype, root, comm, request, 1);
+    return nbc_ibcast("MPI_Ibcast_c", buffer, count, datatype, root, comm, request, 0);
 }
 
 RM_ALIAS(Igather)
@@ -403,18 +354,17 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return nbc_gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-        recvtype, root, comm, request, 0, 0);
+    return nbc_gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                      recvtype, root, comm, request, 0);
 }
 
-RM_ALIAS(Gather_init)
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request)
+RM_ALIAS(Igather_c)
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
 {
-    (void)info;
-    return nbc_gather("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-        NULL, recvtype, root, comm, request, 0, 1);
+    return nbc_gather("MPI_Igather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                      recvtype, root, comm, request, 0);
 }
 
 RM_ALIAS(Igatherv)
@@ -422,18 +372,19 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-        recvtype, root, comm, request, 1, 0);
+    coll_vec_t *rv = COLL_VEC_INT(recvcounts, displs);
+    VEC_CALL(nbc_gather("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, rv, recvtype,
+                        root, comm, request, 0), rv);
 }
 
-RM_ALIAS(Gatherv_init)
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Igatherv_c)
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_gather("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-        displs, recvtype, root, comm, request, 1, 1);
+    coll_vec_t *rv = COLL_VEC_C(recvcounts, displs);
+    return nbc_gather("MPI_Igatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, rv, recvtype,
+                      root, comm, request, 0);
 }
 
 RM_ALIAS(Iscatter)
@@ -441,18 +392,17 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return nbc_scatter("MPI_Iscatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
-        recvcount, recvtype, root, comm, request, 0, 0);
+    return nbc_scatter("MPI_Iscatter", sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm, request, 0);
 }
 
-RM_ALIAS(Scatter_init)
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
+RM_ALIAS(Iscatter_c)
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
 {
-    (void)info;
-    return nbc_scatter("MPI_Scatter_init", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
-        recvcount, recvtype, root, comm, request, 0, 1);
+    return nbc_scatter("MPI_Iscatter_c", sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm, request, 0);
 }
 
 RM_ALIAS(Iscatterv)
@@ -460,18 +410,19 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_scatter("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
-        recvcount, recvtype, root, comm, request, 1, 0);
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, displs);
+    VEC_CALL(nbc_scatter("MPI_Iscatterv", sendbuf, 0, sv, sendtype, recvbuf, recvcount, recvtype,
+                         root, comm, request, 0), sv);
 }
 
-RM_ALIAS(Scatterv_init)
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Iscatterv_c)
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_scatter("MPI_Scatterv_init", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
-        recvcount, recvtype, root, comm, request, 1, 1);
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, displs);
+    return nbc_scatter("MPI_Iscatterv_c", sendbuf, 0, sv, sendtype, recvbuf, recvcount, recvtype,
+                       root, comm, request, 0);
 }
 
 RM_ALIAS(Iallgather)
@@ -479,17 +430,16 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     return nbc_allgather("MPI_Iallgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-        NULL, recvtype, comm, request, 0, 0);
+                         recvtype, comm, request, 0);
 }
 
-RM_ALIAS(Allgather_init)
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
+RM_ALIAS(Iallgather_c)
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
 {
-    (void)info;
-    return nbc_allgather("MPI_Allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-        NULL, NULL, recvtype, comm, request, 0, 1);
+    return nbc_allgather("MPI_Iallgather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
+                         recvtype, comm, request, 0);
 }
 
 RM_ALIAS(Iallgatherv)
@@ -497,57 +447,57 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-        displs, recvtype, comm, request, 1, 0);
+    coll_vec_t *rv = COLL_VEC_INT(recvcounts, displs);
+    VEC_CALL(nbc_allgather("MPI_Iallgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, rv,
+                           recvtype, comm, request, 0), rv);
 }
 
-RM_ALIAS(Allgatherv_init)
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Iallgatherv_c)
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_allgather("MPI_Allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, 0,
-        recvcounts, displs, recvtype, comm, request, 1, 1);
+    coll_vec_t *rv = COLL_VEC_C(recvcounts, displs);
+    return nbc_allgather("MPI_Iallgatherv_c", sendbuf, sendcount, sendtype, recvbuf, 0, rv,
+                         recvtype, comm, request, 0);
 }
 
 RM_ALIAS(Ialltoall)
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_ialltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-        recvtype, comm, request, 0);
+    return nbc_alltoall("MPI_Ialltoall", sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
+                        NULL, recvtype, comm, request, 0);
 }
 
-RM_ALIAS(Alltoall_init)
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
+RM_ALIAS(Ialltoall_c)
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
 {
-    (void)info;
-    return nbc_ialltoall("MPI_Alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount,
-        recvtype, comm, request, 1);
+    return nbc_alltoall("MPI_Ialltoall_c", sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
+                        NULL, recvtype, comm, request, 0);
 }
 
 RM_ALIAS(Ialltoallv)
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_ialltoallv("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-        recvcounts, rdispls, recvtype, comm, request, 0);
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, sdispls), *rv = COLL_VEC_INT(recvcounts, rdispls);
+    VEC_CALL(nbc_alltoall("MPI_Ialltoallv", sendbuf, 0, sv, sendtype, recvbuf, 0, rv, recvtype,
+                          comm, request, 0), sv, rv);
 }
 
-RM_ALIAS(Alltoallv_init)
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
+RM_ALIAS(Ialltoallv_c)
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
 {
-    (void)info;
-    return nbc_ialltoallv("MPI_Alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-        recvcounts, rdispls, recvtype, comm, request, 1);
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbc_alltoall("MPI_Ialltoallv_c", sendbuf, 0, sv, sendtype, recvbuf, 0, rv, recvtype,
+                        comm, request, 0);
 }
 
 RM_ALIAS(Ialltoallw)
@@ -556,53 +506,52 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
-    return coll_alltoallw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-        recvcounts, rdispls, recvtypes, comm, request, 1, 0);
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, sdispls), *rv = COLL_VEC_INT(recvcounts, rdispls);
+    VEC_CALL(nbc_alltoallw("MPI_Ialltoallw", sendbuf, sv, sendtypes, recvbuf, rv, recvtypes, comm,
+                           request, 1, 0), sv, rv);
 }
 
-RM_ALIAS(Alltoallw_init)
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
+RM_ALIAS(Ialltoallw_c)
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request *request)
 {
-    (void)info;
-    return coll_alltoallw("MPI_Alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-        recvcounts, rdispls, recvtypes, comm, request, 1, 1);
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbc_alltoallw("MPI_Ialltoallw_c", sendbuf, sv, sendtypes, recvbuf, rv, recvtypes, comm,
+                         request, 1, 0);
 }
 
 RM_ALIAS(Ireduce)
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  int root, MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_ireduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op, root, comm, request,
-        0);
+    return nbc_reduce("MPI_Ireduce", RED_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm,
+                      request, 0);
 }
 
-RM_ALIAS(Reduce_init)
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Ireduce_c)
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_ireduce("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm,
-        request, 1);
+    return nbc_reduce("MPI_Ireduce_c", RED_REDUCE, sendbuf, recvbuf, count, datatype, op, root,
+                      comm, request, 0);
 }
 
 RM_ALIAS(Iallreduce)
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_iallreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype, op, comm, request,
-        0);
+    return nbc_reduce("MPI_Iallreduce", RED_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0,
+                      comm, request, 0);
 }
 
-RM_ALIAS(Allreduce_init)
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Iallreduce_c)
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_iallreduce("MPI_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm,
-        request, 1);
+    return nbc_reduce("MPI_Iallreduce_c", RED_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0,
+                      comm, request, 0);
 }
 
 RM_ALIAS(Ireduce_scatter_block)
@@ -610,65 +559,65 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
-    return nbc_ireduce_scatter_block("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount,
-        datatype, op, comm, request, 0);
+    return nbc_reduce("MPI_Ireduce_scatter_block", RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                      datatype, op, 0, comm, request, 0);
 }
 
-RM_ALIAS(Reduce_scatter_block_init)
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
-                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
+RM_ALIAS(Ireduce_scatter_block_c)
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
 {
-    (void)info;
-    return nbc_ireduce_scatter_block("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount,
-        datatype, op, comm, request, 1);
+    return nbc_reduce("MPI_Ireduce_scatter_block_c", RED_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                      datatype, op, 0, comm, request, 0);
 }
 
 RM_ALIAS(Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_ireduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, datatype, op,
-        comm, request, 0);
+    coll_vec_t *rv = COLL_VEC_INT(recvcounts, NULL);
+    VEC_CALL(nbc_reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, rv, datatype, op, comm,
+                                request, 0), rv);
 }
 
-RM_ALIAS(Reduce_scatter_init)
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                             MPI_Request *request)
+RM_ALIAS(Ireduce_scatter_c)
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_ireduce_scatter("MPI_Reduce_scatter_init", sendbuf, recvbuf, recvcounts, datatype,
-        op, comm, request, 1);
+    coll_vec_t *rv = COLL_VEC_C(recvcounts, NULL);
+    return nbc_reduce_scatter("MPI_Ireduce_scatter_c", sendbuf, recvbuf, rv, datatype, op, comm,
+                              request, 0);
 }
 
 RM_ALIAS(Iscan)
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_iscan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm, request, 0);
+    return nbc_reduce("MPI_Iscan", RED_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm,
+                      request, 0);
 }
 
-RM_ALIAS(Scan_init)
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Iscan_c)
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_iscan("MPI_Scan_init", sendbuf, recvbuf, count, datatype, op, comm, request, 1);
+    return nbc_reduce("MPI_Iscan_c", RED_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm,
+                      request, 0);
 }
 
 RM_ALIAS(Iexscan)
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm, MPI_Request *request)
 {
-    return nbc_iexscan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm, request, 0);
+    return nbc_reduce("MPI_Iexscan", RED_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm,
+                      request, 0);
 }
 
-RM_ALIAS(Exscan_init)
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+RM_ALIAS(Iexscan_c)
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)info;
-    return nbc_iexscan("MPI_Exscan_init", sendbuf, recvbuf, count, datatype, op, comm, request,
-        1);
+    return nbc_reduce("MPI_Iexscan_c", RED_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm,
+                      request, 0);
 }

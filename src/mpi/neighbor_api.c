@@ -9,12 +9,12 @@
 
 enum { NB_ALLGATHER, NB_ALLGATHERV, NB_ALLTOALL, NB_ALLTOALLV, NB_ALLTOALLW };
 
-/* One side's arguments (send or receive). */
+/* One side's arguments (send or receive); v: the v and w forms' counts
+ * and displacements (in bytes for the w forms). */
 typedef struct nbr_side {
     const void *buf;
-    int count;
-    const int *counts, *displs;
-    const MPI_Aint *wdispls;
+    MPI_Count count;
+    coll_vec_t *v;
     MPI_Datatype type;
     const MPI_Datatype *types;
 } nbr_side_t;
@@ -40,18 +40,22 @@ static int nbr_pfree(void *state)
 /* Check one side of n blocks and describe it; `same`: every block is the
  * one buffer (allgather's send side). */
 static int nbr_side_check(const char *fn_name_, comm_t *c, int kind, const nbr_side_t *a, int n,
-                          const int *peers, const int *subs, int same, dtype_t **dts,
+                          const int *peers, const int *subs, int same, int send, dtype_t **dts,
                           MPI_Aint *zeros, coll_blocks_t *b)
 {
     int err = MPI_SUCCESS;
     *b = (coll_blocks_t){.n = n, .peers = peers, .subs = subs};
     int vec = kind == NB_ALLTOALLV || kind == NB_ALLTOALLW || (kind == NB_ALLGATHERV && !same);
     if (vec) {
-        CHECK_COUNTS(c, a->counts, n);
-        CHECK_ARG(c, a->displs || a->wdispls, "displacements are NULL");
-        b->counts = a->counts;
-        b->displs = a->displs;
-        b->bdispls = a->wdispls;
+        const char *dname = kind == NB_ALLGATHERV ? "displs" : send ? "sdispls" : "rdispls";
+        if ((err = coll_vec_check(fn_name_, c, a->v, n, send ? "sendcounts" : "recvcounts",
+                                  dname)) != MPI_SUCCESS)
+            goto fn_exit;
+        b->counts = a->v->counts;
+        if (kind == NB_ALLTOALLW)
+            b->bdispls = a->v->displs;
+        else
+            b->displs = a->v->displs;
     } else {
         CHECK_COUNT(c, a->count);
         b->count = a->count;
@@ -96,9 +100,9 @@ static int nbr_coll(const char *fn_name_, int kind, const nbr_side_t *snd, const
         MPI_FAIL(c, MPI_ERR_NO_MEM, "out of memory");
     coll_blocks_t sb, rb;
     int same = kind == NB_ALLGATHER || kind == NB_ALLGATHERV;
-    if ((err = nbr_side_check(fn_name_, c, kind, snd, nbrs.nout, nbrs.out, nbrs.outsub, same, dts,
-                              zeros, &sb)) != MPI_SUCCESS ||
-        (err = nbr_side_check(fn_name_, c, kind, rcv, nbrs.nin, nbrs.in, nbrs.insub, 0,
+    if ((err = nbr_side_check(fn_name_, c, kind, snd, nbrs.nout, nbrs.out, nbrs.outsub, same, 1,
+                              dts, zeros, &sb)) != MPI_SUCCESS ||
+        (err = nbr_side_check(fn_name_, c, kind, rcv, nbrs.nin, nbrs.in, nbrs.insub, 0, 0,
                               dts + nbrs.nout, NULL, &rb)) != MPI_SUCCESS)
         goto fn_exit;
     if (!(s = coll_sched_new(c)))
@@ -123,8 +127,14 @@ fn_exit:
 }
 
 #define SIDE_REG(b, n, t) (&(nbr_side_t){.buf = (b), .count = (n), .type = (t)})
-#define SIDE_V(b, n, d, t) (&(nbr_side_t){.buf = (b), .counts = (n), .displs = (d), .type = (t)})
-#define SIDE_W(b, n, d, t) (&(nbr_side_t){.buf = (b), .counts = (n), .wdispls = (d), .types = (t)})
+#define SIDE_V(b, vec, t) (&(nbr_side_t){.buf = (b), .v = (vec), .type = (t)})
+#define SIDE_W(b, vec, t) (&(nbr_side_t){.buf = (b), .v = (vec), .types = (t)})
+/* The w forms' displacements are MPI_Aint in both forms. */
+#define VEC_W_INT(cnt, dsp) (&(coll_vec_t){.icounts = (cnt), .displs = (dsp)})
+
+/* ---- the public forms: blocking, nonblocking and persistent (MPI-4.0; the
+ * info argument is accepted and not examined), each with int counts and with
+ * large counts (_c, MPI-4.x) --------------------------------------------------- */
 
 RM_ALIAS(Neighbor_allgather)
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -132,6 +142,16 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
 {
     return nbr_coll("MPI_Neighbor_allgather", NB_ALLGATHER, SIDE_REG(sendbuf, sendcount, sendtype),
                     SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0, 0);
+}
+
+RM_ALIAS(Neighbor_allgather_c)
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    return nbr_coll("MPI_Neighbor_allgather_c", NB_ALLGATHER,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_REG(recvbuf, recvcount, recvtype),
+                    comm, NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_allgather)
@@ -143,13 +163,58 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                     SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 0);
 }
 
+RM_ALIAS(Ineighbor_allgather_c)
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return nbr_coll("MPI_Ineighbor_allgather_c", NB_ALLGATHER,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_REG(recvbuf, recvcount, recvtype),
+                    comm, request, 1, 0);
+}
+
+RM_ALIAS(Neighbor_allgather_init)
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_allgather_init", NB_ALLGATHER,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_REG(recvbuf, recvcount, recvtype),
+                    comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_allgather_init_c)
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_allgather_init_c", NB_ALLGATHER,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_REG(recvbuf, recvcount, recvtype),
+                    comm, request, 1, 1);
+}
+
 RM_ALIAS(Neighbor_allgatherv)
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return nbr_coll("MPI_Neighbor_allgatherv", NB_ALLGATHERV, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, NULL, 0, 0);
+    coll_vec_t *rv = COLL_VEC_INT(recvcounts, displs);
+    VEC_CALL(nbr_coll("MPI_Neighbor_allgatherv", NB_ALLGATHERV,
+                      SIDE_REG(sendbuf, sendcount, sendtype), SIDE_V(recvbuf, rv, recvtype), comm,
+                      NULL, 0, 0), rv);
+}
+
+RM_ALIAS(Neighbor_allgatherv_c)
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm)
+{
+    coll_vec_t *rv = COLL_VEC_C(recvcounts, displs);
+    return nbr_coll("MPI_Neighbor_allgatherv_c", NB_ALLGATHERV,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_V(recvbuf, rv, recvtype), comm,
+                    NULL, 0, 0);
 }
 
 RM_ALIAS(Ineighbor_allgatherv)
@@ -157,8 +222,48 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return nbr_coll("MPI_Ineighbor_allgatherv", NB_ALLGATHERV, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, request, 1, 0);
+    coll_vec_t *rv = COLL_VEC_INT(recvcounts, displs);
+    VEC_CALL(nbr_coll("MPI_Ineighbor_allgatherv", NB_ALLGATHERV,
+                      SIDE_REG(sendbuf, sendcount, sendtype), SIDE_V(recvbuf, rv, recvtype), comm,
+                      request, 1, 0), rv);
+}
+
+RM_ALIAS(Ineighbor_allgatherv_c)
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    coll_vec_t *rv = COLL_VEC_C(recvcounts, displs);
+    return nbr_coll("MPI_Ineighbor_allgatherv_c", NB_ALLGATHERV,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_V(recvbuf, rv, recvtype), comm,
+                    request, 1, 0);
+}
+
+RM_ALIAS(Neighbor_allgatherv_init)
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    (void)info;
+    coll_vec_t *rv = COLL_VEC_INT(recvcounts, displs);
+    VEC_CALL(nbr_coll("MPI_Neighbor_allgatherv_init", NB_ALLGATHERV,
+                      SIDE_REG(sendbuf, sendcount, sendtype), SIDE_V(recvbuf, rv, recvtype), comm,
+                      request, 1, 1), rv);
+}
+
+RM_ALIAS(Neighbor_allgatherv_init_c)
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    coll_vec_t *rv = COLL_VEC_C(recvcounts, displs);
+    return nbr_coll("MPI_Neighbor_allgatherv_init_c", NB_ALLGATHERV,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_V(recvbuf, rv, recvtype), comm,
+                    request, 1, 1);
 }
 
 RM_ALIAS(Neighbor_alltoall)
@@ -166,6 +271,15 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_coll("MPI_Neighbor_alltoall", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0, 0);
+}
+
+RM_ALIAS(Neighbor_alltoall_c)
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm)
+{
+    return nbr_coll("MPI_Neighbor_alltoall_c", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
                     SIDE_REG(recvbuf, recvcount, recvtype), comm, NULL, 0, 0);
 }
 
@@ -178,65 +292,13 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                     SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 0);
 }
 
-RM_ALIAS(Neighbor_alltoallv)
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+RM_ALIAS(Ineighbor_alltoall_c)
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request)
 {
-    return nbr_coll("MPI_Neighbor_alltoallv", NB_ALLTOALLV, SIDE_V(sendbuf, sendcounts, sdispls, sendtype),
-                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, NULL, 0, 0);
-}
-
-RM_ALIAS(Ineighbor_alltoallv)
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    return nbr_coll("MPI_Ineighbor_alltoallv", NB_ALLTOALLV, SIDE_V(sendbuf, sendcounts, sdispls, sendtype),
-                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, request, 1, 0);
-}
-
-RM_ALIAS(Neighbor_alltoallw)
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
-{
-    return nbr_coll("MPI_Neighbor_alltoallw", NB_ALLTOALLW, SIDE_W(sendbuf, sendcounts, sdispls, sendtypes),
-                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, NULL, 0, 0);
-}
-
-RM_ALIAS(Ineighbor_alltoallw)
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                             MPI_Comm comm, MPI_Request *request)
-{
-    return nbr_coll("MPI_Ineighbor_alltoallw", NB_ALLTOALLW, SIDE_W(sendbuf, sendcounts, sdispls, sendtypes),
-                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, request, 1, 0);
-}
-
-/* MPI-4.0 persistent forms (the info argument is accepted and not examined). */
-
-RM_ALIAS(Neighbor_allgather_init)
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
-{
-    (void)info;
-    return nbr_coll("MPI_Neighbor_allgather_init", NB_ALLGATHER, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 1);
-}
-
-RM_ALIAS(Neighbor_allgatherv_init)
-int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    (void)info;
-    return nbr_coll("MPI_Neighbor_allgatherv_init", NB_ALLGATHERV, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_V(recvbuf, recvcounts, displs, recvtype), comm, request, 1, 1);
+    return nbr_coll("MPI_Ineighbor_alltoall_c", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
+                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_alltoall_init)
@@ -245,8 +307,63 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return nbr_coll("MPI_Neighbor_alltoall_init", NB_ALLTOALL, SIDE_REG(sendbuf, sendcount, sendtype),
-                    SIDE_REG(recvbuf, recvcount, recvtype), comm, request, 1, 1);
+    return nbr_coll("MPI_Neighbor_alltoall_init", NB_ALLTOALL,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_REG(recvbuf, recvcount, recvtype),
+                    comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_alltoall_init_c)
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return nbr_coll("MPI_Neighbor_alltoall_init_c", NB_ALLTOALL,
+                    SIDE_REG(sendbuf, sendcount, sendtype), SIDE_REG(recvbuf, recvcount, recvtype),
+                    comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, sdispls), *rv = COLL_VEC_INT(recvcounts, rdispls);
+    VEC_CALL(nbr_coll("MPI_Neighbor_alltoallv", NB_ALLTOALLV, SIDE_V(sendbuf, sv, sendtype),
+                      SIDE_V(recvbuf, rv, recvtype), comm, NULL, 0, 0), sv, rv);
+}
+
+RM_ALIAS(Neighbor_alltoallv_c)
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbr_coll("MPI_Neighbor_alltoallv_c", NB_ALLTOALLV, SIDE_V(sendbuf, sv, sendtype),
+                    SIDE_V(recvbuf, rv, recvtype), comm, NULL, 0, 0);
+}
+
+RM_ALIAS(Ineighbor_alltoallv)
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, sdispls), *rv = COLL_VEC_INT(recvcounts, rdispls);
+    VEC_CALL(nbr_coll("MPI_Ineighbor_alltoallv", NB_ALLTOALLV, SIDE_V(sendbuf, sv, sendtype),
+                      SIDE_V(recvbuf, rv, recvtype), comm, request, 1, 0), sv, rv);
+}
+
+RM_ALIAS(Ineighbor_alltoallv_c)
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbr_coll("MPI_Ineighbor_alltoallv_c", NB_ALLTOALLV, SIDE_V(sendbuf, sv, sendtype),
+                    SIDE_V(recvbuf, rv, recvtype), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_alltoallv_init)
@@ -256,8 +373,66 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
                                  MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return nbr_coll("MPI_Neighbor_alltoallv_init", NB_ALLTOALLV, SIDE_V(sendbuf, sendcounts, sdispls, sendtype),
-                    SIDE_V(recvbuf, recvcounts, rdispls, recvtype), comm, request, 1, 1);
+    coll_vec_t *sv = COLL_VEC_INT(sendcounts, sdispls), *rv = COLL_VEC_INT(recvcounts, rdispls);
+    VEC_CALL(nbr_coll("MPI_Neighbor_alltoallv_init", NB_ALLTOALLV, SIDE_V(sendbuf, sv, sendtype),
+                      SIDE_V(recvbuf, rv, recvtype), comm, request, 1, 1), sv, rv);
+}
+
+RM_ALIAS(Neighbor_alltoallv_init_c)
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    (void)info;
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbr_coll("MPI_Neighbor_alltoallv_init_c", NB_ALLTOALLV, SIDE_V(sendbuf, sv, sendtype),
+                    SIDE_V(recvbuf, rv, recvtype), comm, request, 1, 1);
+}
+
+RM_ALIAS(Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    coll_vec_t *sv = VEC_W_INT(sendcounts, sdispls), *rv = VEC_W_INT(recvcounts, rdispls);
+    VEC_CALL(nbr_coll("MPI_Neighbor_alltoallw", NB_ALLTOALLW, SIDE_W(sendbuf, sv, sendtypes),
+                      SIDE_W(recvbuf, rv, recvtypes), comm, NULL, 0, 0), sv, rv);
+}
+
+RM_ALIAS(Neighbor_alltoallw_c)
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbr_coll("MPI_Neighbor_alltoallw_c", NB_ALLTOALLW, SIDE_W(sendbuf, sv, sendtypes),
+                    SIDE_W(recvbuf, rv, recvtypes), comm, NULL, 0, 0);
+}
+
+RM_ALIAS(Ineighbor_alltoallw)
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                             MPI_Comm comm, MPI_Request *request)
+{
+    coll_vec_t *sv = VEC_W_INT(sendcounts, sdispls), *rv = VEC_W_INT(recvcounts, rdispls);
+    VEC_CALL(nbr_coll("MPI_Ineighbor_alltoallw", NB_ALLTOALLW, SIDE_W(sendbuf, sv, sendtypes),
+                      SIDE_W(recvbuf, rv, recvtypes), comm, request, 1, 0), sv, rv);
+}
+
+RM_ALIAS(Ineighbor_alltoallw_c)
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Request *request)
+{
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbr_coll("MPI_Ineighbor_alltoallw_c", NB_ALLTOALLW, SIDE_W(sendbuf, sv, sendtypes),
+                    SIDE_W(recvbuf, rv, recvtypes), comm, request, 1, 0);
 }
 
 RM_ALIAS(Neighbor_alltoallw_init)
@@ -268,6 +443,20 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Request *request)
 {
     (void)info;
-    return nbr_coll("MPI_Neighbor_alltoallw_init", NB_ALLTOALLW, SIDE_W(sendbuf, sendcounts, sdispls, sendtypes),
-                    SIDE_W(recvbuf, recvcounts, rdispls, recvtypes), comm, request, 1, 1);
+    coll_vec_t *sv = VEC_W_INT(sendcounts, sdispls), *rv = VEC_W_INT(recvcounts, rdispls);
+    VEC_CALL(nbr_coll("MPI_Neighbor_alltoallw_init", NB_ALLTOALLW, SIDE_W(sendbuf, sv, sendtypes),
+                      SIDE_W(recvbuf, rv, recvtypes), comm, request, 1, 1), sv, rv);
+}
+
+RM_ALIAS(Neighbor_alltoallw_init_c)
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    coll_vec_t *sv = COLL_VEC_C(sendcounts, sdispls), *rv = COLL_VEC_C(recvcounts, rdispls);
+    return nbr_coll("MPI_Neighbor_alltoallw_init_c", NB_ALLTOALLW, SIDE_W(sendbuf, sv, sendtypes),
+                    SIDE_W(recvbuf, rv, recvtypes), comm, request, 1, 1);
 }

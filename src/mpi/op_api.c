@@ -2,16 +2,29 @@
 #include "coll/op.h"
 #include "mpi/mpiimpl.h"
 
-RM_ALIAS(Op_create)
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+static int op_create_any(const char *fn_name_, MPI_User_function *fn, MPI_User_function_c *fn_c,
+                         int commute, MPI_Op *op)
 {
-    MPI_BEGIN("MPI_Op_create");
-    CHECK_ARG(NULL, user_fn && op, "user_fn or op is NULL");
-    op_t *o = op_create(user_fn, commute);
+    MPI_BEGIN_SHARED();
+    CHECK_ARG(NULL, fn || fn_c, "user_fn is NULL");
+    CHECK_ARG(NULL, op, "op is NULL");
+    op_t *o = op_create(fn, fn_c, commute);
     if (!o)
         MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of memory");
     *op = o->handle;
     MPI_END();
+}
+
+RM_ALIAS(Op_create)
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return op_create_any("MPI_Op_create", user_fn, NULL, commute, op);
+}
+
+RM_ALIAS(Op_create_c)
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    return op_create_any("MPI_Op_create_c", NULL, user_fn, commute, op);
 }
 
 RM_ALIAS(Op_free)
@@ -41,10 +54,10 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     MPI_END();
 }
 
-RM_ALIAS(Reduce_local)
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+static int op_reduce_local(const char *fn_name_, const void *inbuf, void *inoutbuf,
+                           MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
-    MPI_BEGIN("MPI_Reduce_local");
+    MPI_BEGIN_SHARED();
     dtype_t *dt;
     op_t *o;
     CHECK_COUNT(NULL, count);
@@ -58,6 +71,19 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     if ((err = op_apply(o, inbuf, inoutbuf, count, dt)) != MPI_SUCCESS)
         MPI_FAIL(NULL, err, "reduction failed");
     MPI_END();
+}
+
+RM_ALIAS(Reduce_local)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    return op_reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
+
+RM_ALIAS(Reduce_local_c)
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op)
+{
+    return op_reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }
 
 RM_ALIAS(Op_c2f)

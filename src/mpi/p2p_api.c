@@ -32,7 +32,7 @@
     CHECK_RECV_TAG(c, tag);                                         \
     CHECK_BUF(c, buf, count, dt)
 
-static int p2p_send(const char *fn_name_, const void *buf, int count, MPI_Datatype datatype,
+static int p2p_send(const char *fn_name_, const void *buf, MPI_Count count, MPI_Datatype datatype,
                     int dest, int tag, MPI_Comm comm, int mode)
 {
     MPI_BEGIN_SHARED();
@@ -78,6 +78,9 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     return p2p_send("MPI_Bsend", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED);
 }
 
+/* The receives' bodies are inlined into each form, so MPI_Recv and MPI_Irecv
+ * cost what they did before the large-count forms shared them (bench/callcount.sh). */
+
 /* A request that is already complete (buffered sends, MPI_PROC_NULL cases). */
 static request_t *p2p_done_request(int kind)
 {
@@ -87,7 +90,7 @@ static request_t *p2p_done_request(int kind)
     return r;
 }
 
-static int p2p_isend(const char *fn_name_, const void *buf, int count, MPI_Datatype datatype,
+static int p2p_isend(const char *fn_name_, const void *buf, MPI_Count count, MPI_Datatype datatype,
                      int dest, int tag, MPI_Comm comm, int mode, MPI_Request *request)
 {
     MPI_BEGIN_SHARED();
@@ -137,11 +140,11 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     return p2p_isend("MPI_Ibsend", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED, request);
 }
 
-RM_ALIAS(Recv)
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
+static inline __attribute__((always_inline)) int
+p2p_recv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+         int tag, MPI_Comm comm, MPI_Status *status)
 {
-    MPI_BEGIN("MPI_Recv");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *dt;
     P2P_CHECK_RECV(c, comm, buf, count, dt, datatype, source, tag);
@@ -155,11 +158,11 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     MPI_END();
 }
 
-RM_ALIAS(Irecv)
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+static inline __attribute__((always_inline)) int
+p2p_irecv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+          int tag, MPI_Comm comm, MPI_Request *request)
 {
-    MPI_BEGIN("MPI_Irecv");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *dt;
     request_t *r;
@@ -173,12 +176,12 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     MPI_END();
 }
 
-RM_ALIAS(Sendrecv)
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                  MPI_Comm comm, MPI_Status *status)
+static int p2p_sendrecv(const char *fn_name_, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                        MPI_Comm comm, MPI_Status *status)
 {
-    MPI_BEGIN("MPI_Sendrecv");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *sdt, *rdt;
     request_t *rr = NULL, *sr = NULL;
@@ -211,7 +214,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 /* The replace forms: the outgoing data, packed into a copy before anything
  * is received, travels as bytes (any type, holes and overlaps included);
  * the reply lands in buf as the type describes. NULL: no memory. */
-static void *p2p_stage(const void *buf, int count, dtype_t *dt, size_t *bytes)
+static void *p2p_stage(const void *buf, MPI_Count count, dtype_t *dt, size_t *bytes)
 {
     *bytes = (size_t)count * (size_t)dt->size;
     void *tmp = malloc(*bytes ? *bytes : 1);
@@ -220,11 +223,11 @@ static void *p2p_stage(const void *buf, int count, dtype_t *dt, size_t *bytes)
     return tmp;
 }
 
-RM_ALIAS(Sendrecv_replace)
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+static int p2p_sendrecv_replace(const char *fn_name_, void *buf, MPI_Count count,
+                                MPI_Datatype datatype, int dest, int sendtag, int source,
+                                int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    MPI_BEGIN("MPI_Sendrecv_replace");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *dt;
     request_t *rr = NULL, *sr = NULL;
@@ -368,12 +371,12 @@ static rm_status_t isendrecv_start(comm_t *c, const void *sbuf, MPI_Count scount
     return RM_OK;
 }
 
-RM_ALIAS(Isendrecv)
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                   int recvtag, MPI_Comm comm, MPI_Request *request)
+static int p2p_isendrecv(const char *fn_name_, const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                         MPI_Comm comm, MPI_Request *request)
 {
-    MPI_BEGIN("MPI_Isendrecv");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *sdt, *rdt;
     P2P_CHECK_SEND(c, comm, sendbuf, sendcount, sdt, sendtype, dest, sendtag);
@@ -386,11 +389,11 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     MPI_END();
 }
 
-RM_ALIAS(Isendrecv_replace)
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+static int p2p_isendrecv_replace(const char *fn_name_, void *buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int sendtag, int source,
+                                 int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    MPI_BEGIN("MPI_Isendrecv_replace");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *dt;
     P2P_CHECK_SEND(c, comm, buf, count, dt, datatype, dest, sendtag);
@@ -410,7 +413,7 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
 
 /* ---- persistent requests ---------------------------------------------- */
 
-static int p2p_send_init(const char *fn_name_, const void *buf, int count, MPI_Datatype datatype,
+static int p2p_send_init(const char *fn_name_, const void *buf, MPI_Count count, MPI_Datatype datatype,
                          int dest, int tag, MPI_Comm comm, int mode, MPI_Request *request)
 {
     MPI_BEGIN_SHARED();
@@ -453,11 +456,10 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                          request);
 }
 
-RM_ALIAS(Recv_init)
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                   MPI_Request *request)
+static int p2p_recv_init(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    MPI_BEGIN("MPI_Recv_init");
+    MPI_BEGIN_SHARED();
     comm_t *c;
     dtype_t *dt;
     request_t *r;
@@ -564,7 +566,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     return p2p_probe("MPI_Improbe", source, tag, comm, 0, flag, message, status);
 }
 
-static int p2p_mrecv(const char *fn_name_, void *buf, int count, MPI_Datatype datatype,
+static int p2p_mrecv(const char *fn_name_, void *buf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Message *message, MPI_Request *request, MPI_Status *status)
 {
     MPI_BEGIN_SHARED();
@@ -625,4 +627,223 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     if (!request)
         return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
     return p2p_mrecv("MPI_Imrecv", buf, count, datatype, message, request, MPI_STATUS_IGNORE);
+}
+
+/* ---- the int forms of the calls above whose bodies take MPI_Count, and the
+ * MPI-4.x large-count forms (_c): one implementation each (docs/large-counts.md) */
+
+RM_ALIAS(Send_c)
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    return p2p_send("MPI_Send_c", buf, count, datatype, dest, tag, comm, PROTO_STD);
+}
+
+RM_ALIAS(Ssend_c)
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return p2p_send("MPI_Ssend_c", buf, count, datatype, dest, tag, comm, PROTO_SYNC);
+}
+
+RM_ALIAS(Rsend_c)
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return p2p_send("MPI_Rsend_c", buf, count, datatype, dest, tag, comm, PROTO_READY);
+}
+
+RM_ALIAS(Bsend_c)
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+    return p2p_send("MPI_Bsend_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED);
+}
+
+RM_ALIAS(Isend_c)
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isend("MPI_Isend_c", buf, count, datatype, dest, tag, comm, PROTO_STD, request);
+}
+
+RM_ALIAS(Issend_c)
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isend("MPI_Issend_c", buf, count, datatype, dest, tag, comm, PROTO_SYNC, request);
+}
+
+RM_ALIAS(Irsend_c)
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isend("MPI_Irsend_c", buf, count, datatype, dest, tag, comm, PROTO_READY, request);
+}
+
+RM_ALIAS(Ibsend_c)
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isend("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED,
+                     request);
+}
+
+RM_ALIAS(Send_init_c)
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, PROTO_STD,
+                         request);
+}
+
+RM_ALIAS(Ssend_init_c)
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, PROTO_SYNC,
+                         request);
+}
+
+RM_ALIAS(Rsend_init_c)
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, PROTO_READY,
+                         request);
+}
+
+RM_ALIAS(Bsend_init_c)
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_send_init("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, PROTO_BUFFERED,
+                         request);
+}
+
+RM_ALIAS(Recv)
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    return p2p_recv("MPI_Recv", buf, count, datatype, source, tag, comm, status);
+}
+
+RM_ALIAS(Recv_c)
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
+{
+    return p2p_recv("MPI_Recv_c", buf, count, datatype, source, tag, comm, status);
+}
+
+RM_ALIAS(Irecv)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return p2p_irecv("MPI_Irecv", buf, count, datatype, source, tag, comm, request);
+}
+
+RM_ALIAS(Irecv_c)
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_irecv("MPI_Irecv_c", buf, count, datatype, source, tag, comm, request);
+}
+
+RM_ALIAS(Recv_init)
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return p2p_recv_init("MPI_Recv_init", buf, count, datatype, source, tag, comm, request);
+}
+
+RM_ALIAS(Recv_init_c)
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_recv_init("MPI_Recv_init_c", buf, count, datatype, source, tag, comm, request);
+}
+
+RM_ALIAS(Sendrecv)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    return p2p_sendrecv("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, status);
+}
+
+RM_ALIAS(Sendrecv_c)
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return p2p_sendrecv("MPI_Sendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, status);
+}
+
+RM_ALIAS(Isendrecv)
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isendrecv("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, request);
+}
+
+RM_ALIAS(Isendrecv_c)
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isendrecv("MPI_Isendrecv_c", sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, request);
+}
+
+RM_ALIAS(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return p2p_sendrecv_replace("MPI_Sendrecv_replace", buf, count, datatype, dest, sendtag, source,
+                                recvtag, comm, status);
+}
+
+RM_ALIAS(Sendrecv_replace_c)
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return p2p_sendrecv_replace("MPI_Sendrecv_replace_c", buf, count, datatype, dest, sendtag,
+                                source, recvtag, comm, status);
+}
+
+RM_ALIAS(Isendrecv_replace)
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    return p2p_isendrecv_replace("MPI_Isendrecv_replace", buf, count, datatype, dest, sendtag,
+                                 source, recvtag, comm, request);
+}
+
+RM_ALIAS(Isendrecv_replace_c)
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return p2p_isendrecv_replace("MPI_Isendrecv_replace_c", buf, count, datatype, dest, sendtag,
+                                 source, recvtag, comm, request);
+}
+
+RM_ALIAS(Mrecv_c)
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status)
+{
+    return p2p_mrecv("MPI_Mrecv_c", buf, count, datatype, message, NULL, status);
+}
+
+RM_ALIAS(Imrecv_c)
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request)
+{
+    if (!request)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, "MPI_Imrecv_c", "request is NULL");
+    return p2p_mrecv("MPI_Imrecv_c", buf, count, datatype, message, request, MPI_STATUS_IGNORE);
 }

@@ -3,6 +3,7 @@
 #include "mpi/mpiimpl.h"
 #include "util/config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* A request that the completion calls skip: MPI_REQUEST_NULL or an inactive
@@ -524,12 +525,16 @@ STATUS_FIELD(source, MPI_SOURCE)
 STATUS_FIELD(tag, MPI_TAG)
 STATUS_FIELD(error, MPI_ERROR)
 
-RM_ALIAS(Get_count)
-int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* The count of whole items of a type a status holds: MPI_UNDEFINED when
+ * the bytes are not a whole number of them, or (int forms, `wide` 0) when
+ * the count passes INT_MAX. */
+static int req_get_count(const char *fn_name_, const MPI_Status *status, MPI_Datatype datatype,
+                         MPI_Count *count, int wide)
 {
-    MPI_BEGIN("MPI_Get_count");
+    MPI_BEGIN_SHARED();
     dtype_t *dt;
-    CHECK_ARG(NULL, status && status != MPI_STATUS_IGNORE && count, "status or count is NULL");
+    CHECK_ARG(NULL, status && status != MPI_STATUS_IGNORE, "status is NULL");
+    CHECK_ARG(NULL, count, "count is NULL");
     CHECK_DTYPE(NULL, dt, datatype);
     MPI_Count bytes = mpi_status_get_count(status);
     if (dt->size == 0)
@@ -537,8 +542,24 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     else if (bytes % dt->size)
         *count = MPI_UNDEFINED;
     else
-        *count = bytes / dt->size > 0x7fffffff ? MPI_UNDEFINED : (int)(bytes / dt->size);
+        *count = !wide && bytes / dt->size > INT_MAX ? MPI_UNDEFINED : bytes / dt->size;
     MPI_END();
+}
+
+RM_ALIAS(Get_count)
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPI_Count n = 0;
+    int rc = req_get_count("MPI_Get_count", status, datatype, count ? &n : NULL, 0);
+    if (rc == MPI_SUCCESS)
+        *count = (int)n;
+    return rc;
+}
+
+RM_ALIAS(Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    return req_get_count("MPI_Get_count_c", status, datatype, count, 1);
 }
 
 static int req_set_elements(const char *fn_name_, MPI_Status *status, MPI_Datatype datatype,

@@ -16,6 +16,7 @@
 #include "mpi/mpiimpl.h"
 #include "util/handle.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,10 @@ static session_t *session_get(MPI_Session h)
  * to the handler for errors not tied to an object). */
 #define SESSION_BEGIN(name, s, h)                                                          \
     static const char *const fn_name_ = name;                                                \
+    SESSION_BEGIN_SHARED(s, h)
+
+/* For helpers shared by several bindings: the caller passes `fn_name_`. */
+#define SESSION_BEGIN_SHARED(s, h)                                                         \
     int err = MPI_SUCCESS;                                                                 \
     session_t *s;                                                                          \
     rm_lock();                                                                             \
@@ -485,12 +490,11 @@ MPI_Session PMPI_Session_f2c(MPI_Fint session)
 /* Used by buffered sends on the communicators derived from the session that
  * have none of their own (src/proto/bsend.c, bsend_pick). MPI_BUFFER_AUTOMATIC
  * (or a null pointer): railmpi allocates as needed. */
-RM_ALIAS(Session_attach_buffer)
-int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+static int session_attach(const char *fn_name_, MPI_Session session, void *buffer, MPI_Count size)
 {
-    SESSION_BEGIN("MPI_Session_attach_buffer", s, session);
+    SESSION_BEGIN_SHARED(s, session);
     if (size < 0)
-        SESSION_FAIL(s, MPI_ERR_ARG, "negative size %d", size);
+        SESSION_FAIL(s, MPI_ERR_ARG, "negative size %lld", (long long)size);
     int automatic = buffer == MPI_BUFFER_AUTOMATIC || buffer == NULL;
     rm_status_t st = proto_bsend_attach(&s->bshare->buf, buffer, (size_t)size, automatic);
     if (st == RM_ERR_INVALID)
@@ -501,12 +505,13 @@ int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 }
 
 /* Waits until the messages from the buffer are out; with none attached,
- * NULL and 0 (as MPI_Buffer_detach answers). */
-RM_ALIAS(Session_detach_buffer)
-int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+ * NULL and 0 (as MPI_Buffer_detach answers). The size goes to *size (int
+ * form; MPI_UNDEFINED past INT_MAX) or *csize (large-count form). */
+static int session_detach(const char *fn_name_, MPI_Session session, void *buffer_addr, int *size,
+                          MPI_Count *csize)
 {
-    SESSION_BEGIN("MPI_Session_detach_buffer", s, session);
-    if (!buffer_addr || !size)
+    SESSION_BEGIN_SHARED(s, session);
+    if (!buffer_addr || (!size && !csize))
         SESSION_FAIL(s, MPI_ERR_ARG, "buffer_addr or size is NULL");
     void *b = NULL;
     size_t n = 0;
@@ -517,8 +522,37 @@ int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size
         automatic = 0;
     }
     *(void **)buffer_addr = b;
-    *size = automatic ? 0 : (int)n;
+    if (automatic)
+        n = 0;
+    if (csize)
+        *csize = (MPI_Count)n;
+    else
+        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
     SESSION_END();
+}
+
+RM_ALIAS(Session_attach_buffer)
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    return session_attach("MPI_Session_attach_buffer", session, buffer, size);
+}
+
+RM_ALIAS(Session_attach_buffer_c)
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    return session_attach("MPI_Session_attach_buffer_c", session, buffer, size);
+}
+
+RM_ALIAS(Session_detach_buffer)
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    return session_detach("MPI_Session_detach_buffer", session, buffer_addr, size, NULL);
+}
+
+RM_ALIAS(Session_detach_buffer_c)
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    return session_detach("MPI_Session_detach_buffer_c", session, buffer_addr, NULL, size);
 }
 
 RM_ALIAS(Session_flush_buffer)

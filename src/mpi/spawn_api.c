@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* How long the parents wait for the children to connect: the launcher has
  * started their job, but a child that dies before MPI_Init never comes. */
@@ -46,8 +47,11 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
     MPI_END();
 }
 
-/* Info keys the launcher understands; others are ignored (MPI-3.1 §10.3.4). */
-static const char *const spawn_keys[] = {"host", "wdir", "path"};
+/* Info keys the launcher understands; others are ignored (MPI-3.1 §10.3.4).
+ * mpi_initial_errhandler: the new job's initial error handler (MPI-4.1 9.3;
+ * the first command's value counts for the job). */
+static const char *const spawn_keys[] = {"host", "wdir", "path", "mpi_initial_errhandler"};
+#define SPAWN_KEYS 4
 
 /* At the root: check the commands, open the port, ask the launcher. An
  * MPI error class (and why) for the whole group, or MPI_SUCCESS. */
@@ -59,8 +63,8 @@ static int spawn_root(int count, char *cmds[], char **argvs[], const int maxproc
         return MPI_ERR_ARG;
     }
     boot_cmd_t *bc = calloc((size_t)count, sizeof *bc);
-    char(*vals)[3][1024] = calloc((size_t)count, sizeof *vals);
-    const char *(*kp)[3] = calloc((size_t)count, sizeof *kp), *(*vp)[3] = calloc((size_t)count, sizeof *vp);
+    char(*vals)[SPAWN_KEYS][1024] = calloc((size_t)count, sizeof *vals);
+    const char *(*kp)[SPAWN_KEYS] = calloc((size_t)count, sizeof *kp), *(*vp)[SPAWN_KEYS] = calloc((size_t)count, sizeof *vp);
     int cls = MPI_SUCCESS;
     if (!bc || !vals || !kp || !vp) {
         snprintf(why, whylen, "out of memory");
@@ -76,10 +80,15 @@ static int spawn_root(int count, char *cmds[], char **argvs[], const int maxproc
             cls = MPI_ERR_ARG;
         }
         MPI_Info info = infos ? infos[c] : MPI_INFO_NULL;
-        for (int k = 0; cls == MPI_SUCCESS && info != MPI_INFO_NULL && k < 3; k++) {
+        for (int k = 0; cls == MPI_SUCCESS && info != MPI_INFO_NULL && k < SPAWN_KEYS; k++) {
             int flag = 0;
             if (PMPI_Info_get(info, spawn_keys[k], (int)sizeof vals[c][k] - 1, vals[c][k], &flag) != MPI_SUCCESS) {
                 snprintf(why, whylen, "command %d: invalid info", c);
+                cls = MPI_ERR_INFO;
+            } else if (flag && k == 3 && strcasecmp(vals[c][k], "mpi_errors_are_fatal") &&
+                       strcasecmp(vals[c][k], "mpi_errors_abort") && strcasecmp(vals[c][k], "mpi_errors_return")) {
+                snprintf(why, whylen, "command %d: info mpi_initial_errhandler=%s names no predefined error handler",
+                         c, vals[c][k]);
                 cls = MPI_ERR_INFO;
             } else if (flag) {
                 kp[c][bc[c].ninfo] = spawn_keys[k];

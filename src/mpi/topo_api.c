@@ -511,8 +511,10 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 
     /* every edge goes to its source and to its destination process */
     int np = c->size;
-    int *scount = calloc((size_t)np, sizeof(int)), *rcount = malloc(sizeof(int) * (size_t)np);
-    int *sdispl = malloc(sizeof(int) * (size_t)np), *rdispl = malloc(sizeof(int) * (size_t)np);
+    MPI_Count *scount = calloc((size_t)np, sizeof(MPI_Count));
+    MPI_Count *rcount = malloc(sizeof(MPI_Count) * (size_t)np);
+    MPI_Aint *sdispl = malloc(sizeof(MPI_Aint) * (size_t)np);
+    MPI_Aint *rdispl = malloc(sizeof(MPI_Aint) * (size_t)np);
     int *fill = calloc((size_t)np, sizeof(int));
     topo_edge_t *sbuf = malloc(sizeof *sbuf * (size_t)(2 * nedges + 1)), *rbuf = NULL;
     topo_t *t = NULL;
@@ -524,7 +526,8 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
             scount[sources[i]]++;
             scount[destinations[e]]++;
         }
-    for (int p = 0, at = 0; p < np; p++) {
+    MPI_Aint at = 0;
+    for (int p = 0; p < np; p++) {
         sdispl[p] = at;
         at += scount[p];
     }
@@ -535,11 +538,11 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
             sbuf[sdispl[d] + fill[d]++] = (topo_edge_t){0, s, w};
         }
     dtype_t *it = dtype_get(MPI_INT);
-    if ((st = coll_alltoall(scount, 1, it, rcount, 1, it, c)) < 0)
+    if ((st = coll_alltoall(scount, 1, dtype_get(MPI_COUNT), rcount, 1, dtype_get(MPI_COUNT), c)) < 0)
         goto done;
     long long total = 0;
     for (int p = 0; p < np; p++) {
-        rdispl[p] = (int)total * 3;
+        rdispl[p] = (MPI_Aint)total * 3;
         total += rcount[p];
     }
     if (total * 3 > 0x7fffffff || !(rbuf = malloc(sizeof *rbuf * (size_t)(total + 1)))) {

@@ -106,6 +106,10 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Asynchronous progress thread: auto (when the job has network paths, else from the first " \
       "nonblocking or persistent collective), on (from the start, also on one host: large "      \
       "shared-memory transfers move while the application computes) or off")                    \
+    X(INITIAL_ERRHANDLER, initial_errhandler, RM_CFG_STR, "mpi_errors_are_fatal",                \
+      "The initial error handler (MPI-4.1 9.3): mpi_errors_are_fatal, mpi_errors_abort or "       \
+      "mpi_errors_return; set by mpiexec -initial-errhandler and by the spawn info key "          \
+      "mpi_initial_errhandler")                                                                   \
     X(FT, ft, RM_CFG_BOOL, "1",                                                                 \
       "Network fault tolerance: retransmit over surviving rails, recover failed rails, ride out " \
       "partitions (0: a rail failure ends the affected operations with an error)")               \

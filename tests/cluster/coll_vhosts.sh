@@ -5,7 +5,8 @@
 # over the rails), with the two-level paths on (a host's ranks combine at
 # its leader first, src/coll/build_hier.c) and off
 # (RAILMPI_COLL_HIERARCHICAL=0): every result checked exactly by the
-# programs themselves. Root only; torn down on exit. About 40 s.
+# programs themselves (large_count_coll.c: the _c forms). Root only; torn
+# down on exit. About 40 s.
 set -u
 build=$1
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +34,7 @@ for h in 1 0; do
     run $h 6 coll_persistent
     run $h 8 coll_ring
     run $h 6 coll_storm
+    run $h 8 large_count_coll
 done
 run 1 7 coll_algos
 run 0 8 coll_basic

@@ -3,7 +3,7 @@
  * brings the rails up, a message crosses them, and then each signal's
  * action must be what it was before MPI_Init. Over ofi, libfabric's psm
  * provider's library installs handlers for SIGINT, SIGTERM, SIGSEGV and
- * others when it loads (src/net/ofi.c). Prints "OK signals" on rank 0. */
+ * others when it loads (src/net/ofi_discover.c). Prints "OK signals" on rank 0. */
 #include <mpi.h>
 
 #include <signal.h>

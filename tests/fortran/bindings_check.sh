@@ -16,6 +16,14 @@ c_only='^MPI_(T_[a-z_]+|[A-Z][a-z]+_c2f|[A-Z][a-z]+_f2c|Status_c2f|Status_f2c|St
 here=$(cd "$(dirname "$0")/../.." && pwd)
 todo=$(sed -nE 's/^\? (MPI_[A-Za-z0-9_]+).*/\1/p' "$here/tools/api/mpi_api.txt")
 [ -z "$todo" ] || echo "still without a Fortran binding: $(echo $todo)"
+# The MPI-4 large-count forms (_c) are described with "!" for now: C only
+# until their mpi_f08 overloads (INTEGER(KIND=MPI_COUNT_KIND)) are written
+# (docs/large-counts.md); counted here every run for the same reason.
+large=$(sed -nE 's/^! (MPI_[A-Za-z0-9_]+_c)\(.*/\1/p' "$here/tools/api/mpi_api.txt")
+[ -z "$large" ] || echo "large-count forms without a Fortran binding yet: $(echo "$large" | wc -l)"
+todo="$todo
+$large"
+todo=$(echo "$todo" | grep .)
 fns=$(echo "$syms" | grep -E '^MPI_[A-Z][a-z0-9_]*[a-z][a-z0-9_]*$' | grep -vE "$c_only" | grep -vxF -e "${todo:-MPI_none}")
 n=$(echo "$fns" | grep -c .)
 # every spelling each function must have, against what the library has

@@ -95,6 +95,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Comm_create_keyval(MPI_COMM_DUP_FN, del_meddle, &ka, NULL);
     MPI_Comm_create_keyval(MPI_COMM_DUP_FN, del_count, &kb, NULL);
     MPI_Comm_create_keyval(MPI_COMM_DUP_FN, del_count, &kc, NULL);

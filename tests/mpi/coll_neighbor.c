@@ -150,6 +150,7 @@ int main(int argc, char **argv)
     grid();
     graphs();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     int x = 0, y[8], cls;
     int e = MPI_Neighbor_allgather(&x, 1, MPI_INT, y, 1, MPI_INT, MPI_COMM_WORLD);
     MPI_Error_class(e, &cls);

@@ -75,6 +75,7 @@ int main(int argc, char **argv)
         CHECK(wr[j] == 100 * j + rank, "alltoallw_init from %d: %d", j, wr[j]);
     /* errors: starting an active request */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Start(&wq);
     int e = MPI_Start(&wq), cls;
     MPI_Error_class(e, &cls);

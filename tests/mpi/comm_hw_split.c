@@ -54,6 +54,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Info hw;
     CHECK(MPI_Get_hw_resource_info(&hw) == MPI_SUCCESS, "MPI_Get_hw_resource_info failed");
     char host[MPI_MAX_INFO_VAL + 1], name[MPI_MAX_PROCESSOR_NAME];

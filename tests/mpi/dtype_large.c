@@ -86,6 +86,7 @@ int main(int argc, char **argv)
     MPI_Get_elements_x(&st, MPI_BYTE, &el);
     CHECK(el == ((MPI_Count)1 << 62) + 3, "2^62 + 3 bytes read back as %lld", (long long)el);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     int rc = MPI_Status_set_elements_x(&st, MPI_INT, (MPI_Count)1 << 62);
     CHECK(rc != MPI_SUCCESS, "2^64 bytes of elements accepted");
     /* sizes and spans past 2^63 are refused with MPI_ERR_ARG, not wrapped */

@@ -47,6 +47,7 @@ int main(int argc, char **argv)
     memset(&back, 0, sizeof back);
     CHECK(MPI_Status_f082c(&f08, &back) == MPI_SUCCESS && memcmp(&st, &back, sizeof st) == 0, "status_f082c");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     CHECK(MPI_Status_f082c(MPI_F08_STATUS_IGNORE, &back) != MPI_SUCCESS, "f082c of MPI_F08_STATUS_IGNORE is an error");
     CHECK(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &back) != MPI_SUCCESS, "f2c of MPI_F_STATUS_IGNORE is an error");
     MPI_Barrier(MPI_COMM_WORLD);

@@ -287,6 +287,7 @@ int main(int argc, char **argv)
 
     /* bad input */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(local, MPI_ERRORS_RETURN);
     MPI_Comm bad = MPI_COMM_NULL;

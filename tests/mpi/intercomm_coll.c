@@ -265,6 +265,7 @@ int main(int argc, char **argv)
     rc = MPI_Exscan(&dummy, rb, 1, MPI_INT, MPI_SUM, ic);
     CHECK(err_class(rc) == MPI_ERR_COMM, "exscan on an intercommunicator: class %d", err_class(rc));
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     rc = MPI_Bcast(&dummy, 1, MPI_INT, MPI_ROOT, MPI_COMM_WORLD);
     CHECK(err_class(rc) == MPI_ERR_ROOT, "MPI_ROOT on an intracommunicator: class %d", err_class(rc));
 

@@ -146,6 +146,7 @@ int main(int argc, char **argv)
     replace_strided(200000);
     proc_null();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     truncated();
     bad_args();
     MPI_Barrier(MPI_COMM_WORLD);

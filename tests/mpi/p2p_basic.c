@@ -90,6 +90,7 @@ static void modes(void)
     }
     /* a buffered send bigger than the attached buffer fails with MPI_ERR_BUFFER */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     if (rank < peer) {
         int rc = MPI_Bsend(b, (int)n + 1000, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
         int cls;

@@ -102,6 +102,7 @@ int main(int argc, char **argv)
      * so the tmpfs refuses it): MPI_ERR_NO_MEM on every rank, no window,
      * and the job goes on */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Win w3 = MPI_WIN_NULL;
     int *b3 = NULL;
     int rc = MPI_Win_allocate_shared((MPI_Aint)1 << 50, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &b3, &w3);

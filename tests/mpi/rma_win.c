@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     int flag;
     void *v;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     CHECK(MPI_Win_set_attr(win, MPI_WIN_BASE, &flag) != MPI_SUCCESS, "predefined attribute set");
 

@@ -269,6 +269,7 @@ int main(int argc, char **argv)
     MPI_Buffer_attach(bsend_buf, (int)sizeof bsend_buf);
     /* the lookups of the invalid handle return their error */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* errors tied to no object (MPI-4.1 9.3) */
     pthread_t t[NTHREADS], mgr, watch, look;
     CHECK(pthread_create(&watch, NULL, watcher, NULL) == 0, "pthread_create");
     CHECK(pthread_create(&look, NULL, looker, NULL) == 0, "pthread_create");

@@ -166,10 +166,20 @@ if [ -f /usr/share/lmod/lmod/init/bash ]; then
 fi
 # man-db's trigger indexed the pages: apropos finds them
 apropos railbench | grep -q "^railbench (1) *- latency" || fail "apropos railbench: $(apropos railbench 2>&1)"
-for pg in /usr/share/man/man1/{mpicc,mpifort,mpiexec}.railmpi.1.gz /usr/share/man/man1/rail{bench,stat}.1.gz; do
+for pg in /usr/share/man/man1/{mpicc,mpifort,mpiexec}.railmpi.1.gz /usr/share/man/man1/rail{bench,stat}.1.gz \
+          /usr/share/man/man3/{MPI_Send,MPI_File_open,MPIX_Rail_migrate}.railmpi.3.gz; do
     w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$pg" 2>&1 >/dev/null)
     [ -z "$w" ] || fail "$pg: $w"
 done
+# the MPI functions' pages: all of the prefix's (module users' MANPATH) also
+# as MPI_Name.railmpi.3 in the system's man3, found by man and apropos
+n3=$(ls "$P/share/man/man3" | wc -l)
+[ "$n3" -gt 400 ] || fail "$P/share/man/man3 holds $n3 pages"
+[ "$(ls /usr/share/man/man3/*.railmpi.3.gz | wc -l)" = "$n3" ] || fail "not all $n3 pages in /usr/share/man/man3"
+[ "$(man -w MPI_Win_fence.railmpi)" = /usr/share/man/man3/MPI_Win_fence.railmpi.3.gz ] ||
+    fail "man -w MPI_Win_fence.railmpi: $(man -w MPI_Win_fence.railmpi 2>&1)"
+apropos -e MPI_Allreduce.railmpi | grep -q "^MPI_Allreduce.railmpi (3) *- Combines" ||
+    fail "apropos MPI_Allreduce.railmpi: $(apropos -e MPI_Allreduce.railmpi 2>&1)"
 cd /
 
 # the selections back as they were

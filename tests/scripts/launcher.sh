@@ -107,4 +107,17 @@ rc=$(run -n 2 /nonexistent/program)
 "$bin/mpicc" -compile-info | grep -q -- "-I" || fail "mpicc -compile-info"
 "$bin/mpicc" -link-info | grep -q -- "-Wl,-rpath" || fail "mpicc -link-info"
 
+# -initial-errhandler (MPI-4.1 9.3): the ranks' initial error handler; an error
+# before MPI_Init returns under mpi_errors_return and ends the job by default
+# (tests/mpi/errh_initial.c checks the rest inside the program); a name that
+# is no predefined handler is refused
+eh=$build/tests/mpi/mpi_errh_initial
+rc=$(run -initial-errhandler mpi_errors_return -n 2 "$eh" --from-mpiexec)
+[ "$rc" = 0 ] && grep -q "^OK" "$tmp/out" || fail "-initial-errhandler mpi_errors_return: rc $rc: $(cat "$tmp/out" "$tmp/err")"
+rc=$(run -n 1 "$eh" --from-mpiexec)
+[ "$rc" != 0 ] && grep -q "MPI_Info_get: MPI_ERR_INFO" "$tmp/err" || fail "default initial handler: rc $rc: $(cat "$tmp/err")"
+rc=$(run -initial-errhandler mpi_errors_everywhere -n 1 "$eh")
+[ "$rc" = 2 ] && grep -q "is none of" "$tmp/err" || fail "a bad -initial-errhandler: rc $rc: $(cat "$tmp/err")"
+orphans "initial error handler"
+
 [ $fails = 0 ] && echo "OK: launcher" || exit 1

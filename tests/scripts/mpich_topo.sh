@@ -27,6 +27,7 @@ cat >"$tmp/dims.c" <<'C'
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* MPI_Dims_create: no object (MPI-4.1 9.3) */
     static const int fixed[][6] = {{0}, {0, 2, 0}, {3, 0, 0, 0}, {0, 0, 0, 4}, {2, 0, 3, 0, 0}};
     static const int nds[] = {0, 3, 4, 4, 5};
     for (int p = 0; p < 5; p++)

@@ -76,6 +76,9 @@ DOMAINS = ['rank', 'tag', 'undefined', 'split', 'thread', 'order', 'typeclass', 
 # neighbourhood (sources for the receive types, destinations for the send types)
 NEIGHBOR_W = {'MPI_Neighbor_alltoallw', 'MPI_Ineighbor_alltoallw', 'MPI_Neighbor_alltoallw_init'}
 ALLTOALLW = {'MPI_Alltoallw', 'MPI_Ialltoallw', 'MPI_Alltoallw_init'}
+# their large-count forms take the same arrays of datatypes
+NEIGHBOR_W |= {n + '_c' for n in NEIGHBOR_W}
+ALLTOALLW |= {n + '_c' for n in ALLTOALLW}
 
 
 def split_params(params):

@@ -622,6 +622,24 @@ def f08_decl(a):
     return f_decl(a)
 
 
+def f08_procedure(f, spec):
+    """f's procedure in the mpi_f08 module under the name spec: its first line,
+    (argument or None for ierror, declaration) pairs, its END line. The
+    module's interfaces and the manual pages (tools/man/gen_fn.py) use it."""
+    dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argc_zero", "argv_null", "argv_none", "varargs")]
+    if f.ret == "int":
+        if has_ierror(f):
+            dummies.append("ierror")
+        head, end = "SUBROUTINE %s(%s)" % (spec, ", ".join(dummies)), "END SUBROUTINE " + spec
+    else:
+        rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
+        head, end = "%s FUNCTION %s(%s)" % (rt, spec, ", ".join(dummies)), "END FUNCTION " + spec
+    decls = [(a, d) for a in f.args for d in f08_decl(a)]
+    if has_ierror(f):
+        decls.append((None, "INTEGER, OPTIONAL :: ierror"))
+    return head, decls, end
+
+
 def gen_module_f08(funcs, header):
     """mpi_f08: handles are sequence types holding the same integer, MPI_Status
     is laid out as the C struct, so the same wrappers serve both modules."""
@@ -684,27 +702,11 @@ def gen_module_f08(funcs, header):
     for f in funcs:
         if not f.fortran:
             continue
-        name = f.name
         spec = f08_names(f)[0].rstrip("_").replace(f.name.lower(), f.name)
-        dummies = [a.name for a in f.args if a.kind not in ("argc_null", "argc_zero", "argv_null", "argv_none", "varargs")]
-        out.append("  INTERFACE " + name)
-        if f.ret == "int":
-            if has_ierror(f):
-                dummies.append("ierror")
-            out.append("    SUBROUTINE %s(%s)" % (spec, ", ".join(dummies)))
-        else:
-            rt = {"double": "DOUBLE PRECISION", "aint": "INTEGER(KIND=MPI_ADDRESS_KIND)"}[f.ret]
-            out.append("    %s FUNCTION %s(%s)" % (rt, spec, ", ".join(dummies)))
-        out.append("      IMPORT")
-        for a in f.args:
-            out += ["      " + d for d in f08_decl(a)]
-        if has_ierror(f):
-            out.append("      INTEGER, OPTIONAL :: ierror")
-        if f.ret == "int":
-            out.append("    END SUBROUTINE " + spec)
-        else:
-            out.append("    END FUNCTION " + spec)
-        out.append("  END INTERFACE " + name)
+        head, decls, end = f08_procedure(f, spec)
+        out += ["  INTERFACE " + f.name, "    " + head, "      IMPORT"]
+        out += ["      " + d for _, d in decls]
+        out += ["    " + end, "  END INTERFACE " + f.name]
     out += sizeof_interface(True)
     out.append("END MODULE mpi_f08")
     res = []

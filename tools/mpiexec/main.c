@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -155,6 +156,10 @@ static void usage(FILE *f)
             "  -genvall             pass the whole environment (default)\n"
             "  -genvnone            pass only what -genv sets\n"
             "  -l                   label each output line with [rank]\n"
+            "  -initial-errhandler mpi_errors_are_fatal|mpi_errors_abort|mpi_errors_return\n"
+            "                       the ranks' initial error handler (MPI-4.1 9.3): for errors tied\n"
+            "                       to no object outside MPI_Init..MPI_Finalize, and the handler\n"
+            "                       MPI_COMM_WORLD and MPI_COMM_SELF start with (default fatal)\n"
             "  --timeout, -timeout S  end the job after S seconds (exit 124); also MPIEXEC_TIMEOUT\n"
             "  -bind-to core|socket|none  bind ranks (default core; none when oversubscribed)\n"
             "  -hosts H1,H2,...     run on these hosts (one proxy each, started by the launcher)\n"
@@ -1096,6 +1101,24 @@ int main(int argc, char **argv)
                 goto out;
             }
             i += 2;
+        } else if ((!strcmp(a, "-initial-errhandler") || !strcmp(a, "--initial-errhandler")) && more) {
+            const char *h = argv[++i];
+            if (strcasecmp(h, "mpi_errors_are_fatal") && strcasecmp(h, "mpi_errors_abort") &&
+                strcasecmp(h, "mpi_errors_return")) {
+                fprintf(stderr, "mpiexec: -initial-errhandler: '%s' is none of mpi_errors_are_fatal, "
+                                "mpi_errors_abort, mpi_errors_return\n", h);
+                rc = 2;
+                goto out;
+            }
+            size_t l = strlen(h) + sizeof "RAILMPI_INITIAL_ERRHANDLER=";
+            char *kv = malloc(l);
+            if (kv)
+                snprintf(kv, l, "RAILMPI_INITIAL_ERRHANDLER=%s", h);
+            if (!kv || job_env_add(&j, kv) < 0) {
+                fprintf(stderr, "mpiexec: out of memory\n");
+                rc = 1;
+                goto out;
+            }
         } else if ((!strcmp(a, "-hosts") || !strcmp(a, "-host")) && more) {
             snprintf(hostbuf, sizeof hostbuf, "%s", argv[++i]);
         } else if (!strcmp(a, "-f") && more) {

@@ -187,7 +187,7 @@ pid_t spawn_start(const char *self, const spawn_where_t *where, const char *cons
         const char *ac = pmi_spawn_value(blocks[b], lines[b], "argcnt");
         words += 5 + (ac ? atoi(ac) : 0);
     }
-    char **argv = prog && wdir ? calloc((size_t)(words + 6 + 3 * npre + 3 * nenv + 1), sizeof *argv) : NULL;
+    char **argv = prog && wdir ? calloc((size_t)(words + 8 + 3 * npre + 3 * nenv + 1), sizeof *argv) : NULL;
     char **names = calloc((size_t)nenv + 1, sizeof *names);
     char (*nums)[2][16] = calloc((size_t)nblocks, sizeof *nums);
     if (!argv || !nums || !names) {
@@ -234,6 +234,12 @@ pid_t spawn_start(const char *self, const spawn_where_t *where, const char *cons
         argv[k++] = "-genv";
         argv[k++] = names[i];
         argv[k++] = (char *)eq + 1;
+    }
+    /* after the parent's -genv list, so it wins over an inherited one */
+    const char *ieh = spawn_info(blocks[0], lines[0], "mpi_initial_errhandler");
+    if (ieh) {
+        argv[k++] = "-initial-errhandler";
+        argv[k++] = (char *)ieh;
     }
     for (int b = 0; b < nblocks; b++)
         spawn_app(where, blocks[b], lines[b], argv, &k, nums[b], prog[b], sizeof prog[b], wdir[b],
