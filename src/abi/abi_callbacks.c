@@ -11,6 +11,8 @@
 #include "util/lock.h"
 
 typedef void(abi_User_function)(void *invec, void *inoutvec, int *len, abi_Datatype *datatype);
+typedef void(abi_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
+                                  abi_Datatype *datatype);
 typedef void(abi_handle_errhandler)(void *handle, int *error_code, ...);
 
 static void op_call(void (*fn)(void), void *in, void *inout, int *len, MPI_Datatype dt)
@@ -41,6 +43,34 @@ int PMPI_Op_create(abi_User_function *user_fn, int commute, abi_Op *op)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Op_create = PMPI_Op_create
+
+static void op_call_c(void (*fn)(void), void *in, void *inout, MPI_Count *len, MPI_Datatype dt)
+{
+    abi_Datatype h = h_out_Datatype(dt);
+    ((abi_User_function_c *)fn)(in, inout, len, &h);
+}
+
+static void op_unused_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)len, (void)dt;
+    abort();
+}
+
+int PMPI_Op_create_c(abi_User_function_c *user_fn, int commute, abi_Op *op)
+{
+    int m = 0;
+    int rc = RMI_PMPI_Op_create_c(user_fn ? op_unused_c : NULL, commute, op ? &m : NULL);
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
+    rm_lock();
+    op_t *o = op_get(m);
+    o->abi_fn = (void (*)(void))user_fn;
+    o->call_c = op_call_c;
+    rm_unlock();
+    *op = h_out_Op(m);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Op_create_c = PMPI_Op_create_c
 
 /* communicators, windows and sessions: the object type is in the engine
  * handle's bits 26-29 */

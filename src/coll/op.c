@@ -325,7 +325,10 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
         MPI_Datatype h = dt->handle;
         if (op->fn_c) {
             MPI_Count len = count;
-            op->fn_c((void *)in, inout, &len, &h);
+            if (op->call_c)
+                op->call_c(op->abi_fn, (void *)in, inout, &len, h);
+            else
+                op->fn_c((void *)in, inout, &len, &h);
             return MPI_SUCCESS;
         }
         for (MPI_Count done = 0; done < count;) {

@@ -16,6 +16,7 @@ typedef struct op {
     /* a user op of another ABI's library (src/abi): call converts the
      * datatype handle and calls abi_fn in that ABI's terms instead of fn */
     void (*call)(void (*abi_fn)(void), void *in, void *inout, int *len, MPI_Datatype dt);
+    void (*call_c)(void (*abi_fn)(void), void *in, void *inout, MPI_Count *len, MPI_Datatype dt);
     void (*abi_fn)(void);
 } op_t;
 

@@ -16,7 +16,8 @@ REMOVED = {'MPI_Address', 'MPI_Errhandler_create', 'MPI_Errhandler_get', 'MPI_Er
 
 # written by hand in src/abi/abi_conv.c and src/abi/abi_callbacks.c
 HAND = {'MPI_Abi_get_version': 'int MPI_Abi_get_version(int *abi_major, int *abi_minor)',
-        'MPI_Op_create': 'int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)'}
+        'MPI_Op_create': 'int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)',
+        'MPI_Op_create_c': 'int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)'}
 for _obj, _t in (('Comm', 'Comm'), ('Type', 'Type'), ('Win', 'Win')):
     HAND['MPI_%s_create_keyval' % _obj] = (
         'int MPI_%s_create_keyval(MPI_%s_copy_attr_function *%s_copy_attr_fn, '
