@@ -36,6 +36,9 @@ typedef struct {
 /* what an ABI constant that the engine has no counterpart for becomes: a
  * value every check rejects */
 #define ABI_BAD_CONSTANT (-999999)
+/* a status's MPI_ERROR before the engine fills it: the engine's calls that
+ * complete one request leave it as it is, and so must the ABI's */
+#define ABI_ERROR_UNSET (-999998)
 #define ABI_PREDEFINED_LIMIT 0x400u
 #define ABI_FILE_NULL 0x118u
 

@@ -66,8 +66,11 @@ int main(int argc, char **argv)
         OK(MPI_Recv(got, 8, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         CHECK(got[0] == 100, "data %d", got[0]);
     }
-    /* MPI_PROC_NULL: an empty status naming MPI_PROC_NULL and MPI_ANY_TAG */
+    /* MPI_PROC_NULL: an empty status naming MPI_PROC_NULL and MPI_ANY_TAG;
+     * a receive leaves MPI_ERROR as it was */
+    st.MPI_ERROR = 12345;
     OK(MPI_Recv(got, 8, MPI_INT, MPI_PROC_NULL, 3, MPI_COMM_WORLD, &st));
+    CHECK(st.MPI_ERROR == 12345, "MPI_Recv changed MPI_ERROR to %d", st.MPI_ERROR);
     int n = -1;
     OK(MPI_Get_count(&st, MPI_INT, &n));
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG && n == 0,

@@ -385,7 +385,9 @@ class Gen:
             if base == 'status_inout':
                 post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
         elif base == 'status_out':
+            # a call that completes one request leaves MPI_ERROR as it was
             decl.append('MPI_Status %s_m;' % p)
+            decl.append('%s_m.MPI_ERROR = ABI_ERROR_UNSET;' % p)
             call.append('%s ? &%s_m : MPI_STATUS_IGNORE' % (p, p))
             post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
         elif base == 'statuses_out':
@@ -515,7 +517,8 @@ static inline void abi_status_out(abi_Status *a, const MPI_Status *m)
     int src = m->MPI_SOURCE, tag = m->MPI_TAG, err = m->MPI_ERROR;
     a->MPI_SOURCE = rank_out(src);
     a->MPI_TAG = tag_out(tag);
-    a->MPI_ERROR = err_out(err);
+    if (err != ABI_ERROR_UNSET)
+        a->MPI_ERROR = err_out(err);
     a->MPI_internal[0] = lo;
     a->MPI_internal[1] = hi;
     a->MPI_internal[2] = a->MPI_internal[3] = a->MPI_internal[4] = 0;
