@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""railmpi's standard-ABI header (include/abi/mpi.h) against the MPI Forum's
+"""railmpi's standard-ABI header (include/abi/mpi.h, generated into the build tree) against the MPI Forum's
 reference header: every constant, predefined handle, pointer constant, type
 size and MPI_Status field offset has the same value with both (a C program
 prints them, compiled once with each header); every function of the reference
