@@ -274,11 +274,17 @@ class Gen:
             o.append('static const uint16_t out_a_%s[0x400] = {' % t)
             o += ['    [%d] = %s,' % (key, v) for key, (n, v) in sorted(keys.items())]
             o.append('};')
-            o.append('static inline abi_%s h_out_%s(int h)\n{\n'
+            # created objects have the engine's direct or indirect kind (top
+            # bit set): when no predefined handle of the class has, one test
+            fast = ''
+            if all(self.mvals[n][1] >> 31 == 0 for n, _ in keys.values()):
+                fast = ('    if ((unsigned)h >> 31)\n'
+                        '        return (abi_%s)(uintptr_t)(uint32_t)h;\n' % t)
+            o.append('static inline abi_%s h_out_%s(int h)\n{\n' % (t, t) + fast +
                      '    unsigned key = ((unsigned)h >> 22 & 0x300) | ((unsigned)h & 0xff);\n'
                      '    if (out_m_%s[key] == h && out_a_%s[key])\n'
                      '        return (abi_%s)(uintptr_t)out_a_%s[key];\n'
-                     '    return (abi_%s)(uintptr_t)(uint32_t)h;\n}' % (t, t, t, t, t, t, t))
+                     '    return (abi_%s)(uintptr_t)(uint32_t)h;\n}' % (t, t, t, t, t))
         for d in DOMAINS:
             cs = self.consts(d)
             cases_in = ''.join('    case %s: return %s;\n' % (v, n) for n, v in cs)
