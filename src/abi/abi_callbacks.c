@@ -21,33 +21,17 @@ static void op_call(void (*fn)(void), void *in, void *inout, int *len, MPI_Datat
     ((abi_User_function *)fn)(in, inout, len, &h);
 }
 
+static void op_call_c(void (*fn)(void), void *in, void *inout, MPI_Count *len, MPI_Datatype dt)
+{
+    abi_Datatype h = h_out_Datatype(dt);
+    ((abi_User_function_c *)fn)(in, inout, len, &h);
+}
+
 /* what the engine holds as the op's C function: never called, op->call is */
 static void op_unused(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
     (void)in, (void)inout, (void)len, (void)dt;
     abort();
-}
-
-int PMPI_Op_create(abi_User_function *user_fn, int commute, abi_Op *op)
-{
-    int m = 0;
-    int rc = RMI_PMPI_Op_create(user_fn ? op_unused : NULL, commute, op ? &m : NULL);
-    if (rc != MPI_SUCCESS)
-        return abi_err_out(rc);
-    rm_lock();
-    op_t *o = op_get(m);
-    o->abi_fn = (void (*)(void))user_fn;
-    o->call = op_call;
-    rm_unlock();
-    *op = h_out_Op(m);
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_Op_create = PMPI_Op_create
-
-static void op_call_c(void (*fn)(void), void *in, void *inout, MPI_Count *len, MPI_Datatype dt)
-{
-    abi_Datatype h = h_out_Datatype(dt);
-    ((abi_User_function_c *)fn)(in, inout, len, &h);
 }
 
 static void op_unused_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
@@ -56,19 +40,36 @@ static void op_unused_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
     abort();
 }
 
-int PMPI_Op_create_c(abi_User_function_c *user_fn, int commute, abi_Op *op)
+/* the engine made op m: it calls the program's fn through a trampoline */
+static int op_made(int rc, int m, void (*fn)(void), int large, abi_Op *op)
 {
-    int m = 0;
-    int rc = RMI_PMPI_Op_create_c(user_fn ? op_unused_c : NULL, commute, op ? &m : NULL);
     if (rc != MPI_SUCCESS)
         return abi_err_out(rc);
     rm_lock();
     op_t *o = op_get(m);
-    o->abi_fn = (void (*)(void))user_fn;
-    o->call_c = op_call_c;
+    o->abi_fn = fn;
+    if (large)
+        o->call_c = op_call_c;
+    else
+        o->call = op_call;
     rm_unlock();
     *op = h_out_Op(m);
     return MPI_SUCCESS;
+}
+
+int PMPI_Op_create(abi_User_function *user_fn, int commute, abi_Op *op)
+{
+    int m = 0;
+    int rc = RMI_PMPI_Op_create(user_fn ? op_unused : NULL, commute, op ? &m : NULL);
+    return op_made(rc, m, (void (*)(void))user_fn, 0, op);
+}
+#pragma weak MPI_Op_create = PMPI_Op_create
+
+int PMPI_Op_create_c(abi_User_function_c *user_fn, int commute, abi_Op *op)
+{
+    int m = 0;
+    int rc = RMI_PMPI_Op_create_c(user_fn ? op_unused_c : NULL, commute, op ? &m : NULL);
+    return op_made(rc, m, (void (*)(void))user_fn, 1, op);
 }
 #pragma weak MPI_Op_create_c = PMPI_Op_create_c
 
