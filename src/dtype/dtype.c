@@ -51,7 +51,7 @@ static rm_status_t dtype_make_pair(int idx, MPI_Datatype h, const char *name, MP
                             MPI_Aint second_off)
 {
     dtype_t *kids[2] = {dtype_get(first), dtype_get(MPI_INT)};
-    int blens[2] = {1, 1};
+    MPI_Count blens[2] = {1, 1};
     MPI_Aint displs[2] = {0, second_off};
     dtype_t *t = dtype_create(MPI_COMBINER_STRUCT, 2, blens, displs, kids, 0, NULL, 0, NULL, 0, NULL);
     if (!t)
@@ -210,6 +210,9 @@ void dtype_free_mem(dtype_t *t)
     free(t->ints);
     free(t->aints);
     free(t->types);
+    free(t->counts);
+    t->counts = NULL;
+    t->nc = 0;
     t->blens = NULL;
     t->displs = NULL;
     t->kids = NULL;
@@ -260,7 +263,8 @@ dtype_t *dtype_f90(int combiner, int p, int r, MPI_Datatype base)
         dtype_f90_cap = cap;
     }
     dtype_t *old = dtype_get(base);
-    int one = 1, ints[2] = {p, r};
+    int ints[2] = {p, r};
+    MPI_Count one = 1;
     MPI_Aint zero = 0;
     int ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
     if (ni == 1)

@@ -58,11 +58,15 @@ typedef struct dtype {
     int nblocks;
     dtype_block_t *blocks;
     MPI_Aint *bsum;       /* bsum[i]: data bytes in blocks before i (nblocks + 1 entries) */
-    /* MPI_Type_get_envelope / get_contents */
+    /* MPI_Type_get_envelope / get_contents: the constructor's arguments. A
+     * type built by a large-count (_c) constructor keeps its MPI_Count
+     * arguments in counts (nc > 0, na == 0; docs/large-counts.md) */
     int ni, na, nd;
     int *ints;
     MPI_Aint *aints;
     MPI_Datatype *types;
+    MPI_Count nc;
+    MPI_Count *counts;
     char name[MPI_MAX_OBJECT_NAME];
     struct attr_list *attrs;
 } dtype_t;
@@ -100,7 +104,7 @@ MPI_Count dtype_elements_bytes(const dtype_t *dt, MPI_Count elems);
  * blens[i] items of types[i] at byte displacement displs[i]). The envelope
  * arrays are copied for MPI_Type_get_contents. Returns the new type with one
  * reference, or NULL (see dtype_build_error). */
-dtype_t *dtype_create(int combiner, int count, const int *blens, const MPI_Aint *displs,
+dtype_t *dtype_create(int combiner, MPI_Count count, const MPI_Count *blens, const MPI_Aint *displs,
                       dtype_t *const *types, int ni, const int *ints, int na,
                       const MPI_Aint *aints, int nd, const MPI_Datatype *dts);
 /* count blocks of blen items of old, block b at b * stride bytes
@@ -113,10 +117,15 @@ dtype_t *dtype_dup(dtype_t *old);
 /* MPI_Type_create_subarray / MPI_Type_create_darray, arguments already
  * checked (docs/architecture.md): one small type per dimension, so the
  * result is O(ndims) in memory whatever the array's size. */
-dtype_t *dtype_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
-                        int order, dtype_t *old);
-dtype_t *dtype_darray(int size, int rank, int ndims, const int *gsizes, const int *distribs,
-                      const int *dargs, const int *psizes, int order, dtype_t *old);
+/* `large`: built by the _c constructor, whose MPI_Count arguments the
+ * envelope keeps as large counts. */
+dtype_t *dtype_subarray(int ndims, const MPI_Count *sizes, const MPI_Count *subsizes,
+                        const MPI_Count *starts, int order, dtype_t *old, int large);
+dtype_t *dtype_darray(int size, int rank, int ndims, const MPI_Count *gsizes, const int *distribs,
+                      const int *dargs, const int *psizes, int order, dtype_t *old, int large);
+/* Record the large-count arguments of a _c constructor (copied) in the
+ * envelope of t, in place of its address arguments; RM_ERR_NOMEM. */
+rm_status_t dtype_set_counts(dtype_t *t, MPI_Count nc, const MPI_Count *counts);
 /* MPI_Type_create_f90_*: the predefined-like type for (combiner, p, r) over
  * the predefined `base`, the same handle for the same (p, r); never freed. */
 dtype_t *dtype_f90(int combiner, int p, int r, MPI_Datatype base);

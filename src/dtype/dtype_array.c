@@ -17,7 +17,7 @@
  * bytes, then rem more items at nblk * stride, everything displaced by disp
  * bytes; lb 0 and extent span. The last dimension carries the envelope. */
 static dtype_t *dtype_array_dim(dtype_t *prev, MPI_Count nblk, MPI_Count blen, MPI_Aint stride,
-                                int rem, MPI_Aint disp, MPI_Aint span, int combiner, int ni,
+                                MPI_Count rem, MPI_Aint disp, MPI_Aint span, int combiner, int ni,
                                 const int *ints, const MPI_Datatype *oldh)
 {
     MPI_Aint tail;
@@ -31,7 +31,7 @@ static dtype_t *dtype_array_dim(dtype_t *prev, MPI_Count nblk, MPI_Count blen, M
     if (!v)
         return NULL;
     dtype_t *kids[2] = {v, prev};
-    int blens[2] = {1, rem};
+    MPI_Count blens[2] = {1, rem};
     MPI_Aint displs[2] = {disp, tail};
     dtype_t *t = dtype_create(combiner, rem ? 2 : 1, blens, displs, kids, ni, ints, 0, NULL,
                               oldh ? 1 : 0, oldh);
@@ -51,9 +51,8 @@ typedef struct dtype_array_spec {
     MPI_Datatype oldh;
     /* per dimension: blocks, block length, distance between blocks (in
      * items of the previous dimension), remainder, first item, span */
-    MPI_Count *nblk, *blen, *step, *first;
-    int *rem;
-    const int *span;
+    MPI_Count *nblk, *blen, *step, *first, *rem;
+    const MPI_Count *span;
 } dtype_array_spec_t;
 
 static dtype_t *dtype_array_build(const dtype_array_spec_t *s, dtype_t *old)
@@ -86,38 +85,58 @@ static dtype_t *dtype_array_build(const dtype_array_spec_t *s, dtype_t *old)
 static bool dtype_array_alloc(dtype_array_spec_t *s)
 {
     size_t n = (size_t)s->ndims;
-    s->nblk = malloc(sizeof(MPI_Count) * 4 * n);
-    s->rem = malloc(sizeof(int) * n);
-    if (!s->nblk || !s->rem) {
-        free(s->nblk);
-        free(s->rem);
-        s->nblk = NULL;
-        s->rem = NULL;
+    s->nblk = malloc(sizeof(MPI_Count) * 5 * n);
+    if (!s->nblk) {
         dtype_build_set_error(RM_ERR_NOMEM);
         return false;
     }
     s->blen = s->nblk + n;
     s->step = s->blen + n;
     s->first = s->step + n;
+    s->rem = s->first + n;
     return true;
 }
 
-dtype_t *dtype_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
-                        int order, dtype_t *old)
+/* The envelope's last word: the large-count arguments of a _c constructor. */
+static dtype_t *dtype_array_counts(dtype_t *t, MPI_Count nc, const MPI_Count *counts)
+{
+    if (t && nc && dtype_set_counts(t, nc, counts) < 0) {
+        dtype_release(t);
+        dtype_build_set_error(RM_ERR_NOMEM);
+        return NULL;
+    }
+    return t;
+}
+
+dtype_t *dtype_subarray(int ndims, const MPI_Count *sizes, const MPI_Count *subsizes,
+                        const MPI_Count *starts, int order, dtype_t *old, int large)
 {
     size_t n = (size_t)ndims;
+    /* int constructor: ndims, sizes, subsizes, starts, order; the _c one
+     * keeps ndims and order as integers, the arrays as large counts */
     int *ints = malloc(sizeof(int) * (3 * n + 2));
-    dtype_array_spec_t s = {ndims, order, MPI_COMBINER_SUBARRAY, (int)(3 * n + 2), ints,
-                            old->handle, NULL, NULL, NULL, NULL, NULL, sizes};
-    if (!ints) {
+    MPI_Count *counts = malloc(sizeof(MPI_Count) * 3 * n);
+    dtype_array_spec_t s = {ndims, order, MPI_COMBINER_SUBARRAY, large ? 2 : (int)(3 * n + 2),
+                            ints, old->handle, NULL, NULL, NULL, NULL, NULL, sizes};
+    if (!ints || !counts) {
+        free(ints);
+        free(counts);
         dtype_build_set_error(RM_ERR_NOMEM);
         return NULL;
     }
     ints[0] = ndims;
-    memcpy(ints + 1, sizes, sizeof(int) * n);
-    memcpy(ints + 1 + n, subsizes, sizeof(int) * n);
-    memcpy(ints + 1 + 2 * n, starts, sizeof(int) * n);
-    ints[1 + 3 * n] = order;
+    for (size_t i = 0; i < n; i++) {
+        counts[i] = sizes[i];
+        counts[n + i] = subsizes[i];
+        counts[2 * n + i] = starts[i];
+    }
+    if (large) {
+        ints[1] = order;
+    } else {
+        for (size_t i = 0; i < 3 * n; i++)
+            ints[1 + i] = (int)counts[i];
+        ints[1 + 3 * n] = order;
+    }
     dtype_t *t = NULL;
     if (dtype_array_alloc(&s)) {
         for (size_t i = 0; i < n; i++) { /* one block of subsizes[i] items at starts[i] */
@@ -127,33 +146,37 @@ dtype_t *dtype_subarray(int ndims, const int *sizes, const int *subsizes, const 
             s.first[i] = starts[i];
             s.rem[i] = 0;
         }
-        t = dtype_array_build(&s, old);
+        t = dtype_array_counts(dtype_array_build(&s, old), large ? (MPI_Count)(3 * n) : 0, counts);
     }
     free(s.nblk);
-    free(s.rem);
     free(ints);
+    free(counts);
     return t;
 }
 
-dtype_t *dtype_darray(int size, int rank, int ndims, const int *gsizes, const int *distribs,
-                      const int *dargs, const int *psizes, int order, dtype_t *old)
+dtype_t *dtype_darray(int size, int rank, int ndims, const MPI_Count *gsizes, const int *distribs,
+                      const int *dargs, const int *psizes, int order, dtype_t *old, int large)
 {
     size_t n = (size_t)ndims;
+    /* int constructor: size, rank, ndims, gsizes, distribs, dargs, psizes,
+     * order; the _c one keeps gsizes as large counts */
     int *ints = malloc(sizeof(int) * (4 * n + 4));
-    dtype_array_spec_t s = {ndims, order, MPI_COMBINER_DARRAY, (int)(4 * n + 4), ints,
-                            old->handle, NULL, NULL, NULL, NULL, NULL, gsizes};
+    dtype_array_spec_t s = {ndims, order, MPI_COMBINER_DARRAY, (int)((large ? 3 : 4) * n + 4),
+                            ints, old->handle, NULL, NULL, NULL, NULL, NULL, gsizes};
     if (!ints) {
         dtype_build_set_error(RM_ERR_NOMEM);
         return NULL;
     }
-    ints[0] = size;
-    ints[1] = rank;
-    ints[2] = ndims;
-    memcpy(ints + 3, gsizes, sizeof(int) * n);
-    memcpy(ints + 3 + n, distribs, sizeof(int) * n);
-    memcpy(ints + 3 + 2 * n, dargs, sizeof(int) * n);
-    memcpy(ints + 3 + 3 * n, psizes, sizeof(int) * n);
-    ints[3 + 4 * n] = order;
+    int *p = ints;
+    *p++ = size;
+    *p++ = rank;
+    *p++ = ndims;
+    for (size_t i = 0; !large && i < n; i++)
+        *p++ = (int)gsizes[i];
+    memcpy(p, distribs, sizeof(int) * n);
+    memcpy(p + n, dargs, sizeof(int) * n);
+    memcpy(p + 2 * n, psizes, sizeof(int) * n);
+    p[3 * n] = order;
     dtype_t *t = NULL;
     if (dtype_array_alloc(&s)) {
         /* the process grid is row-major whatever the array's order (as in
@@ -186,12 +209,11 @@ dtype_t *dtype_darray(int size, int rank, int ndims, const int *gsizes, const in
             s.blen[i] = b;
             s.step[i] = np * b;
             s.first[i] = mine ? coord * b : 0;
-            s.rem[i] = partial ? (int)last_len : 0;
+            s.rem[i] = partial ? last_len : 0;
         }
-        t = dtype_array_build(&s, old);
+        t = dtype_array_counts(dtype_array_build(&s, old), large ? ndims : 0, gsizes);
     }
     free(s.nblk);
-    free(s.rem);
     free(ints);
     return t;
 }

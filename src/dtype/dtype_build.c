@@ -6,6 +6,7 @@
  * are 64-bit and a type whose size or span overflows them is refused. */
 #include "dtype/dtype.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,22 @@ static bool dtype_set_envelope(dtype_t *t, int ni, const int *ints, int na, cons
     return !((ni && !t->ints) || (na && !t->aints) || (nd && !t->types));
 }
 
+rm_status_t dtype_set_counts(dtype_t *t, MPI_Count nc, const MPI_Count *counts)
+{
+    MPI_Count *c = malloc(sizeof *c * (size_t)(nc > 0 ? nc : 1));
+    if (!c)
+        return RM_ERR_NOMEM;
+    if (nc > 0)
+        memcpy(c, counts, sizeof *c * (size_t)nc);
+    free(t->counts);
+    t->counts = c;
+    t->nc = nc;
+    free(t->aints); /* a _c constructor's addresses are large counts too */
+    t->aints = NULL;
+    t->na = 0;
+    return RM_OK;
+}
+
 /* Why the last constructor on this thread returned NULL. */
 static _Thread_local rm_status_t dtype_last_error;
 
@@ -289,10 +306,16 @@ static dtype_t *dtype_fail(dtype_t *t, rm_status_t why)
     return NULL;
 }
 
-dtype_t *dtype_create(int combiner, int count, const int *blens, const MPI_Aint *displs,
+dtype_t *dtype_create(int combiner, MPI_Count count, const MPI_Count *blens, const MPI_Aint *displs,
                       dtype_t *const *types, int ni, const int *ints, int na,
                       const MPI_Aint *aints, int nd, const MPI_Datatype *dts)
 {
+    /* the description holds one entry per block: more than INT_MAX of them
+     * would take over 64 GiB */
+    if (count > INT_MAX) {
+        dtype_last_error = RM_ERR_NOMEM;
+        return NULL;
+    }
     dtype_t *t = calloc(1, sizeof *t);
     if (!t) {
         dtype_last_error = RM_ERR_NOMEM;
@@ -366,7 +389,7 @@ dtype_t *dtype_vector(int combiner, MPI_Count count, MPI_Count blen, MPI_Aint st
 
 dtype_t *dtype_resized(dtype_t *old, MPI_Aint lb, MPI_Aint extent)
 {
-    int one = 1;
+    MPI_Count one = 1;
     MPI_Aint zero = 0, aints[2] = {lb, extent};
     MPI_Datatype oh = old->handle;
     dtype_t *t = dtype_create(MPI_COMBINER_RESIZED, 1, &one, &zero, &old, 0, NULL, 2, aints, 1, &oh);
@@ -382,7 +405,7 @@ dtype_t *dtype_resized(dtype_t *old, MPI_Aint lb, MPI_Aint extent)
 
 dtype_t *dtype_dup(dtype_t *old)
 {
-    int one = 1;
+    MPI_Count one = 1;
     MPI_Aint zero = 0;
     MPI_Datatype oh = old->handle;
     dtype_t *t = dtype_create(MPI_COMBINER_DUP, 1, &one, &zero, &old, 0, NULL, 0, NULL, 1, &oh);

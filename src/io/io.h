@@ -19,7 +19,8 @@
 /* A representation added by MPI_Register_datarep. */
 typedef struct io_datarep {
     char name[MPI_MAX_DATAREP_STRING];
-    MPI_Datarep_conversion_function *rd, *wr;
+    MPI_Datarep_conversion_function *rd, *wr;         /* MPI_Register_datarep */
+    MPI_Datarep_conversion_function_c *rd_c, *wr_c;   /* MPI_Register_datarep_c */
     MPI_Datarep_extent_function *extent;
     void *state;
     struct io_datarep *next;
@@ -187,8 +188,18 @@ void io_async_free(io_job_t *j);
 /* 0 with *rep (and *u for a registered one), -ENOENT for an unknown name. */
 int io_datarep_find(const char *name, enum io_rep *rep, io_datarep_t **u);
 int io_datarep_register(const char *name, MPI_Datarep_conversion_function *rd,
-                        MPI_Datarep_conversion_function *wr, MPI_Datarep_extent_function *ext,
-                        void *state); /* -EEXIST, -ENOMEM */
+                        MPI_Datarep_conversion_function *wr,
+                        MPI_Datarep_conversion_function_c *rd_c,
+                        MPI_Datarep_conversion_function_c *wr_c, MPI_Datarep_extent_function *ext,
+                        void *state);
+/* Whether u converts in that direction (write: memory to file). */
+int io_datarep_converts(const io_datarep_t *u, int write);
+/* Convert count items of dt between userbuf and the packed filebuf (write:
+ * userbuf to filebuf) with u's function: the large-count one in one call,
+ * an int one in calls of at most INT_MAX items, each told its first item's
+ * position. 0, or -EILSEQ when the function fails. */
+int io_datarep_convert(const io_datarep_t *u, int write, void *userbuf, const dtype_t *dt,
+                       MPI_Count count, char *filebuf); /* -EEXIST, -ENOMEM */
 
 /* ---- shared file pointer (src/io/shfp.c) ---- */
 int io_shfp_create(io_file_t *f, MPI_Offset initial);   /* collective, at open */

@@ -502,10 +502,8 @@ int io_mem_pack(io_file_t *f, const void *buf, MPI_Count count, dtype_t *dt, cha
     if (f->rep == IO_REP_EXTERNAL32) {
         if (dtype_ext32_pack(buf, count, dt, tmp) < 0)
             rc = -EILSEQ;
-    } else if (f->rep == IO_REP_USER && f->urep->wr) {
-        if (count > INT32_MAX ||
-            f->urep->wr((void *)buf, dt->handle, (int)count, tmp, 0, f->urep->state) != MPI_SUCCESS)
-            rc = -EILSEQ;
+    } else if (f->rep == IO_REP_USER && io_datarep_converts(f->urep, 1)) {
+        rc = io_datarep_convert(f->urep, 1, (void *)buf, dt, count, tmp);
     } else
         dtype_pack(buf, count, dt, 0, tmp, (size_t)n);
     if (rc < 0) {
@@ -542,10 +540,8 @@ int io_mem_unpack(io_file_t *f, void *buf, MPI_Count count, dtype_t *dt, const c
     if (f->rep == IO_REP_EXTERNAL32) {
         if (items && dtype_ext32_unpack(buf, items, dt, in) < 0)
             return -EILSEQ;
-    } else if (f->rep == IO_REP_USER && f->urep->rd) {
-        if (items > INT32_MAX ||
-            (items && f->urep->rd(buf, dt->handle, (int)items, (void *)in, 0, f->urep->state) !=
-                          MPI_SUCCESS))
+    } else if (f->rep == IO_REP_USER && io_datarep_converts(f->urep, 0)) {
+        if (items && io_datarep_convert(f->urep, 0, buf, dt, items, (char *)in) < 0)
             return -EILSEQ;
     } else
         dtype_unpack(buf, count, dt, 0, in, (size_t)done);

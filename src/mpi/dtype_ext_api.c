@@ -2,30 +2,51 @@
  * "external32" representation (Pack_external, Unpack_external,
  * Pack_external_size), and the Fortran size-specific types
  * (Type_create_f90_real/complex/integer, Type_match_size), MPI_Type_get_value_index. */
-#include "mpi/mpiimpl.h"
+#include "mpi/dtype_impl.h"
 
 #include <float.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
-
-#define CHECK_DTYPE_ANY(dt, h)                                                       \
-    do {                                                                             \
-        if (!((dt) = dtype_get(h)))                                                  \
-            MPI_FAIL(NULL, MPI_ERR_TYPE, "invalid datatype 0x%x", (unsigned)(h));    \
-    } while (0)
 
 static int dtype_ext_publish(const char *fn_name_, dtype_t *t, MPI_Datatype *newtype)
 {
-    if (!t && dtype_build_error() == RM_ERR_INVALID)
-        return mpi_err_raise(NULL, MPI_ERR_ARG, fn_name_,
-                             "the type's size or extent does not fit 64 bits");
-    if (!t)
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn_name_, "out of memory building the type");
-    if (dtype_register(t) < 0) {
-        dtype_release(t);
-        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn_name_, "out of datatype handles");
+    return dtype_publish(fn_name_, t, newtype, 0, NULL); /* the array types set their own */
+}
+
+/* One implementation for MPI_Type_create_subarray and its _c form: the
+ * arrays as MPI_Count, `large` for the envelope. */
+static int dtype_subarray_common(const char *fn_name_, int ndims, const MPI_Count *sizes,
+                                 const MPI_Count *subsizes, const MPI_Count *starts, int order,
+                                 MPI_Datatype oldtype, MPI_Datatype *newtype, int large)
+{
+    MPI_BEGIN_SHARED();
+    dtype_t *old;
+    CHECK_ARG(NULL, newtype, "newtype is NULL");
+    CHECK_ARG(NULL, order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN, "invalid order %d", order);
+    CHECK_DTYPE_ANY(old, oldtype);
+    for (int i = 0; i < ndims; i++) {
+        MPI_Count n = sizes[i], sub = subsizes[i], st = starts[i];
+        CHECK_ARG(NULL, n > 0, "array_of_sizes[%d] = %lld is not positive", i, (long long)n);
+        CHECK_ARG(NULL, sub > 0 && sub <= n, "array_of_subsizes[%d] = %lld is not in 1..%lld", i,
+                  (long long)sub, (long long)n);
+        CHECK_ARG(NULL, st >= 0 && st <= n - sub, "array_of_starts[%d] = %lld is not in 0..%lld",
+                  i, (long long)st, (long long)(n - sub));
     }
-    *newtype = t->handle;
-    return MPI_SUCCESS;
+    err = dtype_ext_publish(fn_name_,
+                            dtype_subarray(ndims, sizes, subsizes, starts, order, old, large),
+                            newtype);
+    MPI_END();
+}
+
+/* The int arrays of the int constructors as MPI_Count (ndims of each of k). */
+static MPI_Count *dtype_widen(int ndims, int k, const int *const *arrs)
+{
+    MPI_Count *w = malloc(sizeof(MPI_Count) * (size_t)ndims * (size_t)k);
+    for (int j = 0; w && j < k; j++)
+        for (int i = 0; i < ndims; i++)
+            w[j * ndims + i] = arrs[j][i];
+    return w;
 }
 
 RM_ALIAS(Type_create_subarray)
@@ -33,51 +54,57 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
                               const int array_of_starts[], int order, MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    MPI_BEGIN("MPI_Type_create_subarray");
-    dtype_t *old;
+    static const char *fn = "MPI_Type_create_subarray";
     if (ndims <= 0)
-        MPI_FAIL(NULL, MPI_ERR_DIMS, "ndims %d is not positive", ndims);
-    CHECK_ARG(NULL, array_of_sizes && array_of_subsizes && array_of_starts, "array argument is NULL");
-    CHECK_ARG(NULL, newtype, "newtype is NULL");
-    CHECK_ARG(NULL, order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN, "invalid order %d", order);
-    CHECK_DTYPE_ANY(old, oldtype);
-    for (int i = 0; i < ndims; i++) {
-        int n = array_of_sizes[i], sub = array_of_subsizes[i], st = array_of_starts[i];
-        CHECK_ARG(NULL, n > 0, "array_of_sizes[%d] = %d is not positive", i, n);
-        CHECK_ARG(NULL, sub > 0 && sub <= n, "array_of_subsizes[%d] = %d is not in 1..%d", i, sub, n);
-        CHECK_ARG(NULL, st >= 0 && st <= n - sub, "array_of_starts[%d] = %d is not in 0..%d", i, st,
-                  n - sub);
-    }
-    err = dtype_ext_publish(fn_name_,
-                            dtype_subarray(ndims, array_of_sizes, array_of_subsizes,
-                                           array_of_starts, order, old),
-                            newtype);
-    MPI_END();
+        return mpi_err_raise(NULL, MPI_ERR_DIMS, fn, "ndims %d is not positive", ndims);
+    if (!array_of_sizes || !array_of_subsizes || !array_of_starts)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                             !array_of_sizes      ? "array_of_sizes"
+                             : !array_of_subsizes ? "array_of_subsizes"
+                                                  : "array_of_starts");
+    const int *arrs[3] = {array_of_sizes, array_of_subsizes, array_of_starts};
+    MPI_Count *w = dtype_widen(ndims, 3, arrs);
+    if (!w)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    int rc = dtype_subarray_common(fn, ndims, w, w + ndims, w + 2 * ndims, order, oldtype, newtype, 0);
+    free(w);
+    return rc;
 }
 
-RM_ALIAS(Type_create_darray)
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
-                            const int array_of_distribs[], const int array_of_dargs[],
-                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype)
+RM_ALIAS(Type_create_subarray_c)
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+                                const MPI_Count array_of_subsizes[],
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
 {
-    MPI_BEGIN("MPI_Type_create_darray");
-    dtype_t *old;
-    CHECK_ARG(NULL, size > 0, "size %d is not positive", size);
-    if (rank < 0 || rank >= size)
-        MPI_FAIL(NULL, MPI_ERR_RANK, "rank %d is not in 0..%d", rank, size - 1);
+    static const char *fn = "MPI_Type_create_subarray_c";
     if (ndims <= 0)
-        MPI_FAIL(NULL, MPI_ERR_DIMS, "ndims %d is not positive", ndims);
-    CHECK_ARG(NULL, array_of_gsizes && array_of_distribs && array_of_dargs && array_of_psizes,
-              "array argument is NULL");
+        return mpi_err_raise(NULL, MPI_ERR_DIMS, fn, "ndims %d is not positive", ndims);
+    if (!array_of_sizes || !array_of_subsizes || !array_of_starts)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                             !array_of_sizes      ? "array_of_sizes"
+                             : !array_of_subsizes ? "array_of_subsizes"
+                                                  : "array_of_starts");
+    return dtype_subarray_common(fn, ndims, array_of_sizes, array_of_subsizes, array_of_starts,
+                                 order, oldtype, newtype, 1);
+}
+
+static int dtype_darray_common(const char *fn_name_, int size, int rank, int ndims,
+                               const MPI_Count *array_of_gsizes, const int array_of_distribs[],
+                               const int array_of_dargs[], const int array_of_psizes[], int order,
+                               MPI_Datatype oldtype, MPI_Datatype *newtype, int large)
+{
+    MPI_BEGIN_SHARED();
+    dtype_t *old;
     CHECK_ARG(NULL, newtype, "newtype is NULL");
     CHECK_ARG(NULL, order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN, "invalid order %d", order);
     CHECK_DTYPE_ANY(old, oldtype);
     long long procs = 1;
     for (int i = 0; i < ndims; i++) {
-        int g = array_of_gsizes[i], d = array_of_distribs[i], a = array_of_dargs[i];
+        MPI_Count g = array_of_gsizes[i];
+        int d = array_of_distribs[i], a = array_of_dargs[i];
         int p = array_of_psizes[i];
-        CHECK_ARG(NULL, g > 0, "array_of_gsizes[%d] = %d is not positive", i, g);
+        CHECK_ARG(NULL, g > 0, "array_of_gsizes[%d] = %lld is not positive", i, (long long)g);
         CHECK_ARG(NULL, p > 0, "array_of_psizes[%d] = %d is not positive", i, p);
         CHECK_ARG(NULL, d == MPI_DISTRIBUTE_BLOCK || d == MPI_DISTRIBUTE_CYCLIC ||
                             d == MPI_DISTRIBUTE_NONE,
@@ -89,17 +116,72 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
                       "array_of_dargs[%d] = %d is not positive", i, a);
         if (d == MPI_DISTRIBUTE_BLOCK && a != MPI_DISTRIBUTE_DFLT_DARG)
             CHECK_ARG(NULL, (long long)a * p >= g,
-                      "blocks of %d in dimension %d leave part of its %d elements to no process "
-                      "of %d", a, i, g, p);
+                      "blocks of %d in dimension %d leave part of its %lld elements to no process "
+                      "of %d", a, i, (long long)g, p);
         if (procs <= size)
             procs *= p;
     }
     CHECK_ARG(NULL, procs == size, "the process grid does not have %d processes", size);
     err = dtype_ext_publish(fn_name_,
                             dtype_darray(size, rank, ndims, array_of_gsizes, array_of_distribs,
-                                         array_of_dargs, array_of_psizes, order, old),
+                                         array_of_dargs, array_of_psizes, order, old, large),
                             newtype);
     MPI_END();
+}
+
+/* Checks before the arrays are read (both forms). */
+static int dtype_darray_args(const char *fn, int size, int rank, int ndims, const void *gsizes,
+                             const int *distribs, const int *dargs, const int *psizes)
+{
+    if (size <= 0)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "size %d is not positive", size);
+    if (rank < 0 || rank >= size)
+        return mpi_err_raise(NULL, MPI_ERR_RANK, fn, "rank %d is not in 0..%d", rank, size - 1);
+    if (ndims <= 0)
+        return mpi_err_raise(NULL, MPI_ERR_DIMS, fn, "ndims %d is not positive", ndims);
+    if (!gsizes || !distribs || !dargs || !psizes)
+        return mpi_err_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                             !gsizes     ? "array_of_gsizes"
+                             : !distribs ? "array_of_distribs"
+                             : !dargs    ? "array_of_dargs"
+                                         : "array_of_psizes");
+    return MPI_SUCCESS;
+}
+
+RM_ALIAS(Type_create_darray)
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                            const int array_of_distribs[], const int array_of_dargs[],
+                            const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype)
+{
+    static const char *fn = "MPI_Type_create_darray";
+    int rc = dtype_darray_args(fn, size, rank, ndims, array_of_gsizes, array_of_distribs,
+                               array_of_dargs, array_of_psizes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const int *arrs[1] = {array_of_gsizes};
+    MPI_Count *g = dtype_widen(ndims, 1, arrs);
+    if (!g)
+        return mpi_err_raise(NULL, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = dtype_darray_common(fn, size, rank, ndims, g, array_of_distribs, array_of_dargs,
+                             array_of_psizes, order, oldtype, newtype, 0);
+    free(g);
+    return rc;
+}
+
+RM_ALIAS(Type_create_darray_c)
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[],
+                              const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    static const char *fn = "MPI_Type_create_darray_c";
+    int rc = dtype_darray_args(fn, size, rank, ndims, array_of_gsizes, array_of_distribs,
+                               array_of_dargs, array_of_psizes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return dtype_darray_common(fn, size, rank, ndims, array_of_gsizes, array_of_distribs,
+                               array_of_dargs, array_of_psizes, order, oldtype, newtype, 1);
 }
 
 /* ---- external32 ---------------------------------------------------------- */
@@ -111,21 +193,39 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
                   "data representation \"%.64s\" is not \"external32\"", rep);           \
     } while (0)
 
-RM_ALIAS(Pack_external_size)
-int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
-                            MPI_Aint *size)
+static int dtype_pack_external_size_common(const char *fn_name_, const char *datarep,
+                                           MPI_Count incount, MPI_Datatype datatype,
+                                           MPI_Count *size)
 {
-    MPI_BEGIN("MPI_Pack_external_size");
+    MPI_BEGIN_SHARED();
     dtype_t *dt;
     CHECK_DATAREP(datarep);
     CHECK_COUNT(NULL, incount);
     CHECK_DTYPE(NULL, dt, datatype);
     CHECK_ARG(NULL, size, "size is NULL");
-    MPI_Aint bytes;
-    if (__builtin_mul_overflow((MPI_Aint)incount, (MPI_Aint)dt->xsize, &bytes))
-        MPI_FAIL(NULL, MPI_ERR_ARG, "%d items do not fit an MPI_Aint", incount);
-    *size = bytes;
+    if (__builtin_mul_overflow(incount, dt->xsize, size))
+        MPI_FAIL(NULL, MPI_ERR_COUNT, "%lld items do not fit an MPI_Count", (long long)incount);
     MPI_END();
+}
+
+RM_ALIAS(Pack_external_size)
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
+                            MPI_Aint *size)
+{
+    MPI_Count n = 0;
+    int rc = dtype_pack_external_size_common("MPI_Pack_external_size", datarep, incount, datatype,
+                                             size ? &n : NULL);
+    if (rc == MPI_SUCCESS)
+        *size = (MPI_Aint)n; /* MPI_Aint and MPI_Count are both 64 bits */
+    return rc;
+}
+
+RM_ALIAS(Pack_external_size_c)
+int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Count *size)
+{
+    return dtype_pack_external_size_common("MPI_Pack_external_size_c", datarep, incount, datatype,
+                                           size);
 }
 
 static int dtype_ext_status(const char *fn_name_, rm_status_t st)
@@ -138,20 +238,22 @@ static int dtype_ext_status(const char *fn_name_, rm_status_t st)
     return mpi_err_raise(NULL, mpi_err_from_status(st), fn_name_, "%s", rm_status_str(st));
 }
 
-RM_ALIAS(Pack_external)
-int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
-                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+static int dtype_pack_external_common(const char *fn_name_, const char *datarep,
+                                      const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                                      void *outbuf, MPI_Count outsize, MPI_Count *position)
 {
-    MPI_BEGIN("MPI_Pack_external");
+    MPI_BEGIN_SHARED();
     dtype_t *dt;
     CHECK_DATAREP(datarep);
     CHECK_COUNT(NULL, incount);
     CHECK_DTYPE(NULL, dt, datatype);
     CHECK_ARG(NULL, position, "position is NULL");
-    MPI_Count bytes = (MPI_Count)incount * dt->xsize;
-    if (*position < 0 || outsize < 0 || bytes > outsize - *position)
-        MPI_FAIL(NULL, MPI_ERR_TRUNCATE, "%lld bytes do not fit at position %ld of %ld",
-                 (long long)bytes, (long)*position, (long)outsize);
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(incount, dt->xsize, &bytes) || *position < 0 || outsize < 0 ||
+        bytes > outsize - *position)
+        MPI_FAIL(NULL, MPI_ERR_TRUNCATE, "%lld items of %lld bytes do not fit at position %lld of %lld",
+                 (long long)incount, (long long)dt->xsize, (long long)*position,
+                 (long long)outsize);
     CHECK_ARG(NULL, outbuf || !bytes, "outbuf is NULL");
     CHECK_BUF(NULL, inbuf, incount, dt);
     rm_status_t st = dtype_ext32_pack(inbuf, incount, dt, (char *)outbuf + *position);
@@ -159,24 +261,47 @@ int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_
         err = dtype_ext_status(fn_name_, st);
         goto fn_exit;
     }
-    *position += (MPI_Aint)bytes;
+    *position += bytes;
     MPI_END();
 }
 
-RM_ALIAS(Unpack_external)
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+RM_ALIAS(Pack_external)
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
-    MPI_BEGIN("MPI_Unpack_external");
+    MPI_Count pos = position ? *position : 0;
+    int rc = dtype_pack_external_common("MPI_Pack_external", datarep, inbuf, incount, datatype,
+                                        outbuf, outsize, position ? &pos : NULL);
+    if (rc == MPI_SUCCESS)
+        *position = (MPI_Aint)pos;
+    return rc;
+}
+
+RM_ALIAS(Pack_external_c)
+int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+                         MPI_Count *position)
+{
+    return dtype_pack_external_common("MPI_Pack_external_c", datarep, inbuf, incount, datatype,
+                                      outbuf, outsize, position);
+}
+
+static int dtype_unpack_external_common(const char *fn_name_, const char *datarep,
+                                        const void *inbuf, MPI_Count insize, MPI_Count *position,
+                                        void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
+{
+    MPI_BEGIN_SHARED();
     dtype_t *dt;
     CHECK_DATAREP(datarep);
     CHECK_COUNT(NULL, outcount);
     CHECK_DTYPE(NULL, dt, datatype);
     CHECK_ARG(NULL, position, "position is NULL");
-    MPI_Count bytes = (MPI_Count)outcount * dt->xsize;
-    if (*position < 0 || insize < 0 || bytes > insize - *position)
-        MPI_FAIL(NULL, MPI_ERR_TRUNCATE, "%lld bytes requested at position %ld of %ld",
-                 (long long)bytes, (long)*position, (long)insize);
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(outcount, dt->xsize, &bytes) || *position < 0 || insize < 0 ||
+        bytes > insize - *position)
+        MPI_FAIL(NULL, MPI_ERR_TRUNCATE, "%lld items of %lld bytes requested at position %lld of %lld",
+                 (long long)outcount, (long long)dt->xsize, (long long)*position,
+                 (long long)insize);
     CHECK_ARG(NULL, inbuf || !bytes, "inbuf is NULL");
     CHECK_BUF(NULL, outbuf, outcount, dt);
     rm_status_t st = dtype_ext32_unpack(outbuf, outcount, dt, (const char *)inbuf + *position);
@@ -184,8 +309,29 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
         err = dtype_ext_status(fn_name_, st);
         goto fn_exit;
     }
-    *position += (MPI_Aint)bytes;
+    *position += bytes;
     MPI_END();
+}
+
+RM_ALIAS(Unpack_external)
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype)
+{
+    MPI_Count pos = position ? *position : 0;
+    int rc = dtype_unpack_external_common("MPI_Unpack_external", datarep, inbuf, insize,
+                                          position ? &pos : NULL, outbuf, outcount, datatype);
+    if (rc == MPI_SUCCESS)
+        *position = (MPI_Aint)pos;
+    return rc;
+}
+
+RM_ALIAS(Unpack_external_c)
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
+                           MPI_Count *position, void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype)
+{
+    return dtype_unpack_external_common("MPI_Unpack_external_c", datarep, inbuf, insize, position,
+                                        outbuf, outcount, datatype);
 }
 
 /* ---- Fortran size-specific types ----------------------------------------- */

@@ -390,10 +390,10 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
     FILE_END();
 }
 
-RM_ALIAS(File_get_type_extent)
-int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+static int file_type_extent(const char *fn_name_, MPI_File fh, MPI_Datatype datatype,
+                            MPI_Aint *extent)
 {
-    FILE_BEGIN("MPI_File_get_type_extent");
+    FILE_BEGIN_SHARED();
     CHECK_FILE(fh);
     dtype_t *dt = dtype_get(datatype);
     if (!dt)
@@ -402,6 +402,22 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
         FILE_FAIL(MPI_ERR_ARG, "extent is NULL");
     FILE_CHECK_RC(io_file_extent(f_, dt, extent), "the representation's extent function");
     FILE_END();
+}
+
+RM_ALIAS(File_get_type_extent)
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    return file_type_extent("MPI_File_get_type_extent", fh, datatype, extent);
+}
+
+RM_ALIAS(File_get_type_extent_c)
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
+{
+    MPI_Aint e = 0; /* MPI_Aint and MPI_Count are both 64 bits */
+    int rc = file_type_extent("MPI_File_get_type_extent_c", fh, datatype, extent ? &e : NULL);
+    if (rc == MPI_SUCCESS)
+        *extent = e;
+    return rc;
 }
 
 RM_ALIAS(File_get_byte_offset)
@@ -495,20 +511,45 @@ MPI_File PMPI_File_f2c(MPI_Fint file)
     return f ? (MPI_File)(void *)f : MPI_FILE_NULL;
 }
 
+/* One registration for both flavours of conversion functions: the int
+ * ones (rd, wr) or the large-count ones (rd_c, wr_c), the other pair NULL. */
+static int file_register_datarep(const char *fn_name_, const char *datarep,
+                                 MPI_Datarep_conversion_function *rd,
+                                 MPI_Datarep_conversion_function *wr,
+                                 MPI_Datarep_conversion_function_c *rd_c,
+                                 MPI_Datarep_conversion_function_c *wr_c,
+                                 MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                 void *extra_state)
+{
+    FILE_BEGIN_SHARED();
+    if (!datarep || !*datarep || strlen(datarep) >= MPI_MAX_DATAREP_STRING)
+        FILE_FAIL(MPI_ERR_ARG, "datarep must be 1 to %d characters", MPI_MAX_DATAREP_STRING - 1);
+    if (!dtype_file_extent_fn)
+        FILE_FAIL(MPI_ERR_ARG, "dtype_file_extent_fn is NULL");
+    int rc = io_datarep_register(datarep, rd, wr, rd_c, wr_c, dtype_file_extent_fn, extra_state);
+    if (rc == -EEXIST)
+        FILE_FAIL(MPI_ERR_DUP_DATAREP, "\"%.64s\" is already defined", datarep);
+    FILE_CHECK_RC(rc, "Register_datarep");
+    FILE_END();
+}
+
 RM_ALIAS(Register_datarep)
 int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {
-    FILE_BEGIN("MPI_Register_datarep");
-    if (!datarep || !*datarep || strlen(datarep) >= MPI_MAX_DATAREP_STRING)
-        FILE_FAIL(MPI_ERR_ARG, "datarep must be 1 to %d characters", MPI_MAX_DATAREP_STRING - 1);
-    if (!dtype_file_extent_fn)
-        FILE_FAIL(MPI_ERR_ARG, "dtype_file_extent_fn is NULL");
-    int rc = io_datarep_register(datarep, read_conversion_fn, write_conversion_fn,
-                                 dtype_file_extent_fn, extra_state);
-    if (rc == -EEXIST)
-        FILE_FAIL(MPI_ERR_DUP_DATAREP, "\"%.64s\" is already defined", datarep);
-    FILE_CHECK_RC(rc, "Register_datarep");
-    FILE_END();
+    return file_register_datarep("MPI_Register_datarep", datarep, read_conversion_fn,
+                                 write_conversion_fn, NULL, NULL, dtype_file_extent_fn,
+                                 extra_state);
+}
+
+RM_ALIAS(Register_datarep_c)
+int PMPI_Register_datarep_c(const char *datarep,
+                            MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return file_register_datarep("MPI_Register_datarep_c", datarep, NULL, NULL,
+                                 read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
+                                 extra_state);
 }

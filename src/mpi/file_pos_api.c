@@ -46,7 +46,8 @@ static int file_split_end(const char *fn_name_, MPI_File fh, int kind, MPI_Statu
     FILE_END();
 }
 
-/* begin: the whole transfer happens here, end hands back its status */
+/* begin: the whole transfer happens here, end hands back its status; the
+ * large-count (_c) begins go through the _c blocking calls */
 #define SPLIT_BEGIN(name, kind, call)                                                \
     static const char *const fn_name_ = "MPI_File_" #name;                           \
     int err = file_split_check(fn_name_, fh);                                        \
@@ -70,6 +71,14 @@ int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int c
                 PMPI_File_read_at_all(fh, offset, buf, count, datatype, &st_));
 }
 
+RM_ALIAS(File_read_at_all_begin_c)
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                  MPI_Datatype datatype)
+{
+    SPLIT_BEGIN(read_at_all_begin_c, SPLIT_READ_AT,
+                PMPI_File_read_at_all_c(fh, offset, buf, count, datatype, &st_));
+}
+
 RM_ALIAS(File_read_at_all_end)
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
@@ -85,6 +94,14 @@ int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf
                 PMPI_File_write_at_all(fh, offset, buf, count, datatype, &st_));
 }
 
+RM_ALIAS(File_write_at_all_begin_c)
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                                   MPI_Datatype datatype)
+{
+    SPLIT_BEGIN(write_at_all_begin_c, SPLIT_WRITE_AT,
+                PMPI_File_write_at_all_c(fh, offset, buf, count, datatype, &st_));
+}
+
 RM_ALIAS(File_write_at_all_end)
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
@@ -96,6 +113,13 @@ RM_ALIAS(File_read_all_begin)
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
     SPLIT_BEGIN(read_all_begin, SPLIT_READ_ALL, PMPI_File_read_all(fh, buf, count, datatype, &st_));
+}
+
+RM_ALIAS(File_read_all_begin_c)
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    SPLIT_BEGIN(read_all_begin_c, SPLIT_READ_ALL,
+                PMPI_File_read_all_c(fh, buf, count, datatype, &st_));
 }
 
 RM_ALIAS(File_read_all_end)
@@ -112,6 +136,14 @@ int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datat
                 PMPI_File_write_all(fh, buf, count, datatype, &st_));
 }
 
+RM_ALIAS(File_write_all_begin_c)
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                MPI_Datatype datatype)
+{
+    SPLIT_BEGIN(write_all_begin_c, SPLIT_WRITE_ALL,
+                PMPI_File_write_all_c(fh, buf, count, datatype, &st_));
+}
+
 RM_ALIAS(File_write_all_end)
 int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
@@ -126,6 +158,13 @@ int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype
                 PMPI_File_read_ordered(fh, buf, count, datatype, &st_));
 }
 
+RM_ALIAS(File_read_ordered_begin_c)
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    SPLIT_BEGIN(read_ordered_begin_c, SPLIT_READ_ORD,
+                PMPI_File_read_ordered_c(fh, buf, count, datatype, &st_));
+}
+
 RM_ALIAS(File_read_ordered_end)
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
@@ -138,6 +177,14 @@ int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_D
 {
     SPLIT_BEGIN(write_ordered_begin, SPLIT_WRITE_ORD,
                 PMPI_File_write_ordered(fh, buf, count, datatype, &st_));
+}
+
+RM_ALIAS(File_write_ordered_begin_c)
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                    MPI_Datatype datatype)
+{
+    SPLIT_BEGIN(write_ordered_begin_c, SPLIT_WRITE_ORD,
+                PMPI_File_write_ordered_c(fh, buf, count, datatype, &st_));
 }
 
 RM_ALIAS(File_write_ordered_end)

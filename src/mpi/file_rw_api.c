@@ -59,19 +59,23 @@ static int file_ordered_offset(io_file_t *f, MPI_Offset n, int *cls, MPI_Offset 
 
 /* Argument checks of a data access: 0 or an error class with *why. */
 static int file_rw_check(io_file_t *f, int write, enum file_pos pos, MPI_Offset offset,
-                         const void *buf, int count, dtype_t *dt, MPI_Datatype datatype,
+                         const void *buf, MPI_Count count, dtype_t *dt, MPI_Datatype datatype,
                          char *why, size_t whylen)
 {
 #define BAD(cls, ...) return snprintf(why, whylen, __VA_ARGS__), (cls)
     if (count < 0)
-        BAD(MPI_ERR_COUNT, "negative count %d", count);
+        BAD(MPI_ERR_COUNT, "negative count %lld", (long long)count);
     if (!dt || !dt->committed)
         BAD(MPI_ERR_TYPE, "datatype 0x%x is not a committed datatype", (unsigned)datatype);
     if (!buf && count > 0 && dt->size > 0 && dt->true_lb == 0)
-        BAD(MPI_ERR_BUFFER, "NULL buffer with count %d", count);
-    if ((MPI_Count)count * dt->size % f->etype->size)
+        BAD(MPI_ERR_BUFFER, "NULL buffer with count %lld", (long long)count);
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(count, dt->size, &bytes))
+        BAD(MPI_ERR_COUNT, "%lld items of %lld bytes do not fit an MPI_Count", (long long)count,
+            (long long)dt->size);
+    if (bytes % f->etype->size)
         BAD(MPI_ERR_IO, "%lld bytes are not a whole number of etypes (MPICH's class)",
-            (long long)((MPI_Count)count * dt->size));
+            (long long)bytes);
     if (!write && (f->amode & MPI_MODE_WRONLY))
         BAD(MPI_ERR_ACCESS, "file opened write-only");
     if (write && (f->amode & MPI_MODE_RDONLY))
@@ -100,7 +104,7 @@ static int file_agreed_class(int cls, int all, char *why, size_t whylen)
  * whatever the file holds. A read running into the end of the file used to
  * move it by the bytes found, so the position depended on what earlier
  * accesses had left in the file. */
-static MPI_Offset file_etypes(const io_file_t *f, int count, const dtype_t *dt)
+static MPI_Offset file_etypes(const io_file_t *f, MPI_Count count, const dtype_t *dt)
 {
     return (MPI_Offset)count * dt->size / f->etype->size;
 }
@@ -109,7 +113,7 @@ static MPI_Offset file_etypes(const io_file_t *f, int count, const dtype_t *dt)
  * collective call (coll) agrees on the checks first, so a process with bad
  * arguments does not leave the others waiting in the exchange. */
 static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos, int coll,
-                   MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                   MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Count *bytes)
 {
     FILE_BEGIN_SHARED();
@@ -154,6 +158,8 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
     FILE_END();
 }
 
+/* The int bindings and their large-count (_c) forms, whose count is an
+ * MPI_Count, share file_rw and file_irw. */
 #define FILE_RW(name, write, pos, coll, off, cbuf)                                   \
     static const char *const fn_name_ = "MPI_File_" #name;                           \
     MPI_Count bytes;                                                                 \
@@ -170,11 +176,25 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
     FILE_RW(read_at, 0, POS_AT, 0, offset, buf);
 }
 
+RM_ALIAS(File_read_at_c)
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(read_at_c, 0, POS_AT, 0, offset, buf);
+}
+
 RM_ALIAS(File_read_at_all)
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
     FILE_RW(read_at_all, 0, POS_AT, 1, offset, buf);
+}
+
+RM_ALIAS(File_read_at_all_c)
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                            MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(read_at_all_c, 0, POS_AT, 1, offset, buf);
 }
 
 RM_ALIAS(File_write_at)
@@ -184,11 +204,25 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
     FILE_RW(write_at, 1, POS_AT, 0, offset, buf);
 }
 
+RM_ALIAS(File_write_at_c)
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(write_at_c, 1, POS_AT, 0, offset, buf);
+}
+
 RM_ALIAS(File_write_at_all)
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
     FILE_RW(write_at_all, 1, POS_AT, 1, offset, buf);
+}
+
+RM_ALIAS(File_write_at_all_c)
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Status *status)
+{
+    FILE_RW(write_at_all_c, 1, POS_AT, 1, offset, buf);
 }
 
 RM_ALIAS(File_read)
@@ -197,10 +231,24 @@ int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
     FILE_RW(read, 0, POS_INDIV, 0, 0, buf);
 }
 
+RM_ALIAS(File_read_c)
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Status *status)
+{
+    FILE_RW(read_c, 0, POS_INDIV, 0, 0, buf);
+}
+
 RM_ALIAS(File_read_all)
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
     FILE_RW(read_all, 0, POS_INDIV, 1, 0, buf);
+}
+
+RM_ALIAS(File_read_all_c)
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Status *status)
+{
+    FILE_RW(read_all_c, 0, POS_INDIV, 1, 0, buf);
 }
 
 RM_ALIAS(File_write)
@@ -210,11 +258,25 @@ int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
     FILE_RW(write, 1, POS_INDIV, 0, 0, buf);
 }
 
+RM_ALIAS(File_write_c)
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Status *status)
+{
+    FILE_RW(write_c, 1, POS_INDIV, 0, 0, buf);
+}
+
 RM_ALIAS(File_write_all)
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                         MPI_Status *status)
 {
     FILE_RW(write_all, 1, POS_INDIV, 1, 0, buf);
+}
+
+RM_ALIAS(File_write_all_c)
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Status *status)
+{
+    FILE_RW(write_all_c, 1, POS_INDIV, 1, 0, buf);
 }
 
 RM_ALIAS(File_read_shared)
@@ -224,11 +286,25 @@ int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
     FILE_RW(read_shared, 0, POS_SHARED, 0, 0, buf);
 }
 
+RM_ALIAS(File_read_shared_c)
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status *status)
+{
+    FILE_RW(read_shared_c, 0, POS_SHARED, 0, 0, buf);
+}
+
 RM_ALIAS(File_write_shared)
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status)
 {
     FILE_RW(write_shared, 1, POS_SHARED, 0, 0, buf);
+}
+
+RM_ALIAS(File_write_shared_c)
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status)
+{
+    FILE_RW(write_shared_c, 1, POS_SHARED, 0, 0, buf);
 }
 
 RM_ALIAS(File_read_ordered)
@@ -238,11 +314,25 @@ int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datat
     FILE_RW(read_ordered, 0, POS_ORDERED, 0, 0, buf);
 }
 
+RM_ALIAS(File_read_ordered_c)
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Status *status)
+{
+    FILE_RW(read_ordered_c, 0, POS_ORDERED, 0, 0, buf);
+}
+
 RM_ALIAS(File_write_ordered)
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Status *status)
 {
     FILE_RW(write_ordered, 1, POS_ORDERED, 0, 0, buf);
+}
+
+RM_ALIAS(File_write_ordered_c)
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Status *status)
+{
+    FILE_RW(write_ordered_c, 1, POS_ORDERED, 0, 0, buf);
 }
 
 /* ---- nonblocking: the transfer runs on a worker (src/io/async.c) ----
@@ -321,7 +411,7 @@ static int file_ireq_poll(void *arg)
 }
 
 static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos,
-                    MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                    MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Request *request)
 {
     FILE_BEGIN_SHARED();
@@ -384,11 +474,25 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI
     FILE_IRW(iread_at, 0, POS_AT, offset, buf);
 }
 
+RM_ALIAS(File_iread_at_c)
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iread_at_c, 0, POS_AT, offset, buf);
+}
+
 RM_ALIAS(File_iwrite_at)
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request)
 {
     FILE_IRW(iwrite_at, 1, POS_AT, offset, buf);
+}
+
+RM_ALIAS(File_iwrite_at_c)
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iwrite_at_c, 1, POS_AT, offset, buf);
 }
 
 RM_ALIAS(File_iread_at_all)
@@ -398,6 +502,13 @@ int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
     FILE_IRW(iread_at_all, 0, POS_AT, offset, buf);
 }
 
+RM_ALIAS(File_iread_at_all_c)
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iread_at_all_c, 0, POS_AT, offset, buf);
+}
+
 RM_ALIAS(File_iwrite_at_all)
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request)
@@ -405,10 +516,24 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int
     FILE_IRW(iwrite_at_all, 1, POS_AT, offset, buf);
 }
 
+RM_ALIAS(File_iwrite_at_all_c)
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Request *request)
+{
+    FILE_IRW(iwrite_at_all_c, 1, POS_AT, offset, buf);
+}
+
 RM_ALIAS(File_iread)
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
     FILE_IRW(iread, 0, POS_INDIV, 0, buf);
+}
+
+RM_ALIAS(File_iread_c)
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Request *request)
+{
+    FILE_IRW(iread_c, 0, POS_INDIV, 0, buf);
 }
 
 RM_ALIAS(File_iwrite)
@@ -418,11 +543,25 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datat
     FILE_IRW(iwrite, 1, POS_INDIV, 0, buf);
 }
 
+RM_ALIAS(File_iwrite_c)
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Request *request)
+{
+    FILE_IRW(iwrite_c, 1, POS_INDIV, 0, buf);
+}
+
 RM_ALIAS(File_iread_all)
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                         MPI_Request *request)
 {
     FILE_IRW(iread_all, 0, POS_INDIV, 0, buf);
+}
+
+RM_ALIAS(File_iread_all_c)
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Request *request)
+{
+    FILE_IRW(iread_all_c, 0, POS_INDIV, 0, buf);
 }
 
 RM_ALIAS(File_iwrite_all)
@@ -432,6 +571,13 @@ int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype d
     FILE_IRW(iwrite_all, 1, POS_INDIV, 0, buf);
 }
 
+RM_ALIAS(File_iwrite_all_c)
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Request *request)
+{
+    FILE_IRW(iwrite_all_c, 1, POS_INDIV, 0, buf);
+}
+
 RM_ALIAS(File_iread_shared)
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Request *request)
@@ -439,9 +585,23 @@ int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datat
     FILE_IRW(iread_shared, 0, POS_SHARED, 0, buf);
 }
 
+RM_ALIAS(File_iread_shared_c)
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request *request)
+{
+    FILE_IRW(iread_shared_c, 0, POS_SHARED, 0, buf);
+}
+
 RM_ALIAS(File_iwrite_shared)
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
     FILE_IRW(iwrite_shared, 1, POS_SHARED, 0, buf);
+}
+
+RM_ALIAS(File_iwrite_shared_c)
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Request *request)
+{
+    FILE_IRW(iwrite_shared_c, 1, POS_SHARED, 0, buf);
 }

@@ -31,7 +31,10 @@ static int rma_op_common(const char *fn_name_, rma_args_t *a, MPI_Datatype oh, M
     if (request)
         *request = MPI_REQUEST_NULL;
     if (a->ocount < 0 || a->rcount < 0 || a->tcount < 0)
-        WIN_FAIL(w, MPI_ERR_COUNT, "negative count");
+        WIN_FAIL(w, MPI_ERR_COUNT, "negative %s %lld",
+                 a->tcount < 0 ? "target_count" : a->kind == RMA_OP_GET ? "origin_count"
+                                                  : a->ocount < 0 ? "origin_count" : "result_count",
+                 (long long)(a->tcount < 0 ? a->tcount : a->ocount < 0 ? a->ocount : a->rcount));
     int uses_origin = a->kind != RMA_OP_GET && !(a->kind == RMA_OP_GACC && a->oph == MPI_NO_OP);
     int uses_result = a->kind == RMA_OP_GET || a->kind == RMA_OP_GACC || a->kind == RMA_OP_CAS;
     if (uses_origin && !(a->odt = rma_type(oh)))
@@ -89,8 +92,8 @@ static int rma_op_common(const char *fn_name_, rma_args_t *a, MPI_Datatype oh, M
  * datatype lookups and the dispatch; anything else (including every
  * error) takes the general path, which checks and reports it. The target
  * part's address, or NULL. */
-static inline char *rma_seg_fast(MPI_Win win, int target, MPI_Aint disp, int ocount,
-                                 MPI_Datatype odt, int tcount, MPI_Datatype tdt, size_t *n,
+static inline char *rma_seg_fast(MPI_Win win, int target, MPI_Aint disp, MPI_Count ocount,
+                                 MPI_Datatype odt, MPI_Count tcount, MPI_Datatype tdt, size_t *n,
                                  win_t **wp, const dtype_t **dtp)
 {
     if (!mpi_state.initialized || mpi_state.finalized || rm_lock_enabled || odt != tdt ||
@@ -102,8 +105,9 @@ static inline char *rma_seg_fast(MPI_Win win, int target, MPI_Aint disp, int oco
     const dtype_t *dt = dtype_get(tdt);
     if (!dt || !dt->builtin || !dt->contig || dt->extent != (MPI_Aint)dt->size || dt->true_lb)
         return NULL;
-    int64_t off, bytes = (int64_t)ocount * (int64_t)dt->size;
-    if (disp < 0 || __builtin_mul_overflow((int64_t)disp, (int64_t)w->units[target], &off) ||
+    int64_t off, bytes;
+    if (__builtin_mul_overflow((int64_t)ocount, (int64_t)dt->size, &bytes) || disp < 0 ||
+        __builtin_mul_overflow((int64_t)disp, (int64_t)w->units[target], &off) ||
         off > (int64_t)w->sizes[target] - bytes || !rma_epoch_covers(w, target))
         return NULL;
     *n = (size_t)bytes;
@@ -112,41 +116,122 @@ static inline char *rma_seg_fast(MPI_Win win, int target, MPI_Aint disp, int oco
     return w->seg + w->seg_off[target] + off;
 }
 
-RM_ALIAS(Put)
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win)
+/* The operations, one implementation each for the int and the _c
+ * bindings (MPI_Count counts). */
+static int rma_put(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                   MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                   MPI_Request *request)
 {
     size_t n;
     win_t *w;
     const dtype_t *dt;
-    char *mem = rma_seg_fast(win, target_rank, target_disp, origin_count, origin_datatype,
-                             target_count, target_datatype, &n, &w, &dt);
+    char *mem = request ? NULL
+                        : rma_seg_fast(win, target_rank, target_disp, origin_count,
+                                       origin_datatype, target_count, target_datatype, &n, &w, &dt);
     if (mem) {
         memcpy(mem, origin_addr, n);
         return MPI_SUCCESS;
     }
     rma_args_t a = {.kind = RMA_OP_PUT, .obuf = origin_addr, .ocount = origin_count,
                     .target = target_rank, .disp = target_disp, .tcount = target_count};
-    return rma_op_common("MPI_Put", &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype, win, NULL);
+    return rma_op_common(fn, &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype, win, request);
 }
 
-RM_ALIAS(Get)
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+static int rma_get(const char *fn, void *origin_addr, MPI_Count origin_count,
+                   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                   MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                   MPI_Request *request)
 {
     size_t n;
     win_t *w;
     const dtype_t *dt;
-    const char *mem = rma_seg_fast(win, target_rank, target_disp, origin_count, origin_datatype,
-                                   target_count, target_datatype, &n, &w, &dt);
+    const char *mem = request ? NULL
+                              : rma_seg_fast(win, target_rank, target_disp, origin_count,
+                                             origin_datatype, target_count, target_datatype, &n,
+                                             &w, &dt);
     if (mem) {
         memcpy(origin_addr, mem, n);
         return MPI_SUCCESS;
     }
     rma_args_t a = {.kind = RMA_OP_GET, .rbuf = origin_addr, .rcount = origin_count,
                     .target = target_rank, .disp = target_disp, .tcount = target_count};
-    return rma_op_common("MPI_Get", &a, MPI_DATATYPE_NULL, origin_datatype, target_datatype, win, NULL);
+    return rma_op_common(fn, &a, MPI_DATATYPE_NULL, origin_datatype, target_datatype, win, request);
+}
+
+static int rma_acc(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                   MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                   MPI_Request *request)
+{
+    size_t n;
+    win_t *w;
+    const dtype_t *dt;
+    char *mem = op == MPI_NO_OP || request
+                    ? NULL
+                    : rma_seg_fast(win, target_rank, target_disp, origin_count, origin_datatype,
+                                   target_count, target_datatype, &n, &w, &dt);
+    const op_t *o = mem ? op_get(op) : NULL;
+    if (o && o->builtin && rma_seg_acc(w, target_rank, mem, origin_addr, origin_count, dt, o, n) ==
+                               MPI_SUCCESS)
+        return MPI_SUCCESS;
+    rma_args_t a = {.kind = RMA_OP_ACC, .obuf = origin_addr, .ocount = origin_count,
+                    .target = target_rank, .disp = target_disp, .tcount = target_count, .oph = op};
+    return rma_op_common(fn, &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype, win, request);
+}
+
+static int rma_get_acc(const char *fn, const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                       MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win, MPI_Request *request)
+{
+    rma_args_t a = {.kind = RMA_OP_GACC, .obuf = origin_addr, .ocount = origin_count,
+                    .rbuf = result_addr, .rcount = result_count, .target = target_rank,
+                    .disp = target_disp, .tcount = target_count, .oph = op};
+    return rma_op_common(fn, &a, origin_datatype, result_datatype, target_datatype, win, request);
+}
+
+/* The request-based forms need somewhere to put the request. */
+#define RMA_CHECK_REQUEST(fn)                                                        \
+    do {                                                                             \
+        if (!request)                                                                \
+            return mpi_win_raise(rma_win_get(win), MPI_ERR_ARG, fn, "request is NULL"); \
+    } while (0)
+
+RM_ALIAS(Put)
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    return rma_put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                   target_count, target_datatype, win, NULL);
+}
+
+RM_ALIAS(Put_c)
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return rma_put("MPI_Put_c", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, NULL);
+}
+
+RM_ALIAS(Get)
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return rma_get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                   target_count, target_datatype, win, NULL);
+}
+
+RM_ALIAS(Get_c)
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return rma_get("MPI_Get_c", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, NULL);
 }
 
 RM_ALIAS(Accumulate)
@@ -154,21 +239,17 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    size_t n;
-    win_t *w;
-    const dtype_t *dt;
-    char *mem = op == MPI_NO_OP ? NULL
-                                : rma_seg_fast(win, target_rank, target_disp, origin_count,
-                                               origin_datatype, target_count, target_datatype, &n,
-                                               &w, &dt);
-    const op_t *o = mem ? op_get(op) : NULL;
-    if (o && o->builtin && rma_seg_acc(w, target_rank, mem, origin_addr, origin_count, dt, o, n) ==
-                               MPI_SUCCESS)
-        return MPI_SUCCESS;
-    rma_args_t a = {.kind = RMA_OP_ACC, .obuf = origin_addr, .ocount = origin_count,
-                    .target = target_rank, .disp = target_disp, .tcount = target_count, .oph = op};
-    return rma_op_common("MPI_Accumulate", &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype,
-                         win, NULL);
+    return rma_acc("MPI_Accumulate", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, op, win, NULL);
+}
+
+RM_ALIAS(Accumulate_c)
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    return rma_acc("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, op, win, NULL);
 }
 
 RM_ALIAS(Get_accumulate)
@@ -177,11 +258,21 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    rma_args_t a = {.kind = RMA_OP_GACC, .obuf = origin_addr, .ocount = origin_count,
-                    .rbuf = result_addr, .rcount = result_count, .target = target_rank,
-                    .disp = target_disp, .tcount = target_count, .oph = op};
-    return rma_op_common("MPI_Get_accumulate", &a, origin_datatype, result_datatype,
-                         target_datatype, win, NULL);
+    return rma_get_acc("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype,
+                       result_addr, result_count, result_datatype, target_rank, target_disp,
+                       target_count, target_datatype, op, win, NULL);
+}
+
+RM_ALIAS(Get_accumulate_c)
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                          MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
+{
+    return rma_get_acc("MPI_Get_accumulate_c", origin_addr, origin_count, origin_datatype,
+                       result_addr, result_count, result_datatype, target_rank, target_disp,
+                       target_count, target_datatype, op, win, NULL);
 }
 
 RM_ALIAS(Fetch_and_op)
@@ -228,12 +319,19 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    if (!request)
-        return mpi_win_raise(rma_win_get(win), MPI_ERR_ARG, "MPI_Rput", "request is NULL");
-    rma_args_t a = {.kind = RMA_OP_PUT, .obuf = origin_addr, .ocount = origin_count,
-                    .target = target_rank, .disp = target_disp, .tcount = target_count};
-    return rma_op_common("MPI_Rput", &a, origin_datatype, MPI_DATATYPE_NULL, target_datatype, win,
-                         request);
+    RMA_CHECK_REQUEST("MPI_Rput");
+    return rma_put("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, request);
+}
+
+RM_ALIAS(Rput_c)
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    RMA_CHECK_REQUEST("MPI_Rput_c");
+    return rma_put("MPI_Rput_c", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, request);
 }
 
 RM_ALIAS(Rget)
@@ -241,12 +339,19 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
-    if (!request)
-        return mpi_win_raise(rma_win_get(win), MPI_ERR_ARG, "MPI_Rget", "request is NULL");
-    rma_args_t a = {.kind = RMA_OP_GET, .rbuf = origin_addr, .rcount = origin_count,
-                    .target = target_rank, .disp = target_disp, .tcount = target_count};
-    return rma_op_common("MPI_Rget", &a, MPI_DATATYPE_NULL, origin_datatype, target_datatype, win,
-                         request);
+    RMA_CHECK_REQUEST("MPI_Rget");
+    return rma_get("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, request);
+}
+
+RM_ALIAS(Rget_c)
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    RMA_CHECK_REQUEST("MPI_Rget_c");
+    return rma_get("MPI_Rget_c", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, win, request);
 }
 
 RM_ALIAS(Raccumulate)
@@ -254,12 +359,20 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    if (!request)
-        return mpi_win_raise(rma_win_get(win), MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
-    rma_args_t a = {.kind = RMA_OP_ACC, .obuf = origin_addr, .ocount = origin_count,
-                    .target = target_rank, .disp = target_disp, .tcount = target_count, .oph = op};
-    return rma_op_common("MPI_Raccumulate", &a, origin_datatype, MPI_DATATYPE_NULL,
-                         target_datatype, win, request);
+    RMA_CHECK_REQUEST("MPI_Raccumulate");
+    return rma_acc("MPI_Raccumulate", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, op, win, request);
+}
+
+RM_ALIAS(Raccumulate_c)
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win, MPI_Request *request)
+{
+    RMA_CHECK_REQUEST("MPI_Raccumulate_c");
+    return rma_acc("MPI_Raccumulate_c", origin_addr, origin_count, origin_datatype, target_rank,
+                   target_disp, target_count, target_datatype, op, win, request);
 }
 
 RM_ALIAS(Rget_accumulate)
@@ -269,13 +382,23 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                          MPI_Request *request)
 {
-    if (!request)
-        return mpi_win_raise(rma_win_get(win), MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
-    rma_args_t a = {.kind = RMA_OP_GACC, .obuf = origin_addr, .ocount = origin_count,
-                    .rbuf = result_addr, .rcount = result_count, .target = target_rank,
-                    .disp = target_disp, .tcount = target_count, .oph = op};
-    return rma_op_common("MPI_Rget_accumulate", &a, origin_datatype, result_datatype,
-                         target_datatype, win, request);
+    RMA_CHECK_REQUEST("MPI_Rget_accumulate");
+    return rma_get_acc("MPI_Rget_accumulate", origin_addr, origin_count, origin_datatype,
+                       result_addr, result_count, result_datatype, target_rank, target_disp,
+                       target_count, target_datatype, op, win, request);
+}
+
+RM_ALIAS(Rget_accumulate_c)
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
+                           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    RMA_CHECK_REQUEST("MPI_Rget_accumulate_c");
+    return rma_get_acc("MPI_Rget_accumulate_c", origin_addr, origin_count, origin_datatype,
+                       result_addr, result_count, result_datatype, target_rank, target_disp,
+                       target_count, target_datatype, op, win, request);
 }
 
 /* ---- synchronisation -------------------------------------------------------- */

@@ -3,6 +3,7 @@
 #include "comm/attr.h"
 #include "mpi/win_impl.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static const char *const win_hint_keys[][2] = {
 
 /* ---- creation ------------------------------------------------------------ */
 
-static int win_create_common(const char *fn_name_, void *base, MPI_Aint size, int disp_unit,
+static int win_create_common(const char *fn_name_, void *base, MPI_Aint size, MPI_Aint disp_unit,
                              MPI_Info info, MPI_Comm comm, int flavor, void *baseptr, MPI_Win *win)
 {
     MPI_BEGIN_SHARED();
@@ -53,7 +54,7 @@ static int win_create_common(const char *fn_name_, void *base, MPI_Aint size, in
         if (size < 0)
             MPI_FAIL(c, MPI_ERR_SIZE, "negative size %ld", (long)size);
         if (disp_unit <= 0)
-            MPI_FAIL(c, MPI_ERR_DISP, "displacement unit %d is not positive", disp_unit);
+            MPI_FAIL(c, MPI_ERR_DISP, "displacement unit %ld is not positive", (long)disp_unit);
     }
     CHECK_ARG(c, flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_DYNAMIC || baseptr,
               "baseptr is NULL");
@@ -102,6 +103,31 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
                              MPI_WIN_FLAVOR_SHARED, baseptr, win);
 }
 
+/* MPI-4.1: the displacement unit as an MPI_Aint */
+RM_ALIAS(Win_create_c)
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win)
+{
+    return win_create_common("MPI_Win_create_c", base, size, disp_unit, info, comm,
+                             MPI_WIN_FLAVOR_CREATE, NULL, win);
+}
+
+RM_ALIAS(Win_allocate_c)
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win)
+{
+    return win_create_common("MPI_Win_allocate_c", NULL, size, disp_unit, info, comm,
+                             MPI_WIN_FLAVOR_ALLOCATE, baseptr, win);
+}
+
+RM_ALIAS(Win_allocate_shared_c)
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win)
+{
+    return win_create_common("MPI_Win_allocate_shared_c", NULL, size, disp_unit, info, comm,
+                             MPI_WIN_FLAVOR_SHARED, baseptr, win);
+}
+
 RM_ALIAS(Win_create_dynamic)
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
@@ -109,20 +135,51 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
                              MPI_WIN_FLAVOR_DYNAMIC, NULL, win);
 }
 
-RM_ALIAS(Win_shared_query)
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+static int win_shared_query_common(const char *fn_name_, MPI_Win win, int rank, MPI_Aint *size,
+                                   MPI_Aint *disp_unit, int int_unit, void *baseptr)
 {
-    MPI_BEGIN("MPI_Win_shared_query");
+    MPI_BEGIN_SHARED();
     win_t *w;
     CHECK_WIN(w, win);
-    if (!size || !disp_unit || !baseptr)
-        WIN_FAIL(w, MPI_ERR_ARG, "size, disp_unit or baseptr is NULL");
+    if (!size)
+        WIN_FAIL(w, MPI_ERR_ARG, "size is NULL");
+    if (!disp_unit)
+        WIN_FAIL(w, MPI_ERR_ARG, "disp_unit is NULL");
+    if (!baseptr)
+        WIN_FAIL(w, MPI_ERR_ARG, "baseptr is NULL");
     if (w->flavor != MPI_WIN_FLAVOR_SHARED)
         WIN_FAIL(w, MPI_ERR_RMA_FLAVOR, "not a window of MPI_Win_allocate_shared");
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
         WIN_FAIL(w, MPI_ERR_RANK, "invalid rank %d (window of %d processes)", rank, w->size);
-    rma_win_shared_query(w, rank, size, disp_unit, baseptr);
+    MPI_Aint sz, unit;
+    void *base;
+    rma_win_shared_query(w, rank, &sz, &unit, &base);
+    if (int_unit && unit > INT_MAX)
+        WIN_FAIL(w, MPI_ERR_VALUE_TOO_LARGE,
+                 "displacement unit %ld does not fit an int: use MPI_Win_shared_query_c", (long)unit);
+    *size = sz;
+    *disp_unit = unit;
+    *(void **)baseptr = base;
     MPI_END();
+}
+
+RM_ALIAS(Win_shared_query)
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_Aint unit = 0;
+    int rc = win_shared_query_common("MPI_Win_shared_query", win, rank, size,
+                                     disp_unit ? &unit : NULL, 1, baseptr);
+    if (rc == MPI_SUCCESS)
+        *disp_unit = (int)unit;
+    return rc;
+}
+
+RM_ALIAS(Win_shared_query_c)
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    return win_shared_query_common("MPI_Win_shared_query_c", win, rank, size, disp_unit, 0,
+                                   baseptr);
 }
 
 RM_ALIAS(Win_attach)
@@ -271,7 +328,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
     }
     /* refreshed at each query: a program writing through it changes nothing */
     w->attr_size = w->len;
-    w->attr_unit = w->disp_unit;
+    w->attr_unit = w->disp_unit > INT_MAX ? INT_MAX : (int)w->disp_unit;
     w->attr_flavor = w->flavor;
     w->attr_model = w->model;
     *(void **)attribute_val = v;

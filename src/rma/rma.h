@@ -40,11 +40,11 @@ typedef struct win {
     int rank, size;     /* in comm */
     char *base;
     MPI_Aint len;       /* this rank's size */
-    int disp_unit;
+    MPI_Aint disp_unit;
     int flavor;         /* MPI_WIN_FLAVOR_* */
     int model;          /* MPI_WIN_UNIFIED */
     MPI_Aint *sizes;    /* every rank's size and disp_unit (origin-side range checks) */
-    int *units;
+    MPI_Aint *units;
     uint64_t *bases;    /* every rank's base address and process id (one-host direct access) */
     int *pids;
     int direct_off;     /* the kernel refused cross-process copies: use active messages */
@@ -59,7 +59,7 @@ typedef struct win {
     char name[MPI_MAX_OBJECT_NAME];
     struct attr_list *attrs;
     MPI_Aint attr_size; /* what the predefined attributes point at */
-    int attr_unit, attr_flavor, attr_model;
+    int attr_unit, attr_flavor, attr_model; /* attr_unit: an int, saturated at INT_MAX */
     /* origin side */
     int fence;          /* an epoch opened by MPI_Win_fence is on */
     group_t *access;    /* MPI_Win_start's group (ranks of comm in `acc_ranks`) */
@@ -95,10 +95,10 @@ win_t *rma_win_by_id(uint32_t id);
  * noncontig: this rank allows a shared window's parts not to follow each
  * other (alloc_shared_noncontig); they start on cache lines if all allow it.
  * RM_ERR_UNSUPPORTED: a shared window whose ranks are not all on one host. */
-rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit, int flavor,
+rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, MPI_Aint disp_unit, int flavor,
                            int noncontig, win_t **out);
 rm_status_t rma_win_free(win_t *w); /* collective; the caller checked the epochs */
-void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, int *unit, void *baseptr);
+void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, MPI_Aint *unit, void *baseptr);
 rm_status_t rma_win_attach(win_t *w, void *base, MPI_Aint size);
 rm_status_t rma_win_detach(win_t *w, const void *base); /* RM_ERR_NOT_FOUND */
 /* Target memory for [disp, disp + span) of my window, NULL if outside it

@@ -130,15 +130,15 @@ static dtype_t *rma_dtype_dec(rma_rd_t *r, int depth)
     if (kind != DTYPE_BLOCKS || !rma_get64(r, &a) || a < 0 || a > (r->end - r->p) / 16)
         return NULL;
     int n = (int)a;
-    int *blens = calloc((size_t)(n ? n : 1), sizeof *blens);
+    MPI_Count *blens = calloc((size_t)(n ? n : 1), sizeof *blens);
     MPI_Aint *displs = calloc((size_t)(n ? n : 1), sizeof *displs);
     dtype_t **kids = calloc((size_t)(n ? n : 1), sizeof *kids);
     dtype_t *t = NULL;
     int ok = blens && displs && kids;
     for (int i = 0; ok && i < n; i++) {
-        ok = rma_get64(r, &b) && rma_get64(r, &c) && b >= 0 && b <= INT_MAX;
+        ok = rma_get64(r, &b) && rma_get64(r, &c) && b >= 0;
         if (ok) {
-            blens[i] = (int)b;
+            blens[i] = (MPI_Count)b;
             displs[i] = (MPI_Aint)c;
         }
     }

@@ -9,6 +9,7 @@
 #include "util/lock.h"
 #include "util/log.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,7 @@ static int rma_same_host(const comm_t *c)
     return 1;
 }
 
-rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit, int flavor,
+rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, MPI_Aint disp_unit, int flavor,
                            int noncontig, win_t **out)
 {
     *out = NULL;
@@ -238,7 +239,7 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
         if (!all[NX * r + 2])
             st = RM_ERR_NOMEM;
         w->sizes[r] = all[NX * r];
-        w->units[r] = (int)all[NX * r + 1];
+        w->units[r] = all[NX * r + 1];
         w->bases[r] = (uint64_t)all[NX * r + 3];
         w->pids[r] = (int)all[NX * r + 4];
         w->noncontig &= all[NX * r + 5] != 0;
@@ -268,7 +269,7 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, int disp_unit
         return st;
     }
     w->attr_size = w->len;
-    w->attr_unit = w->disp_unit;
+    w->attr_unit = w->disp_unit > INT_MAX ? INT_MAX : (int)w->disp_unit;
     w->attr_flavor = w->flavor;
     w->attr_model = w->model;
     *out = w;
@@ -292,7 +293,7 @@ rm_status_t rma_win_free(win_t *w)
     return st;
 }
 
-void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, int *unit, void *baseptr)
+void rma_win_shared_query(win_t *w, int rank, MPI_Aint *size, MPI_Aint *unit, void *baseptr)
 {
     if (rank == MPI_PROC_NULL) {
         rank = -1;

@@ -13,31 +13,8 @@ lib=$1 mpich=${2:-/usr/lib/x86_64-linux-gnu/libmpich.so.12} here=$(cd "$(dirname
 [ -f "$lib" ] || { echo "FAIL: $lib not found"; exit 1; }
 # Families, or single functions, still to come, by the work that brings them.
 pending_families=""
-# The large-count (_c) forms still to come, one by one (the family is
-# partly there: docs/large-counts.md).
-pending_functions="MPIX_Comm_agree MPIX_Comm_failure_ack MPIX_Comm_failure_get_acked MPIX_Comm_revoke
-                   MPIX_Comm_shrink
-                   MPI_Accumulate_c MPI_File_get_type_extent_c MPI_File_iread_all_c
-                   MPI_File_iread_at_all_c MPI_File_iread_at_c MPI_File_iread_c
-                   MPI_File_iread_shared_c MPI_File_iwrite_all_c MPI_File_iwrite_at_all_c
-                   MPI_File_iwrite_at_c MPI_File_iwrite_c MPI_File_iwrite_shared_c
-                   MPI_File_read_all_begin_c MPI_File_read_all_c MPI_File_read_at_all_begin_c
-                   MPI_File_read_at_all_c MPI_File_read_at_c MPI_File_read_c
-                   MPI_File_read_ordered_begin_c MPI_File_read_ordered_c MPI_File_read_shared_c
-                   MPI_File_write_all_begin_c MPI_File_write_all_c MPI_File_write_at_all_begin_c
-                   MPI_File_write_at_all_c MPI_File_write_at_c MPI_File_write_c
-                   MPI_File_write_ordered_begin_c MPI_File_write_ordered_c MPI_File_write_shared_c
-                   MPI_Get_accumulate_c MPI_Get_c MPI_Pack_c MPI_Pack_external_c
-                   MPI_Pack_external_size_c MPI_Pack_size_c MPI_Put_c MPI_Raccumulate_c
-                   MPI_Register_datarep_c MPI_Rget_accumulate_c MPI_Rget_c MPI_Rput_c
-                   MPI_Type_contiguous_c MPI_Type_create_darray_c MPI_Type_create_hindexed_block_c
-                   MPI_Type_create_hindexed_c MPI_Type_create_hvector_c
-                   MPI_Type_create_indexed_block_c MPI_Type_create_resized_c
-                   MPI_Type_create_struct_c MPI_Type_create_subarray_c MPI_Type_get_contents_c
-                   MPI_Type_get_envelope_c MPI_Type_get_extent_c MPI_Type_get_true_extent_c
-                   MPI_Type_indexed_c MPI_Type_size_c MPI_Type_vector_c MPI_Unpack_c
-                   MPI_Unpack_external_c MPI_Win_allocate_c MPI_Win_allocate_shared_c
-                   MPI_Win_create_c MPI_Win_shared_query_c"
+pending_functions="MPIX_Comm_agree MPIX_Comm_failure_ack MPIX_Comm_failure_get_acked
+                   MPIX_Comm_revoke MPIX_Comm_shrink"
 defined=$(nm -D --defined-only "$lib" | awk '$2 == "T" || $2 == "W" || $2 == "i" {print $3}' | sed 's/@.*//' | sort -u)
 fail=0 missing=() total=0 present=0
 is_pending() { # NAME FAMILY

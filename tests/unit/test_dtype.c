@@ -93,7 +93,7 @@ int main(void)
     EXPECT(v->size == 24 && v->extent == 40 && !v->contig && v->nelems == 6, "vector summary");
 
     /* struct {2 int @0, double @8, 3 char @20}, the flat path */
-    int bl[3] = {2, 1, 3};
+    MPI_Count bl[3] = {2, 1, 3};
     MPI_Aint dp[3] = {0, 8, 20};
     dtype_t *kids[3] = {i4, d8, c1};
     dtype_t *st = dtype_create(MPI_COMBINER_STRUCT, 3, bl, dp, kids, 0, NULL, 0, NULL, 0, NULL);
@@ -103,7 +103,7 @@ int main(void)
     /* vector of structs with a negative stride, then hindexed of those, resized, contiguous */
     dtype_t *vs = vec(5, 2, -60, st);
     check_pieces("vector(struct)", vs, 3);
-    int bl2[3] = {1, 2, 1};
+    MPI_Count bl2[3] = {1, 2, 1};
     MPI_Aint dp2[3] = {1000, 0, 3000};
     dtype_t *k2[3] = {vs, vs, st};
     dtype_t *hi = dtype_create(MPI_COMBINER_HINDEXED, 3, bl2, dp2, k2, 0, NULL, 0, NULL, 0, NULL);
@@ -123,7 +123,7 @@ int main(void)
     EXPECT(big->nblocks == 0, "a 300-run type is not flattened");
     dtype_t *nest = vec(4, 2, 10000, big);
     check_pieces("vector(vector(300 doubles))", nest, 3);
-    int bl3[2] = {3, 1};
+    MPI_Count bl3[2] = {3, 1};
     MPI_Aint dp3[2] = {0, 40000};
     dtype_t *k3[2] = {big, i4};
     dtype_t *mix = dtype_create(MPI_COMBINER_STRUCT, 2, bl3, dp3, k3, 0, NULL, 0, NULL, 0, NULL);

@@ -26,7 +26,7 @@ static dtype_t *vec(MPI_Count count, MPI_Count blen, MPI_Aint stride, dtype_t *o
     return dtype_vector(MPI_COMBINER_HVECTOR, count, blen, stride, old, 0, NULL, 0, NULL, 0, NULL);
 }
 
-static dtype_t *strct(int n, const int *blens, const MPI_Aint *displs, dtype_t **kids)
+static dtype_t *strct(int n, const MPI_Count *blens, const MPI_Aint *displs, dtype_t **kids)
 {
     return dtype_create(MPI_COMBINER_STRUCT, n, blens, displs, kids, 0, NULL, 0, NULL, 0, NULL);
 }
@@ -99,7 +99,7 @@ int main(void)
     dtype_t *neg = vec(5, 1, -16, i4);
     roundtrip("negative stride", neg, 2);
 
-    int blens[3] = {2, 1, 3};
+    MPI_Count blens[3] = {2, 1, 3};
     MPI_Aint displs[3] = {0, 24, 40};
     dtype_t *kids[3] = {i4, d8, c1};
     dtype_t *s = strct(3, blens, displs, kids);
@@ -108,7 +108,7 @@ int main(void)
     dtype_t *r = dtype_resized(s, -8, 80);
     roundtrip("resized struct", r, 3);
     dtype_t *kids2[2] = {v, r};
-    int blens2[2] = {1, 2};
+    MPI_Count blens2[2] = {1, 2};
     MPI_Aint displs2[2] = {8, 400};
     dtype_t *nest = strct(2, blens2, displs2, kids2);
     roundtrip("struct of a vector and a resized struct", nest, 2);

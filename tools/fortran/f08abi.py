@@ -69,7 +69,9 @@ def gen_f08_entry(f, sym, g):
                 "RM_FALIAS(%s, %s)" % (mpi_f08, pmpi_f08)]
     if not g.has_ierror(f) or f.ret != "int":
         sys.exit("gen.py: %s: a buffer argument without ierror" % f.name)
-    pack = "0" if F08_NO_PACK.match(f.name) else "1"
+    # a large-count form (MPI_Isend_c) treats its buffers as its int form does
+    base = re.sub(r"_c$", "", f.name)
+    pack = "0" if F08_NO_PACK.match(base) else "1"
     bufnames = {"f_" + a.name for a in bufs}
     decl = ["const struct f_gfc_desc *" + n if n in bufnames else p for p, n in zip(params, names)]
     out = ["RM_FEXPORT void %s(%s)" % (mpi_f08, ", ".join(decl)), "{"]
@@ -83,7 +85,7 @@ def gen_f08_entry(f, sym, g):
     for a in bufs:
         cnt, dt = F08_TYPED.get(a.name, (None, None))
         mode = F08_BUF_KINDS[a.kind]
-        if pack == "0" and f.name.endswith("_end"):
+        if pack == "0" and base.endswith("_end"):
             mode = "F_SECT_ADDR"  # the data were described at _begin
         if (pack == "0" and mode != "F_SECT_ADDR" and argkinds.get(dt) != "h.datatype"
                 and argkinds.get("datatype") == "h.datatype"):
@@ -95,8 +97,18 @@ def gen_f08_entry(f, sym, g):
             if argkinds.get(cnt) == "int" and a.name in F08_WHOLE:
                 out.append("    MPI_Fint c_%s = *f_%s;" % (cnt, cnt))
                 repl["f_" + cnt] = cref = "&c_" + cnt
+            elif argkinds.get(cnt) == "count" and a.name in F08_WHOLE and base != f.name:
+                # a large-count form's COUNT: past INT_MAX it matches no section
+                # (f_sect_typed then refuses a 2-d one); 1 when it covers the section
+                # (MPI_Psend_init's MPI_Count COUNT is per partition: left alone)
+                out.append("    MPI_Fint c_%s = *f_%s >= 0 && *f_%s <= INT_MAX ? (MPI_Fint)*f_%s : -1;"
+                           % (cnt, cnt, cnt, cnt))
+                cref = "&c_" + cnt
             out.append('    if (rc == MPI_SUCCESS) rc = f_sect_typed("%s", f_%s, %s, &c_%s, &s_%s, &a_%s);'
                        % (f.name, a.name, cref, dt, a.name, a.name))
+            if cref == "&c_" + cnt and argkinds.get(cnt) == "count":
+                out.append("    MPI_Count w_%s = c_%s == 1 ? 1 : *f_%s;" % (cnt, cnt, cnt))
+                repl["f_" + cnt] = "&w_" + cnt
         else:
             out.append('    if (rc == MPI_SUCCESS) rc = f_sect_begin("%s", f_%s, %s, %s, &s_%s, &a_%s);'
                        % (f.name, a.name, mode, pack, a.name, a.name))

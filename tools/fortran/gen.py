@@ -42,6 +42,10 @@ class Arg:
 class Func:
     def __init__(self, name, args, ret, hand, fortran):
         self.name, self.args, self.ret, self.hand, self.fortran = name, args, ret, hand, fortran
+        # a large-count form (MPI_X_c) that mpi_f08 binds: the generic interface
+        # its specific joins (MPI_X, or its own name when the two cannot be told
+        # apart); None otherwise (set by mark_overloads)
+        self.f08_generic = None
 
 
 def parse_api(path):
@@ -61,7 +65,20 @@ def parse_api(path):
             n, _, k = a.partition(":")
             args.append(Arg(n, k))
         funcs.append(Func(m.group(1), args, m.group(3) or "int", bool(m.group(4)), fortran))
+    mark_overloads(funcs)
     return funcs
+
+
+def mark_overloads(funcs):
+    """A "!" line MPI_X_c whose MPI_X has a Fortran binding is MPI_X's
+    large-count form: mpi_f08 (only) overloads MPI_X with it (MPI-4.1 19.2),
+    whatever family it belongs to."""
+    byname = {f.name: f for f in funcs}
+    for f in funcs:
+        base = byname.get(f.name[:-2]) if f.name.endswith("_c") else None
+        if f.fortran or f.hand or f.ret != "int" or base is None or not base.fortran or base.hand:
+            continue
+        f.f08_generic = base.name if f08_distinguishable(f, base) else f.name
 
 
 # ---------------------------------------------------------------- C types
@@ -281,7 +298,7 @@ def gen_c(funcs):
     out = ["/* %s */" % MANGLE_NOTE,
            "/* Fortran bindings of the C API: one body per function, the other spellings",
            " * (pmpi_x_, mpi_x, mpi_x__, MPI_X, ...) are aliases of it. */",
-           '#include "fortran.h"', ""]
+           '#include "fortran.h"', "#include <limits.h>", ""]
     # == and /= of mpi_f08 handles (one INTEGER each)
     out.append("RM_FEXPORT MPI_Fint mpi_f08_eq_comm_(const MPI_Fint *a, const MPI_Fint *b) { return *a == *b; }")
     out.append("RM_FEXPORT MPI_Fint mpi_f08_ne_comm_(const MPI_Fint *a, const MPI_Fint *b) { return *a != *b; }")
@@ -290,6 +307,9 @@ def gen_c(funcs):
         out.append("RM_FALIAS(mpi_f08_ne_comm_, mpi_f08_ne_%s_)" % h)
     out.append("")
     for f in funcs:
+        if f.f08_generic:
+            out += gen_f08_large(f)
+            continue
         if not f.fortran:
             continue
         low = f.name.lower()
@@ -328,6 +348,21 @@ def gen_c(funcs):
         out.append("")
     out += gen_f08_module_procs()
     return "\n".join(out) + "\n"
+
+
+def gen_f08_large(f):
+    """A large-count form's mpi_f08 entry point only (mpi_x_c_f08_ or
+    mpi_x_c_f08ts_): mpif.h and the mpi module have no such overloads."""
+    out = []
+    sym = "f08c_" + f.name.lower()
+    if not any(a.kind == "detach_buf" for a in f.args):  # that entry calls MPI_X_c itself
+        pre, call, post, fails = c_body(f)
+        out += ["static void %s(%s)" % (sym, ", ".join(fortran_params(f))), "{"]
+        out += ["    " + s for s in pre]
+        out.append("    int rc = %s%s(%s);" % ("".join(x + " : " for x in fails), f.name, ", ".join(call)))
+        out += ["    " + s for s in post]
+        out += ["    if (ierr) *ierr = rc;", "}"]
+    return out + gen_f08_entry(f, sym, sys.modules[__name__]) + [""]
 
 
 # ---------------------------------------------------------------- constants
@@ -640,6 +675,32 @@ def f08_procedure(f, spec):
     return head, decls, end
 
 
+def f08_tkr(a):
+    """Type, kind and rank of a's mpi_f08 dummy as generic resolution sees
+    them ("*": matches anything); None when a is not a dummy. The kinds are
+    those of FORTRAN_ONLY: MPI_COUNT_KIND is MPI_ADDRESS_KIND is 8."""
+    d = f08_decl(a)
+    if not d:
+        return None
+    t, _, rest = d[-1].partition(" :: ")
+    if t.startswith(("TYPE(*)", "EXTERNAL")):
+        return "*"
+    kinds = dict(FORTRAN_ONLY)
+    t = re.sub(r"MPI_[A-Z]+_KIND", lambda m: str(kinds[m.group(0)]), t)
+    t = {"INTEGER": "INTEGER(KIND=4)", "LOGICAL": "LOGICAL(KIND=4)"}.get(t, t)
+    rank = rest.count(",") + 1 if "(" in rest else 0
+    return t, rank
+
+
+def f08_distinguishable(f, g):
+    """Whether a generic may hold the mpi_f08 specifics of f and g: some
+    argument position where their dummies differ in type, kind or rank (the
+    dummies have the same names, so position and name agree)."""
+    tf = [x for x in map(f08_tkr, f.args) if x is not None]
+    tg = [x for x in map(f08_tkr, g.args) if x is not None]
+    return any(x != "*" and y != "*" and x != y for x, y in zip(tf, tg))
+
+
 def gen_module_f08(funcs, header):
     """mpi_f08: handles are sequence types holding the same integer, MPI_Status
     is laid out as the C struct, so the same wrappers serve both modules."""
@@ -699,14 +760,22 @@ def gen_module_f08(funcs, header):
             "      TYPE(*), DIMENSION(..) :: buf",
             "    END SUBROUTINE MPI_F_SYNC_REG_f08ts",
             "  END INTERFACE MPI_F_SYNC_REG"]
+    # a large-count form joins its int form's generic (MPI_Send_c_f08ts beside
+    # MPI_Send_f08ts: the kind of COUNT picks one) or, when no argument tells
+    # them apart, is a generic of its own name (MPI_Op_create_c)
+    generics = {}
     for f in funcs:
-        if not f.fortran:
-            continue
-        spec = f08_names(f)[0].rstrip("_").replace(f.name.lower(), f.name)
-        head, decls, end = f08_procedure(f, spec)
-        out += ["  INTERFACE " + f.name, "    " + head, "      IMPORT"]
-        out += ["      " + d for _, d in decls]
-        out += ["    " + end, "  END INTERFACE " + f.name]
+        if f.fortran or f.f08_generic:
+            generics.setdefault(f.name if f.fortran else f.f08_generic, []).append(f)
+    for name, specs in generics.items():
+        out.append("  INTERFACE " + name)
+        for f in specs:
+            spec = f08_names(f)[0].rstrip("_").replace(f.name.lower(), f.name)
+            head, decls, end = f08_procedure(f, spec)
+            out += ["    " + head, "      IMPORT"]
+            out += ["      " + d for _, d in decls]
+            out.append("    " + end)
+        out.append("  END INTERFACE " + name)
     out += sizeof_interface(True)
     out.append("END MODULE mpi_f08")
     res = []

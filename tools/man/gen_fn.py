@@ -167,8 +167,8 @@ def inline(s):
     return re.sub(r"\b((?:P?MPIX?|RAILMPI)_\w+)", r"\\fB\1\\fR", esc(s))
 
 
-def f08_lines(f, dirs):
-    head, decls, end = gen.f08_procedure(f, f.name)
+def f08_lines(f, dirs, spec=None):
+    head, decls, end = gen.f08_procedure(f, spec or f.name)
     lines = ["USE mpi_f08"]
     while len(head) > 72:  # free-form continuation, as the manual's lines are narrow
         cut = head.rfind(", ", 0, 70) + 1
@@ -206,11 +206,19 @@ def page(f, decl, desc, params, fam, version, seealso, pending, anytime, proc_ft
         rows.append((a.name, d, text))
     if f.fortran:
         lines += [".SS Fortran 2008", ".nf"] + [esc(x) for x in f08_lines(f, dirs)] + [".fi"]
+    elif f.f08_generic:
+        # a large-count form: a specific of the generic MPI_X (or of its own name)
+        lines += [".SS Fortran 2008", ".nf"] + [esc(x) for x in f08_lines(f, dirs, f.f08_generic)] + [".fi"]
+        if f.f08_generic == name:
+            lines += ["Called by this name: no argument tells it from %s's specific." % esc(name[:-2])]
+        else:
+            lines += ["%s with INTEGER(KIND=MPI_COUNT_KIND) counts calls this form; mpif.h and "
+                      "the mpi module have only the INTEGER one." % esc(name[:-2])]
     elif name in pending:
         lines += [".SS Fortran", "railmpi has no Fortran binding of this function yet."]
     elif name.endswith("_c"):
         lines += [".SS Fortran", "In Fortran the standard overloads %s with INTEGER(KIND=MPI_COUNT_KIND) "
-                  "arguments; railmpi's modules do not have that form yet." % esc(name[:-2])]
+                  "arguments; railmpi's mpi_f08 module does not have that form yet." % esc(name[:-2])]
     elif name.startswith("MPIX_"):
         lines += [".SS Fortran", "This extension has no Fortran binding."]
     else:
