@@ -325,13 +325,19 @@ int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const
         MPI_Datatype h = dt->handle;
         if (op->fn_c) {
             MPI_Count len = count;
-            op->fn_c((void *)in, inout, &len, &h);
+            if (op->call_c)
+                op->call_c(op->abi_fn, (void *)in, inout, &len, h);
+            else
+                op->fn_c((void *)in, inout, &len, &h);
             return MPI_SUCCESS;
         }
         for (MPI_Count done = 0; done < count;) {
             int len = count - done > INT_MAX ? INT_MAX : (int)(count - done);
             MPI_Aint off = (MPI_Aint)done * dt->extent;
-            op->fn((char *)in + off, (char *)inout + off, &len, &h);
+            if (op->call)
+                op->call(op->abi_fn, (char *)in + off, (char *)inout + off, &len, h);
+            else
+                op->fn((char *)in + off, (char *)inout + off, &len, &h);
             done += len;
         }
         return MPI_SUCCESS;

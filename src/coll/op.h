@@ -13,6 +13,11 @@ typedef struct op {
     unsigned commute : 1;
     MPI_User_function *fn;     /* user ops: MPI_Op_create's */
     MPI_User_function_c *fn_c; /* or MPI_Op_create_c's (large counts) */
+    /* a user op of another ABI's library (src/abi): call converts the
+     * datatype handle and calls abi_fn in that ABI's terms instead of fn */
+    void (*call)(void (*abi_fn)(void), void *in, void *inout, int *len, MPI_Datatype dt);
+    void (*call_c)(void (*abi_fn)(void), void *in, void *inout, MPI_Count *len, MPI_Datatype dt);
+    void (*abi_fn)(void);
 } op_t;
 
 rm_status_t op_init(void);

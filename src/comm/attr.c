@@ -24,6 +24,10 @@ typedef struct keyval {
     MPI_Comm_copy_attr_function *copy; /* the type/win variants share the shape */
     MPI_Comm_delete_attr_function *del;
     void *extra;
+    attr_copy_call_t *copy_call; /* another ABI's callbacks (attr_keyval_set_calls) */
+    void (*copy_fn)(void);
+    attr_delete_call_t *del_call;
+    void (*del_fn)(void);
 } keyval_t;
 
 typedef struct attr {
@@ -108,12 +112,26 @@ int attr_keyval_free(enum attr_obj kind, int *keyval)
     return MPI_SUCCESS;
 }
 
+int attr_keyval_set_calls(int keyval, attr_copy_call_t *copy_call, void (*copy)(void),
+                          attr_delete_call_t *del_call, void (*del)(void))
+{
+    keyval_t *k = rm_htable_get(&keyval_table, keyval);
+    if (!k)
+        return MPI_ERR_KEYVAL;
+    k->copy_call = copy_call;
+    k->copy_fn = copy;
+    k->del_call = del_call;
+    k->del_fn = del;
+    return MPI_SUCCESS;
+}
+
 static int attr_call_delete(keyval_t *k, int handle, void *value)
 {
     if (!k->del)
         return MPI_SUCCESS;
     k->refcount++;
-    int rc = k->del(handle, k->handle, value, k->extra);
+    int rc = k->del_call ? k->del_call(k->del_fn, k->kind, handle, k->handle, value, k->extra)
+                         : k->del(handle, k->handle, value, k->extra);
     attr_keyval_release(k);
     return rc;
 }
@@ -307,7 +325,9 @@ int attr_copy_all(struct attr_list **src, struct attr_list **dst, enum attr_obj 
         if (a) {
             void *out = NULL;
             int flag = 0;
-            rc = k->copy(old_handle, k->handle, k->extra, a->value, &out, &flag);
+            rc = k->copy_call ? k->copy_call(k->copy_fn, k->kind, old_handle, k->handle, k->extra,
+                                             a->value, &out, &flag)
+                              : k->copy(old_handle, k->handle, k->extra, a->value, &out, &flag);
             if (rc == MPI_SUCCESS && flag) {
                 attr_t *have = attr_find(*dst, k);
                 if (have)

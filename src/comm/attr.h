@@ -26,6 +26,15 @@ void attr_delete_predefined_types(void);
 void attr_finalize(void);
 
 int attr_keyval_create(enum attr_obj kind, void *copy, void *del, void *extra, int *keyval);
+/* A keyval created through another ABI's library (src/abi): its callbacks
+ * are called through these, which convert the object's handle and call the
+ * program's procedure fn in that ABI's terms. NULL keeps the C callback. */
+typedef int(attr_copy_call_t)(void (*fn)(void), enum attr_obj kind, int handle, int keyval,
+                              void *extra, void *in, void *out, int *flag);
+typedef int(attr_delete_call_t)(void (*fn)(void), enum attr_obj kind, int handle, int keyval,
+                                void *value, void *extra);
+int attr_keyval_set_calls(int keyval, attr_copy_call_t *copy_call, void (*copy)(void),
+                          attr_delete_call_t *del_call, void (*del)(void));
 /* Drops the user's reference; a keyval in use lives on until its last
  * attribute goes. Freeing it again through a copy of the handle is a no-op. */
 int attr_keyval_free(enum attr_obj kind, int *keyval);

@@ -23,6 +23,11 @@ typedef struct errhandler {
     unsigned builtin : 1;
     int kind; /* 0 fatal, 1 return, 2 user comm function */
     MPI_Comm_errhandler_function *fn;
+    /* a user function of another ABI's library (src/abi): call converts the
+     * object's handle (obj points to it: an int, or an MPI_File for files)
+     * and the error code, and calls abi_fn in that ABI's terms */
+    void (*call)(void (*abi_fn)(void), void *obj, int *code);
+    void (*abi_fn)(void);
 } errhandler_t;
 
 struct attr_list;

@@ -162,7 +162,10 @@ static int err_handle(errhandler_t *eh, int handle, int errclass, const char *li
     rm_log_debug("%s", line);
     if (eh->kind == 2 && eh->fn) {
         int code = errclass;
-        eh->fn(&handle, &code);
+        if (eh->call)
+            eh->call(eh->abi_fn, &handle, &code);
+        else
+            eh->fn(&handle, &code);
     }
     return errclass;
 }

@@ -67,7 +67,10 @@ int mpi_file_err(io_file_t *f, int errclass, const char *fn, const char *fmt, ..
     if (eh->kind == 2 && eh->fn) {
         MPI_File h = f ? (MPI_File)(void *)f : MPI_FILE_NULL;
         int code = errclass;
-        ((MPI_File_errhandler_function *)(void (*)(void))eh->fn)(&h, &code);
+        if (eh->call)
+            eh->call(eh->abi_fn, &h, &code);
+        else
+            ((MPI_File_errhandler_function *)(void (*)(void))eh->fn)(&h, &code);
     }
     return errclass;
 }

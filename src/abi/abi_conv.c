@@ -1,0 +1,152 @@
+/* The standard ABI's edge: helpers of the generated bindings that are not
+ * worth inlining, and MPI_Abi_get_version (docs/abi.md). */
+#include "abi_conv.h"
+#include "abi_tables.h"
+
+const int abi_pre_in_table[ABI_PREDEFINED_LIMIT] = ABI_PRE_IN_INIT;
+
+/* room for n converted elements: the caller's stack array when it is large
+ * enough; NULL (which the engine rejects) when memory runs out */
+int *abi_handles_room(int *stack, int n)
+{
+    return n <= ABI_STACK ? stack : malloc(sizeof(int) * (size_t)n);
+}
+
+int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
+{
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
+        m[i] = conv(src[i]);
+    return m;
+}
+
+int *abi_handles_in(int *stack, int n, void *const *src)
+{
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
+        m[i] = h_in(src[i]);
+    return m;
+}
+
+/* how many datatypes an alltoallw's type arrays hold: one per rank of the
+ * (remote) group */
+int abi_comm_span(int comm)
+{
+    int inter = 0, n = 0;
+    if (RMI_PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? RMI_PMPI_Comm_remote_size(comm, &n) : RMI_PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+/* how many datatypes a neighbourhood alltoallw's type arrays hold: the
+ * topology's destinations (out) or sources */
+int abi_neighbor_count(int comm, int out)
+{
+    int topo = MPI_UNDEFINED, in_n = 0, out_n = 0, weighted, rank;
+    if (RMI_PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART) {
+        if (RMI_PMPI_Cartdim_get(comm, &in_n) != MPI_SUCCESS)
+            return 0;
+        return 2 * in_n;
+    }
+    if (topo == MPI_GRAPH) {
+        if (RMI_PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
+            RMI_PMPI_Graph_neighbors_count(comm, rank, &in_n) != MPI_SUCCESS)
+            return 0;
+        return in_n;
+    }
+    if (topo == MPI_DIST_GRAPH &&
+        RMI_PMPI_Dist_graph_neighbors_count(comm, &in_n, &out_n, &weighted) == MPI_SUCCESS)
+        return out ? out_n : in_n;
+    return 0;
+}
+
+/* files are pointers: their ints are MPI_FILE_NULL's value or the engine's
+ * file index above the predefined handles' range */
+int abi_file_toint(abi_File f)
+{
+    if ((uintptr_t)f == ABI_FILE_NULL)
+        return (int)ABI_FILE_NULL;
+    int i = RMI_PMPI_File_c2f(f_in(f));
+    return i > 0 ? (int)ABI_PREDEFINED_LIMIT + i : (int)ABI_FILE_NULL;
+}
+
+abi_File abi_file_fromint(int i)
+{
+    if (i <= (int)ABI_PREDEFINED_LIMIT)
+        return f_out(MPI_FILE_NULL);
+    return f_out(RMI_PMPI_File_f2c(i - (int)ABI_PREDEFINED_LIMIT));
+}
+
+/* the integers MPI_Type_get_contents gives for a subarray or darray type
+ * hold constants: the array order, the distributions and their arguments */
+void abi_contents_out(int datatype, int *ints, int max_integers)
+{
+    int ni, na, nd, comb;
+    if (!ints || RMI_PMPI_Type_get_envelope(datatype, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        ni > max_integers)
+        return;
+    if (comb == MPI_COMBINER_SUBARRAY) {
+        /* ndims, sizes, subsizes, starts, order */
+        ints[ni - 1] = order_out(ints[ni - 1]);
+    } else if (comb == MPI_COMBINER_DARRAY) {
+        /* size, rank, ndims, gsizes, distribs, dargs, psizes, order */
+        int n = ints[2];
+        for (int i = 0; i < n && 3 + 3 * n < ni; i++) {
+            ints[3 + n + i] = distrib_out(ints[3 + n + i]);
+            ints[3 + 2 * n + i] = darg_out(ints[3 + 2 * n + i]);
+        }
+        ints[ni - 1] = order_out(ints[ni - 1]);
+    }
+}
+
+/* predefined attributes whose values are constants of the ABI: the engine's
+ * value is replaced by a pointer to the ABI's */
+void abi_attr_out(int keyval, void *attribute_val)
+{
+    static int flavors[4], models[2], ranks[4];
+    int **pv = attribute_val;
+    if (!*pv)
+        return;
+    int v = **pv;
+    switch (keyval) {
+    case 604: /* MPI_WIN_CREATE_FLAVOR */
+        if (v >= MPI_WIN_FLAVOR_CREATE && v <= MPI_WIN_FLAVOR_SHARED) {
+            flavors[v - MPI_WIN_FLAVOR_CREATE] = flavor_out(v);
+            *pv = &flavors[v - MPI_WIN_FLAVOR_CREATE];
+        }
+        break;
+    case 605: /* MPI_WIN_MODEL */
+        if (v == MPI_WIN_SEPARATE || v == MPI_WIN_UNIFIED) {
+            models[v == MPI_WIN_UNIFIED] = model_out(v);
+            *pv = &models[v == MPI_WIN_UNIFIED];
+        }
+        break;
+    case 502: /* MPI_IO */
+    case 503: /* MPI_HOST */
+        if (v < 0) {
+            int i = v == MPI_ANY_SOURCE ? 0 : v == MPI_PROC_NULL ? 1 : 2;
+            ranks[i] = rank_out(v);
+            *pv = &ranks[i];
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* the engine checks the arguments (and raises the error through the error
+ * handler); the answer is this library's */
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    int rc = RMI_PMPI_Abi_get_version(abi_major, abi_minor);
+    if (rc != MPI_SUCCESS)
+        return abi_err_out(rc);
+    *abi_major = 1;
+    *abi_minor = 0;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Abi_get_version = PMPI_Abi_get_version
