@@ -31,6 +31,8 @@ def read_api(path):
         mark = ''
         if line[:2] in ('! ', '? '):
             mark, line = line[0], line[2:]
+        if line.startswith(('MPIX_', 'PMPIX_')):
+            continue  # MPICH's extensions (ULFM, ...) are not part of the standard ABI
         m = re.match(r'(MPI_\w+)\((.*?)\)\s*(?:->\s*(\w+))?\s*(@hand)?\s*$', line)
         if not m:
             sys.exit('mpi_api.txt: cannot read: ' + line)
