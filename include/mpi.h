@@ -19,7 +19,7 @@ extern "C" {
 /* ------------------------------------------------------------------------
  * Versions
  * ---------------------------------------------------------------------- */
-#define MPI_VERSION        3
+#define MPI_VERSION        4
 #define MPI_SUBVERSION     1
 #define RAILMPI_VERSION    "0.1.0"
 #define RAILMPI_NUMVERSION 100

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     CHECK(len > 0 && (int)strlen(name) == len, "processor name");
     int v, sv;
     MPI_Get_version(&v, &sv);
-    CHECK(v == 3 && sv == 1, "version 3.1");
+    CHECK(v == 4 && sv == 1 && v == MPI_VERSION && sv == MPI_SUBVERSION, "version 4.1");
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     MPI_Get_library_version(lib, &len);
     CHECK(strstr(lib, "railmpi") != NULL || strstr(lib, "MPICH") != NULL || strstr(lib, "Open MPI") != NULL,

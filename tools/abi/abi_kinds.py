@@ -141,7 +141,7 @@ class Gen:
              '#include <stdint.h>', '', '#ifdef __cplusplus', 'extern "C" {', '#endif', '']
         ver = dict((n, v) for k, n, v in r if k == 'int.version')
         # the MPI version is the one railmpi implements and MPI_Get_version reports
-        o += ['#define MPI_VERSION        3', '#define MPI_SUBVERSION     1',
+        o += ['#define MPI_VERSION        4', '#define MPI_SUBVERSION     1',
               '#define MPI_ABI_VERSION    %s' % ver['MPI_ABI_VERSION'],
               '#define MPI_ABI_SUBVERSION %s' % ver['MPI_ABI_SUBVERSION'], '',
               'typedef intptr_t MPI_Aint;', 'typedef int64_t  MPI_Offset;',

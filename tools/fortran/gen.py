@@ -428,7 +428,7 @@ HANDLE_CLASS = {}  # constant name -> C handle type, filled by header_constants
 
 
 FORTRAN_ONLY = [
-    ("MPI_VERSION", 3), ("MPI_SUBVERSION", 1),
+    ("MPI_VERSION", 4), ("MPI_SUBVERSION", 1),
     ("MPI_STATUS_SIZE", 5), ("MPI_SOURCE", 3), ("MPI_TAG", 4), ("MPI_ERROR", 5),
     ("MPI_ADDRESS_KIND", 8), ("MPI_OFFSET_KIND", 8), ("MPI_COUNT_KIND", 8), ("MPI_INTEGER_KIND", 4),
 ]
