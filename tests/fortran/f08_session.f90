@@ -23,8 +23,13 @@ program f08_session
   logical :: flag
   integer :: plen, got
   integer, parameter :: bsize = 1024
+  integer :: ncalls, lastcode
+  common /f08_session_eh/ ncalls, lastcode
+  external :: on_session_error
   character(len=1) :: bbuf(bsize)
 
+  ncalls = 0
+  lastcode = 0
   call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, s, ierr)
   if (ierr /= MPI_SUCCESS) stop 1
   call MPI_Session_get_num_psets(s, MPI_INFO_NULL, n, ierr)
@@ -75,6 +80,14 @@ program f08_session
   if (ierr /= MPI_SUCCESS .or. plen /= 0) stop 22
   call MPI_Session_get_errhandler(s, eh, ierr)
   if (eh /= MPI_ERRORS_RETURN) stop 7
+  ! a session error handler written in Fortran, called with the session and the code
+  call MPI_Session_create_errhandler(on_session_error, eh, ierr)
+  if (ierr /= MPI_SUCCESS) stop 23
+  call MPI_Session_set_errhandler(s, eh, ierr)
+  call MPI_Session_call_errhandler(s, MPI_ERR_OTHER, ierr)
+  if (ierr /= MPI_SUCCESS .or. ncalls /= 1 .or. lastcode /= MPI_ERR_OTHER) stop 24
+  call MPI_Session_set_errhandler(s, MPI_ERRORS_RETURN, ierr)
+  call MPI_Errhandler_free(eh, ierr)
   call MPI_Group_from_session_pset(s, "mpi://nowhere", g, ierr)
   if (ierr /= MPI_ERR_ARG) stop 8
   call MPI_Comm_free(c, ierr)
@@ -82,3 +95,15 @@ program f08_session
   if (ierr /= MPI_SUCCESS .or. s /= MPI_SESSION_NULL) stop 9
   if (rank == 0) print '(A)', 'OK'
 end program f08_session
+
+subroutine on_session_error(session, code)
+  use mpi_f08
+  implicit none
+  type(MPI_Session) :: session
+  integer :: code
+  integer :: ncalls, lastcode
+  common /f08_session_eh/ ncalls, lastcode
+  if (session == MPI_SESSION_NULL) stop 25
+  ncalls = ncalls + 1
+  lastcode = code
+end subroutine on_session_error
