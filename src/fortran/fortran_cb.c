@@ -175,6 +175,89 @@ RM_FALIAS(pmpi_register_datarep_, pmpi_register_datarep)
 RM_FALIAS(pmpi_register_datarep_, pmpi_register_datarep__)
 RM_FALIAS(pmpi_register_datarep_, PMPI_REGISTER_DATAREP)
 
+/* MPI_Register_datarep_c (mpi_f08 only): the conversion functions take an
+ * INTEGER(KIND=MPI_COUNT_KIND) count. */
+typedef void (*f_conv_c_t)(void *userbuf, MPI_Fint *dtype, MPI_Count *count, void *filebuf,
+                           MPI_Offset *position, MPI_Aint *extra, MPI_Fint *ierr);
+struct f_datarep_c {
+    f_conv_c_t rd, wr;
+    struct f_datarep ext; /* the extent function and extra state, as the int form's */
+};
+
+static int f_datarep_conv_c(f_conv_c_t fn, void *userbuf, MPI_Datatype dtype, MPI_Count count,
+                            void *filebuf, MPI_Offset position, struct f_datarep_c *d)
+{
+    MPI_Fint fd = (MPI_Fint)dtype, ierr = MPI_SUCCESS;
+    MPI_Count fc = count;
+    MPI_Offset pos = position;
+    fn(userbuf, &fd, &fc, filebuf, &pos, &d->ext.extra, &ierr);
+    return ierr;
+}
+
+static int f_datarep_read_c(void *userbuf, MPI_Datatype dtype, MPI_Count count, void *filebuf,
+                            MPI_Offset position, void *extra)
+{
+    struct f_datarep_c *d = extra;
+    return f_datarep_conv_c(d->rd, userbuf, dtype, count, filebuf, position, d);
+}
+
+static int f_datarep_write_c(void *userbuf, MPI_Datatype dtype, MPI_Count count, void *filebuf,
+                             MPI_Offset position, void *extra)
+{
+    struct f_datarep_c *d = extra;
+    return f_datarep_conv_c(d->wr, userbuf, dtype, count, filebuf, position, d);
+}
+
+static int f_datarep_extent_c(MPI_Datatype dtype, MPI_Aint *extent, void *extra)
+{
+    struct f_datarep_c *d = extra;
+    return f_datarep_extent(dtype, extent, &d->ext);
+}
+
+/* MPI_CONVERSION_FN_NULL_C in Fortran, as MPI_CONVERSION_FN_NULL */
+#undef MPI_CONVERSION_FN_NULL_C
+RM_FEXPORT void mpi_conversion_fn_null_c_(void *userbuf, MPI_Fint *dtype, MPI_Count *count,
+                                          void *filebuf, MPI_Offset *position, MPI_Aint *extra,
+                                          MPI_Fint *ierr)
+{
+    (void)userbuf; (void)dtype; (void)count; (void)filebuf; (void)position; (void)extra;
+    *ierr = MPI_SUCCESS;
+}
+RM_FALIAS(mpi_conversion_fn_null_c_, mpi_conversion_fn_null_c)
+RM_FALIAS(mpi_conversion_fn_null_c_, mpi_conversion_fn_null_c__)
+RM_FALIAS(mpi_conversion_fn_null_c_, MPI_CONVERSION_FN_NULL_C)
+RM_FALIAS(mpi_conversion_fn_null_c_, pmpi_conversion_fn_null_c_)
+RM_FALIAS(mpi_conversion_fn_null_c_, PMPI_CONVERSION_FN_NULL_C)
+
+static int f_conv_null_c(void (*fn)(void))
+{
+    return !fn || fn == (void (*)(void))mpi_conversion_fn_null_c_;
+}
+
+/* the body of mpi_register_datarep_c_f08_ (the generated entry forwards here) */
+void f08c_mpi_register_datarep_c(char *datarep, void (*rd)(void), void (*wr)(void), void (*extent)(void),
+                                 void *extra, MPI_Fint *ierr, size_t datarep_len)
+{
+    char *name = f_str_in(datarep, datarep_len);
+    struct f_datarep_c *d = malloc(sizeof *d);
+    if (!name || !d) {
+        free(name);
+        free(d);
+        if (ierr) *ierr = MPI_ERR_NO_MEM;
+        return;
+    }
+    d->rd = (f_conv_c_t)rd;
+    d->wr = (f_conv_c_t)wr;
+    d->ext.extent = (f_extent_t)extent;
+    d->ext.extra = *(MPI_Aint *)extra;
+    int rc = PMPI_Register_datarep_c(name, f_conv_null_c(rd) ? NULL : f_datarep_read_c,
+                                     f_conv_null_c(wr) ? NULL : f_datarep_write_c,
+                                     extent ? f_datarep_extent_c : NULL, d);
+    free(name);
+    if (rc != MPI_SUCCESS) free(d);
+    if (ierr) *ierr = rc;
+}
+
 /* ------------------------------------------------------------------------
  * MPI_SIZEOF(X, SIZE, IERROR): the mpi and mpi_f08 modules declare a generic
  * whose specific procedures, one per intrinsic type and kind with X of any

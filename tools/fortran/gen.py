@@ -76,9 +76,11 @@ def mark_overloads(funcs):
     byname = {f.name: f for f in funcs}
     for f in funcs:
         base = byname.get(f.name[:-2]) if f.name.endswith("_c") else None
-        if f.fortran or f.hand or f.ret != "int" or base is None or not base.fortran or base.hand:
+        if f.fortran or f.ret != "int" or base is None or not base.fortran or f.hand != base.hand:
             continue
-        f.f08_generic = base.name if f08_distinguishable(f, base) else f.name
+        # a hand-written pair (MPI_Register_datarep_c: Fortran conversion
+        # functions need trampolines) is told apart by name only
+        f.f08_generic = base.name if not f.hand and f08_distinguishable(f, base) else f.name
 
 
 # ---------------------------------------------------------------- C types
@@ -355,7 +357,9 @@ def gen_f08_large(f):
     mpi_x_c_f08ts_): mpif.h and the mpi module have no such overloads."""
     out = []
     sym = "f08c_" + f.name.lower()
-    if not any(a.kind == "detach_buf" for a in f.args):  # that entry calls MPI_X_c itself
+    if f.hand:  # its body is written by hand in src/fortran/fortran_cb.c
+        out.append("void %s(%s);" % (sym, ", ".join(fortran_params(f))))
+    elif not any(a.kind == "detach_buf" for a in f.args):  # that entry calls MPI_X_c itself
         pre, call, post, fails = c_body(f)
         out += ["static void %s(%s)" % (sym, ", ".join(fortran_params(f))), "{"]
         out += ["    " + s for s in pre]
@@ -443,7 +447,7 @@ EXTERNALS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN",
              "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN", "MPI_COMM_DUP_FN",
              "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
              "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN",
-             "MPI_CONVERSION_FN_NULL"]
+             "MPI_CONVERSION_FN_NULL", "MPI_CONVERSION_FN_NULL_C"]
 
 
 # mpif.h and the mpi module pass choice buffers by address: no subarray
