@@ -94,6 +94,10 @@ extern int mpix_greq_polled;
 int mpix_greq_poll(void);
 int mpix_greq_block(request_t *r);
 void mpix_greq_unlist(request_t *r);
+int mpi_greq_start(const char *fn_name_, MPI_Grequest_query_function *query_fn,
+                   MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
+                   MPIX_Grequest_poll_function *poll_fn, MPIX_Grequest_wait_function *wait_fn,
+                   void *extra_state, MPI_Request *request);
 
 /* ---- binding skeleton ------------------------------------------------------
  *   int PMPI_Foo(...) {

@@ -68,10 +68,11 @@ int mpix_greq_block(request_t *r)
     return 1;
 }
 
-static int greq_start(const char *fn_name_, MPI_Grequest_query_function *query_fn,
-                      MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
-                      MPIX_Grequest_poll_function *poll_fn, MPIX_Grequest_wait_function *wait_fn,
-                      void *extra_state, MPI_Request *request)
+/* MPI_Grequest_start too (no poll or wait function) */
+int mpi_greq_start(const char *fn_name_, MPI_Grequest_query_function *query_fn,
+                   MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
+                   MPIX_Grequest_poll_function *poll_fn, MPIX_Grequest_wait_function *wait_fn,
+                   void *extra_state, MPI_Request *request)
 {
     MPI_BEGIN_SHARED();
     CHECK_ARG(NULL, request, "request is NULL");
@@ -96,7 +97,7 @@ int PMPIX_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_fre
                          MPI_Grequest_cancel_function *cancel_fn, MPIX_Grequest_poll_function *poll_fn,
                          MPIX_Grequest_wait_function *wait_fn, void *extra_state, MPI_Request *request)
 {
-    return greq_start("MPIX_Grequest_start", query_fn, free_fn, cancel_fn, poll_fn, wait_fn, extra_state,
+    return mpi_greq_start("MPIX_Grequest_start", query_fn, free_fn, cancel_fn, poll_fn, wait_fn, extra_state,
                       request);
 }
 
@@ -134,7 +135,7 @@ int PMPIX_Grequest_class_allocate(MPIX_Grequest_class greq_class, void *extra_st
     CHECK_ARG(NULL, greq_class >= 0 && greq_class < n_greq_classes, "%d is not a generalized request class",
               greq_class);
     const greq_class_t *k = &greq_classes[greq_class];
-    err = greq_start(fn_name_, k->query, k->free, k->cancel, k->poll, k->wait, extra_state, request);
+    err = mpi_greq_start(fn_name_, k->query, k->free, k->cancel, k->poll, k->wait, extra_state, request);
     MPI_END();
 }
 

@@ -645,18 +645,8 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free
                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                         MPI_Request *request)
 {
-    MPI_BEGIN("MPI_Grequest_start");
-    CHECK_ARG(NULL, request, "request is NULL");
-    request_t *r = proto_request_alloc(REQ_GREQ);
-    if (!r)
-        MPI_FAIL(NULL, MPI_ERR_NO_MEM, "out of requests");
-    r->gq = query_fn;
-    r->gf = free_fn;
-    r->gc = cancel_fn;
-    r->gstate = extra_state;
-    r->refs++; /* released by MPI_Grequest_complete */
-    *request = r->handle;
-    MPI_END();
+    return mpi_greq_start("MPI_Grequest_start", query_fn, free_fn, cancel_fn, NULL, NULL, extra_state,
+                          request);
 }
 
 RM_ALIAS(Grequest_complete)

@@ -10,6 +10,8 @@
  * Registered for the normal build only (tests/CMakeLists.txt). */
 #include <mpi.h>
 
+#include "../mpi/check.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,17 +20,6 @@
 #include <sys/resource.h>
 
 static int rank;
-
-#define CHECK(cond, ...)                                                             \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);                       \
-            printf(__VA_ARGS__);                                                     \
-            printf("\n");                                                            \
-            fflush(stdout);                                                          \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                            \
-        }                                                                            \
-    } while (0)
 
 #define GIB (1024.0 * 1024 * 1024)
 

@@ -5,21 +5,13 @@
  * prints "ready" once the loop runs; rank 0 of the survivors' communicator
  * "OK ulfm_host N" at the end. */
 #include <mpi.h>
+
+#define CHECK_ENDS_THIS_PROCESS
+#include "../mpi/check.h"
 #include <stdio.h>
 #include <unistd.h>
 
 static int rank;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            _exit(1);                                                        \
-        }                                                                    \
-    } while (0)
 
 int main(int argc, char **argv)
 {

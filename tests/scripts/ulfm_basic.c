@@ -16,30 +16,15 @@
  *  - point-to-point between survivors goes on, and MPI_Finalize returns.
  * Rank 0 prints "OK ulfm_basic" at the end. */
 #include <mpi.h>
+
+#define CHECK_ENDS_THIS_PROCESS
+#include "../mpi/check.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 static int rank;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            _exit(1);                                                        \
-        }                                                                    \
-    } while (0)
-
-static int eclass(int rc)
-{
-    int c;
-    MPI_Error_class(rc, &c);
-    return c;
-}
 
 /* The failed group of comm holds exactly world rank 3. */
 static void check_failed_group(MPI_Group g, const char *what)
@@ -79,44 +64,44 @@ int main(int argc, char **argv)
         double t0 = MPI_Wtime();
         rc = MPI_Recv(&x, 1, MPI_INT, 3, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         double took = MPI_Wtime() - t0;
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "receive from the dead rank: class %d, not %d", eclass(rc),
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "receive from the dead rank: class %d, not %d", check_class(rc),
               MPIX_ERR_PROC_FAILED);
         CHECK(took < 2.0, "the receive from the dead rank took %.2f s", took);
         printf("rank 0: receive from the dead rank failed after %.3f s\n", took);
         /* a send to it fails too (at once: the channel is gone), also a
          * synchronous one and a large one (rendezvous) */
         rc = MPI_Send(&x, 1, MPI_INT, 3, 1, MPI_COMM_WORLD);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "send to the dead rank: class %d", eclass(rc));
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "send to the dead rank: class %d", check_class(rc));
         rc = MPI_Ssend(&x, 1, MPI_INT, 3, 1, MPI_COMM_WORLD);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "synchronous send to the dead rank: class %d", eclass(rc));
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "synchronous send to the dead rank: class %d", check_class(rc));
         static char big[1 << 20];
         rc = MPI_Send(big, sizeof big, MPI_BYTE, 3, 1, MPI_COMM_WORLD);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "large send to the dead rank: class %d", eclass(rc));
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "large send to the dead rank: class %d", check_class(rc));
     } else if (rank == 1) {
         /* a wildcard receive: pending until the failure is acknowledged */
         MPI_Request req;
         MPI_Status st;
         MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &req);
         rc = MPI_Wait(&req, &st);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING, "wildcard wait: class %d, not %d", eclass(rc),
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED_PENDING, "wildcard wait: class %d, not %d", check_class(rc),
               MPIX_ERR_PROC_FAILED_PENDING);
         CHECK(req != MPI_REQUEST_NULL, "the pending receive's request was freed");
         int flag = 1;
         rc = MPI_Test(&req, &flag, &st);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && !flag, "wildcard test: class %d flag %d", eclass(rc),
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED_PENDING && !flag, "wildcard test: class %d flag %d", check_class(rc),
               flag);
         int idx = -1;
         rc = MPI_Waitany(1, &req, &idx, &st);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && idx == 0 && req != MPI_REQUEST_NULL,
-              "wildcard waitany: class %d index %d", eclass(rc), idx);
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED_PENDING && idx == 0 && req != MPI_REQUEST_NULL,
+              "wildcard waitany: class %d index %d", check_class(rc), idx);
         int outc = -1, ind = -1, tflag = 1;
         rc = MPI_Waitsome(1, &req, &outc, &ind, &st);
         CHECK(rc == MPI_ERR_IN_STATUS && outc == 1 && ind == 0 && st.MPI_ERROR == MPIX_ERR_PROC_FAILED_PENDING &&
                   req != MPI_REQUEST_NULL,
               "wildcard waitsome: rc %d outcount %d index %d error %d", rc, outc, ind, st.MPI_ERROR);
         rc = MPI_Testall(1, &req, &tflag, MPI_STATUSES_IGNORE);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED_PENDING && !tflag && req != MPI_REQUEST_NULL,
-              "wildcard testall: class %d flag %d", eclass(rc), tflag);
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED_PENDING && !tflag && req != MPI_REQUEST_NULL,
+              "wildcard testall: class %d flag %d", check_class(rc), tflag);
         /* waitall: the other request completes, the wildcard one stays */
         MPI_Request two[2];
         MPI_Status sts[2];
@@ -129,7 +114,7 @@ int main(int argc, char **argv)
                   sts[1].MPI_ERROR == MPI_SUCCESS && two[0] == req && two[1] == MPI_REQUEST_NULL && z == 5,
               "wildcard waitall: rc %d errors %d %d, z %d", rc, sts[0].MPI_ERROR, sts[1].MPI_ERROR, z);
         rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "blocking wildcard receive: class %d", eclass(rc));
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "blocking wildcard receive: class %d", check_class(rc));
         MPI_Group g;
         MPIX_Comm_failure_get_acked(MPI_COMM_WORLD, &g);
         int n;
@@ -161,7 +146,7 @@ int main(int argc, char **argv)
         double took = MPI_Wtime() - t0;
         CHECK(n == 1 && took < 2.0, "%d failed processes known %.2f s after the kill", n, took);
         rc = MPI_Wait(&pend, MPI_STATUS_IGNORE);
-        CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "the pending large send to the dead rank: class %d", eclass(rc));
+        CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "the pending large send to the dead rank: class %d", check_class(rc));
         check_failed_group(g, "get_failed");
         MPI_Group_free(&g);
         rc = MPI_Recv(&x, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -173,9 +158,9 @@ int main(int argc, char **argv)
     /* a collective with a dead member fails; it does not wait */
     double t0 = MPI_Wtime();
     rc = MPI_Barrier(MPI_COMM_WORLD);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "barrier on a communicator with a dead member: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "barrier on a communicator with a dead member: class %d", check_class(rc));
     rc = MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "allreduce with a dead member: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "allreduce with a dead member: class %d", check_class(rc));
     CHECK(MPI_Wtime() - t0 < 2.0, "the failing collectives took %.2f s", MPI_Wtime() - t0);
 
     /* revoke reaches ranks blocked in a receive on d */
@@ -185,7 +170,7 @@ int main(int argc, char **argv)
     } else {
         t0 = MPI_Wtime();
         rc = MPI_Recv(&x, 1, MPI_INT, 1, 9, d, MPI_STATUS_IGNORE);
-        CHECK(eclass(rc) == MPIX_ERR_REVOKED, "receive on the revoked communicator: class %d, not %d", eclass(rc),
+        CHECK(check_class(rc) == MPIX_ERR_REVOKED, "receive on the revoked communicator: class %d, not %d", check_class(rc),
               MPIX_ERR_REVOKED);
         CHECK(MPI_Wtime() - t0 < 5.0, "the revoke took %.2f s to arrive", MPI_Wtime() - t0);
     }
@@ -195,9 +180,9 @@ int main(int argc, char **argv)
     MPIX_Comm_is_revoked(MPI_COMM_WORLD, &flag);
     CHECK(!flag, "MPI_COMM_WORLD is revoked too");
     rc = MPI_Send(&x, 1, MPI_INT, (rank + 1) % 3, 9, d);
-    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "send on the revoked communicator: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_REVOKED, "send on the revoked communicator: class %d", check_class(rc));
     rc = MPI_Barrier(d);
-    CHECK(eclass(rc) == MPIX_ERR_REVOKED, "barrier on the revoked communicator: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_REVOKED, "barrier on the revoked communicator: class %d", check_class(rc));
     MPI_Comm s;
     rc = MPIX_Comm_shrink(d, &s);
     CHECK(rc == MPI_SUCCESS, "shrinking the revoked communicator: %d", rc);
@@ -222,7 +207,7 @@ int main(int argc, char **argv)
     MPIX_Comm_ack_failed(MPI_COMM_WORLD, 5, &acked);
     CHECK(acked == 1, "ack_failed(5) says %d acknowledged, expected 1", acked);
     rc = MPIX_Comm_ack_failed(MPI_COMM_WORLD, -1, &acked);
-    CHECK(eclass(rc) == MPI_ERR_ARG, "ack_failed(-1): class %d", eclass(rc));
+    CHECK(check_class(rc) == MPI_ERR_ARG, "ack_failed(-1): class %d", check_class(rc));
 
     /* survivors still talk */
     x = rank;

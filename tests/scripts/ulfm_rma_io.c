@@ -8,29 +8,14 @@
  * window would leave a peer's epoch at it unanswered). Rank 0 prints
  * "OK ulfm_rma_io". */
 #include <mpi.h>
+
+#define CHECK_ENDS_THIS_PROCESS
+#include "../mpi/check.h"
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
 static int rank;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            _exit(1);                                                        \
-        }                                                                    \
-    } while (0)
-
-static int eclass(int rc)
-{
-    int c;
-    MPI_Error_class(rc, &c);
-    return c;
-}
 
 int main(int argc, char **argv)
 {
@@ -58,11 +43,11 @@ int main(int argc, char **argv)
         MPI_Group_free(&g);
     }
     rc = MPI_Put(&x, 1, MPI_INT, 3, 0, 1, MPI_INT, w);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "put to the dead rank: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "put to the dead rank: class %d", check_class(rc));
     rc = MPI_Win_fence(0, w);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "fence: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "fence: class %d", check_class(rc));
     rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 3, 0, w);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "lock at the dead rank: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "lock at the dead rank: class %d", check_class(rc));
     /* a live target still works */
     rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, (rank + 1) % 3, 0, w);
     if (rc == MPI_SUCCESS)
@@ -81,7 +66,7 @@ int main(int argc, char **argv)
     rc = MPI_File_write_at(f, rank * sizeof(int), &rank, 1, MPI_INT, MPI_STATUS_IGNORE);
     CHECK(rc == MPI_SUCCESS, "independent write: %d", rc);
     rc = MPI_File_write_at_all(f, rank * sizeof(int), &rank, 1, MPI_INT, MPI_STATUS_IGNORE);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "collective write: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "collective write: class %d", check_class(rc));
     rc = MPI_File_close(&f);
     CHECK(f == MPI_FILE_NULL, "the file was not closed (rc %d)", rc);
     MPI_Comm_free(&s);

@@ -18,29 +18,14 @@
  * -DULFM_BLOCKING_ONLY (against MPICH 4.0's header, which declares no
  * MPIX_Comm_iagree/ishrink) it leaves the nonblocking calls out. */
 #include <mpi.h>
+
+#define CHECK_ENDS_THIS_PROCESS
+#include "../mpi/check.h"
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
 static int rank;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            printf("FAIL: rank %d line %d: ", rank, __LINE__);               \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-            fflush(stdout);                                                  \
-            _exit(1);                                                        \
-        }                                                                    \
-    } while (0)
-
-static int eclass(int rc)
-{
-    int c;
-    MPI_Error_class(rc, &c);
-    return c;
-}
 
 /* Every live rank of `ranks` (world ranks) sent its value to the first:
  * all equal. Point-to-point only: the collectives of a communicator with a
@@ -78,7 +63,7 @@ int main(int argc, char **argv)
         raise(SIGKILL);
     flag = 0xf0 | (1 << rank);
     rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "agreement while rank 3 dies: class %d, not %d", eclass(rc),
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "agreement while rank 3 dies: class %d, not %d", check_class(rc),
           MPIX_ERR_PROC_FAILED);
     int three[3] = {0, 1, 2};
     same_everywhere(flag, three, 3, "the flag of the agreement rank 3 died in");
@@ -125,7 +110,7 @@ int main(int argc, char **argv)
         raise(SIGKILL);
     flag = 0x7;
     rc = MPIX_Comm_agree(s1, &flag);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED, "agreement while its coordinator dies: class %d", eclass(rc));
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED, "agreement while its coordinator dies: class %d", check_class(rc));
     CHECK(flag == 0x7, "agreement while its coordinator dies: flag %#x", flag);
     MPI_Comm s2;
     rc = MPIX_Comm_shrink(s1, &s2);
@@ -144,7 +129,7 @@ int main(int argc, char **argv)
     rc = MPIX_Comm_iagree(s1, &flag, &req);
     CHECK(rc == MPI_SUCCESS, "iagree with a dead member: %d", rc);
     rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-    CHECK(eclass(rc) == MPIX_ERR_PROC_FAILED && flag == 1, "iagree with a dead member: class %d flag %d", eclass(rc),
+    CHECK(check_class(rc) == MPIX_ERR_PROC_FAILED && flag == 1, "iagree with a dead member: class %d flag %d", check_class(rc),
           flag);
 #endif
     /* 6 */
