@@ -151,13 +151,19 @@ int main(int argc, char **argv)
     operations(win, local, "MPI_Win_create_c");
     MPI_Win_free(&win);
 
-    /* shared: a unit of 2^32 + 8 bytes (only displacement 0 lands inside) */
+    /* shared: a unit of 2^32 + 8 bytes (only displacement 0 lands inside), among
+     * the ranks of this host (the job may span virtual hosts) */
+    MPI_Comm shm;
+    int ssize, srank;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+    MPI_Comm_size(shm, &ssize);
+    MPI_Comm_rank(shm, &srank);
     MPI_Aint big_unit = ((MPI_Aint)1 << 32) + 8;
-    CHECK(MPI_Win_allocate_shared_c(N * sizeof(long), big_unit, MPI_INFO_NULL, MPI_COMM_WORLD,
+    CHECK(MPI_Win_allocate_shared_c(N * sizeof(long), big_unit, MPI_INFO_NULL, shm,
                                     &mem, &win) == MPI_SUCCESS,
           "MPI_Win_allocate_shared_c");
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    for (int r = 0; r < size; r++) {
+    for (int r = 0; r < ssize; r++) {
         long *peer;
         CHECK(MPI_Win_shared_query_c(win, r, &sz, &unit, &peer) == MPI_SUCCESS &&
                   sz == N * (MPI_Aint)sizeof(long) && unit == big_unit && peer,
@@ -169,15 +175,15 @@ int main(int argc, char **argv)
     }
     mem[0] = -1;
     MPI_Win_fence(0, win);
-    long v = 4242 + rank;
-    MPI_Put_c(&v, 1, MPI_LONG, (rank + 1) % size, 0, 1, MPI_LONG, win);
-    rc = MPI_Put_c(&v, 1, MPI_LONG, (rank + 1) % size, 1, 1, MPI_LONG, win);
+    long v = 4242 + srank;
+    MPI_Put_c(&v, 1, MPI_LONG, (srank + 1) % ssize, 0, 1, MPI_LONG, win);
+    rc = MPI_Put_c(&v, 1, MPI_LONG, (srank + 1) % ssize, 1, 1, MPI_LONG, win);
     CHECK(errclass(rc) == MPI_ERR_RMA_RANGE, "a put one unit of 2^32 + 8 in: class %d",
           errclass(rc));
     MPI_Win_fence(0, win);
-    CHECK(mem[0] == 4242 + (rank + size - 1) % size, "put through the shared window: %ld", mem[0]);
-    rc = MPI_Win_shared_query_c(win, size, &sz, &unit, &base);
-    CHECK(errclass(rc) == MPI_ERR_RANK, "MPI_Win_shared_query_c of rank %d: class %d", size,
+    CHECK(mem[0] == 4242 + (srank + ssize - 1) % ssize, "put through the shared window: %ld", mem[0]);
+    rc = MPI_Win_shared_query_c(win, ssize, &sz, &unit, &base);
+    CHECK(errclass(rc) == MPI_ERR_RANK, "MPI_Win_shared_query_c of rank %d: class %d", ssize,
           errclass(rc));
     rc = MPI_Win_shared_query_c(win, 0, &sz, NULL, &base);
     CHECK(errclass(rc) == MPI_ERR_ARG, "MPI_Win_shared_query_c without disp_unit: class %d",
@@ -189,13 +195,14 @@ int main(int argc, char **argv)
     CHECK(errclass(rc) == MPI_ERR_DISP, "MPI_Win_create_c with unit 0: class %d", errclass(rc));
     rc = MPI_Win_allocate_c(-1, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
     CHECK(errclass(rc) == MPI_ERR_SIZE, "MPI_Win_allocate_c of -1 bytes: class %d", errclass(rc));
-    rc = MPI_Win_allocate_shared_c(8, -8, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    rc = MPI_Win_allocate_shared_c(8, -8, MPI_INFO_NULL, shm, &mem, &win);
     CHECK(errclass(rc) == MPI_ERR_DISP, "MPI_Win_allocate_shared_c with unit -8: class %d",
           errclass(rc));
     rc = MPI_Win_allocate_c(8, 8, MPI_INFO_NULL, MPI_COMM_NULL, &mem, &win);
     CHECK(errclass(rc) == MPI_ERR_COMM, "MPI_Win_allocate_c on MPI_COMM_NULL: class %d",
           errclass(rc));
 
+    MPI_Comm_free(&shm);
     MPI_Finalize();
     if (rank == 0)
         printf("large_count_rma: OK\n");

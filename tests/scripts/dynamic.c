@@ -157,6 +157,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "pubclient")) {
         if (rank == 0) {
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* name service calls: no object (MPI-4.1 9.3) */
             int rc = MPI_ERR_NAME;
             for (int i = 0; i < 600 && rc != MPI_SUCCESS; i++) { /* 60 s */
                 rc = MPI_Lookup_name(file, MPI_INFO_NULL, port);
@@ -309,6 +310,7 @@ int main(int argc, char **argv)
         MPI_Comm_disconnect(&peer);
     } else if (!strcmp(mode, "spawnbad") || !strcmp(mode, "spawnmissing")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* name service calls: no object (MPI-4.1 9.3) */
         int codes[2] = {-1, -1}, cls;
         double t0 = MPI_Wtime();
         MPI_Info on = MPI_INFO_NULL;
@@ -371,6 +373,7 @@ int main(int argc, char **argv)
             printf("usize ok\n");
     } else if (!strcmp(mode, "closed")) {
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* name service calls: no object (MPI-4.1 9.3) */
         MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
         int cls, rc;
         double t0 = MPI_Wtime();
