@@ -109,7 +109,8 @@ void abi_attr_out(int keyval, void *attribute_val)
 {
     static int flavors[4], models[2], ranks[4];
     int **pv = attribute_val;
-    if (!*pv)
+    /* only these keyvals' values point at an int; a user keyval's may be anything */
+    if ((keyval != 604 && keyval != 605 && keyval != 502 && keyval != 503) || !*pv)
         return;
     int v = **pv;
     switch (keyval) {

@@ -16,8 +16,13 @@ exe=$tmp/$(basename "$src" .c)
 if [ -n "$mpicc" ]; then
     "$mpicc" -abi -O1 -Wall -Werror -I"$(dirname "$src")" -o "$exe" "$src" || { echo "FAIL: mpicc -abi"; exit 1; }
 else
+    # a sanitizer build's library needs its runtime in the program too
+    san=()
+    syms=$(nm -D "$libdir/libmpi_abi.so.0" 2>/dev/null)
+    if grep -q __tsan_init <<<"$syms"; then san=(-fsanitize=thread)
+    elif grep -q __asan_init <<<"$syms"; then san=(-fsanitize=address,undefined); fi
     # -I the reference only: the program must not see any railmpi header
-    cc -O1 -Wall -Werror -I"$ref" -I"$(dirname "$src")" -o "$exe" "$src" \
+    cc -O1 -Wall -Werror "${san[@]}" -I"$ref" -I"$(dirname "$src")" -o "$exe" "$src" \
         -L"$libdir" -Wl,-rpath,"$libdir" -l:libmpi_abi.so.0 || { echo "FAIL: does not build"; exit 1; }
 fi
 # the binary needs the standard ABI's library, not railmpi's MPICH-ABI one

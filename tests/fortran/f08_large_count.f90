@@ -144,6 +144,7 @@ program f08_large_count
   call MPI_Op_free(op)
 
   call MPI_Barrier(MPI_COMM_WORLD)
+  deallocate(rcounts, displs, gath)
   if (rank == 0) print '(a)', 'OK'
   call MPI_Finalize()
 contains
