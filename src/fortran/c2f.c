@@ -45,3 +45,22 @@ int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
 {
     return PMPI_Status_f2c((const MPI_Fint *)f08_status, c_status);
 }
+
+/* MPI-4.0 19.3.5: between mpif.h's INTEGER status and mpi_f08's
+ * TYPE(MPI_Status) (the same layout here), through the C status so the
+ * arguments get the same checks */
+#pragma weak MPI_Status_f082f = PMPI_Status_f082f
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+{
+    MPI_Status c;
+    int rc = PMPI_Status_f082c(f08_status, &c);
+    return rc != MPI_SUCCESS ? rc : PMPI_Status_c2f(&c, f_status);
+}
+
+#pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+{
+    MPI_Status c;
+    int rc = PMPI_Status_f2c(f_status, &c);
+    return rc != MPI_SUCCESS ? rc : PMPI_Status_c2f08(&c, f08_status);
+}

@@ -632,6 +632,12 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
     return req_set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 
+RM_ALIAS(Status_set_elements_c)
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return req_set_elements("MPI_Status_set_elements_c", status, datatype, count);
+}
+
 RM_ALIAS(Status_set_elements_x)
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {

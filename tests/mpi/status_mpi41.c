@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "check.h"
+#include <limits.h>
 #include <string.h>
 
 static int rank, size;
@@ -156,6 +157,38 @@ static void errhandler_class(void)
     CHECK(MPI_ERR_ERRHANDLER <= MPI_ERR_LASTCODE, "class past MPI_ERR_LASTCODE");
 }
 
+/* MPI_Status_set_elements_c past INT_MAX, and the status conversions
+ * between the INTEGER and the TYPE(MPI_Status) Fortran forms */
+static void status_conversions(void)
+{
+    MPI_Status st;
+    MPI_Count big = (MPI_Count)INT_MAX + 12, got = -1;
+    int n = 0;
+    CHECK(MPI_Status_set_elements_c(&st, MPI_BYTE, big) == MPI_SUCCESS, "MPI_Status_set_elements_c");
+    MPI_Get_elements_c(&st, MPI_BYTE, &got);
+    MPI_Get_elements(&st, MPI_BYTE, &n);
+    CHECK(got == big && n == MPI_UNDEFINED, "elements past INT_MAX: %lld, int form %d", (long long)got, n);
+    expect(MPI_Status_set_elements_c(&st, MPI_INT, -1), MPI_ERR_COUNT, "Status_set_elements_c(-1)");
+
+    st.MPI_SOURCE = 3;
+    st.MPI_TAG = 77;
+    st.MPI_ERROR = MPI_ERR_TAG;
+    MPI_F08_status f08, back;
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    CHECK(MPI_Status_c2f08(&st, &f08) == MPI_SUCCESS, "MPI_Status_c2f08");
+    CHECK(MPI_Status_f082f(&f08, f) == MPI_SUCCESS && f[MPI_F_SOURCE] == 3 && f[MPI_F_TAG] == 77 &&
+              f[MPI_F_ERROR] == MPI_ERR_TAG,
+          "MPI_Status_f082f: source %d tag %d error %d", f[MPI_F_SOURCE], f[MPI_F_TAG], f[MPI_F_ERROR]);
+    memset(&back, 0, sizeof back);
+    CHECK(MPI_Status_f2f08(f, &back) == MPI_SUCCESS && !memcmp(&back, &f08, sizeof back), "MPI_Status_f2f08");
+    MPI_Status c;
+    MPI_Status_f082c(&back, &c);
+    MPI_Get_elements_c(&c, MPI_BYTE, &got);
+    CHECK(c.MPI_SOURCE == 3 && c.MPI_TAG == 77 && got == big, "the round trip lost a field");
+    expect(MPI_Status_f082f(MPI_F08_STATUS_IGNORE, f), MPI_ERR_ARG, "Status_f082f(MPI_F08_STATUS_IGNORE)");
+    expect(MPI_Status_f2f08(f, NULL), MPI_ERR_ARG, "Status_f2f08(NULL)");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -167,6 +200,7 @@ int main(int argc, char **argv)
     get_status_family();
     remove_errors();
     errhandler_class();
+    status_conversions();
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         printf("OK\n");
