@@ -10,7 +10,7 @@
 
 /* MPI_BUFFER_AUTOMATIC, or a null pointer as headers that spell it so pass:
  * either way no real buffer. */
-static int bsend_is_automatic(const void *buffer)
+int mpi_bsend_is_automatic(const void *buffer)
 {
     return buffer == MPI_BUFFER_AUTOMATIC || buffer == NULL;
 }
@@ -21,7 +21,7 @@ static int bsend_attach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, voi
     MPI_CHECKS_BEGIN();
     if (size < 0)
         MPI_FAIL(c, MPI_ERR_ARG, "negative size %lld", (long long)size);
-    rm_status_t st = proto_bsend_attach(slot, buffer, (size_t)size, bsend_is_automatic(buffer));
+    rm_status_t st = proto_bsend_attach(slot, buffer, (size_t)size, mpi_bsend_is_automatic(buffer));
     if (st == RM_ERR_INVALID)
         MPI_FAIL(c, MPI_ERR_BUFFER, "a buffer is already attached%s; detach it first",
                  c ? " to this communicator" : "");

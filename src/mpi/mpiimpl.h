@@ -46,6 +46,8 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
     __attribute__((format(printf, 4, 5)));
 /* Map an internal status to an MPI error class. */
 int mpi_err_from_status(rm_status_t st);
+/* MPI_BUFFER_AUTOMATIC, or a null pointer as headers that spell it so pass (bsend_api.c) */
+int mpi_bsend_is_automatic(const void *buffer);
 void mpi_err_initial_load(void);
 const char *mpi_err_class_name(int errclass);
 

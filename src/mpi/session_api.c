@@ -495,8 +495,7 @@ static int session_attach(const char *fn_name_, MPI_Session session, void *buffe
     SESSION_BEGIN_SHARED(s, session);
     if (size < 0)
         SESSION_FAIL(s, MPI_ERR_ARG, "negative size %lld", (long long)size);
-    int automatic = buffer == MPI_BUFFER_AUTOMATIC || buffer == NULL;
-    rm_status_t st = proto_bsend_attach(&s->bshare->buf, buffer, (size_t)size, automatic);
+    rm_status_t st = proto_bsend_attach(&s->bshare->buf, buffer, (size_t)size, mpi_bsend_is_automatic(buffer));
     if (st == RM_ERR_INVALID)
         SESSION_FAIL(s, MPI_ERR_BUFFER, "a buffer is already attached to this session; detach it first");
     if (st < 0)
