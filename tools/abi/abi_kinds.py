@@ -126,7 +126,7 @@ class Gen:
             return 'takes a procedure'
         if f['ret'] == 'nofortran':
             return 'handle conversion, written by hand'
-        if 'c_only' in kinds:
+        if 'c_only' in kinds or any(k.split('_')[0] in ('fstatus', 'f08status') for k in kinds):
             return 'MPI_T or Fortran conversion'
         return None
 
