@@ -48,6 +48,8 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
 int mpi_err_from_status(rm_status_t st);
 /* MPI_BUFFER_AUTOMATIC, or a null pointer as headers that spell it so pass (bsend_api.c) */
 int mpi_bsend_is_automatic(const void *buffer);
+/* Detach *slot's buffer and write what the detach functions answer (bsend_api.c). */
+void mpi_bsend_detach_answer(bsend_buf_t **slot, void *buffer_addr, int *size, MPI_Count *csize);
 void mpi_err_initial_load(void);
 const char *mpi_err_class_name(int errclass);
 
