@@ -276,6 +276,14 @@ class Gen:
             o.append('};')
             # created objects have the engine's direct or indirect kind (top
             # bit set): when no predefined handle of the class has, one test
+            if len(keys) == 1:
+                # one predefined handle (MPI_REQUEST_NULL, MPI_WIN_NULL, ...):
+                # one compare, no table
+                (n, v), = keys.values()
+                o.append('static inline abi_%s h_out_%s(int h)\n{\n'
+                         '    return (abi_%s)(uintptr_t)(__builtin_expect(h == %s, 0) ? %s : (uint32_t)h);\n}'
+                         % (t, t, t, n, v))
+                continue
             fast = ''
             if all(self.mvals[n][1] >> 31 == 0 for n, _ in keys.values()):
                 fast = ('    if ((unsigned)h >> 31)\n'
@@ -292,7 +300,7 @@ class Gen:
             if d in ('rank', 'topo', 'split', 'combiner', 'compare'):
                 cases_in += '    case -32766: return MPI_UNDEFINED;\n'
                 cases_out += '    case MPI_UNDEFINED: return -32766;\n'
-            fast = '    if (v >= 0)\n        return v;\n' if d in ('rank', 'tag') else ''
+            fast = '    if (__builtin_expect(v >= 0, 1))\n        return v;\n' if d in ('rank', 'tag') else ''
             bad = 'ABI_BAD_CONSTANT' if d in ('rank', 'tag') else 'v'
             o.append('static inline int %s_in(int v)\n{\n%s    switch (v) {\n%s    }\n    return %s;\n}'
                      % (d, fast, cases_in, bad))
@@ -309,7 +317,7 @@ class Gen:
         o.append('static inline int abi_err_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}'
                  % ''.join('    case %s: return %s;\n' % (n, v) for n, v in errs if n != 'MPI_ERR_LASTCODE'))
         o.append('static inline int err_in(int v) { return abi_err_in(v); }')
-        o.append('static inline int err_out(int v) { return v ? abi_err_out(v) : 0; }')
+        o.append('static inline int err_out(int v) { return __builtin_expect(v != 0, 0) ? abi_err_out(v) : 0; }')
         return '\n'.join(o) + '\n' + STATUS_CONV
 
     def wrapper(self, f):
@@ -330,7 +338,40 @@ class Gen:
             post.append('if (rc == MPI_SUCCESS) abi_contents_out(h_in(datatype), array_of_integers, max_integers);')
         sig = abi_types(params)
         o = []
-        if ret == 'int':
+        fast = self.fast_path(f, pnames) if ret == 'int' else None
+        if fast:
+            # the common case inline, everything else in a cold twin
+            guards, fpre, fcall, fpost = fast
+            o.append('static int __attribute__((noinline, cold)) abi_slow_%s(%s)\n{' % (name[4:], sig))
+            o += ['    ' + x for x in decl + pre]
+            o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(call)))
+            o += ['    ' + x for x in post]
+            o.append('    return err_out(rc);\n}')
+            o.append('int PMPI_%s(%s)\n{' % (name[4:], sig))
+            o.append('    if (__builtin_expect(%s, 0))' % ' || '.join(guards))
+            o.append('        return abi_slow_%s(%s);' % (name[4:], ', '.join(pnames)))
+            o += ['    ' + x for x in fpre]
+            st = [c for c in fcall if c.endswith('MPI_STATUS_IGNORE')]
+            if st:
+                # a call with MPI_STATUS_IGNORE and one with a status: each
+                # pays only for its own
+                p = st[0].split(' ')[0]
+                o.append('    int rc;')
+                o.append('    if (%s == NULL) {' % p)
+                o.append('        rc = RMI_P%s(%s);' % (name, ', '.join(
+                    'MPI_STATUS_IGNORE' if c == st[0] else c for c in fcall)))
+                o.append('    } else {')
+                o.append('        rc = RMI_P%s(%s);' % (name, ', '.join(
+                    'abi_status_room(%s)' % p if c == st[0] else c for c in fcall)))
+                o.append('        abi_status_done(%s);' % p)
+                o.append('    }')
+                fpost = [x for x in fpost if x != 'if (%s) abi_status_done(%s);' % (p, p)]
+            else:
+                o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(fcall)))
+            o += ['    ' + x for x in fpost]
+            o.append('    if (__builtin_expect(rc != MPI_SUCCESS, 0))\n        return abi_err_out(rc);')
+            o.append('    return rc;\n}')
+        elif ret == 'int':
             o.append('int PMPI_%s(%s)\n{' % (name[4:], sig))
             o += ['    ' + x for x in decl + pre]
             o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(call)))
@@ -341,6 +382,60 @@ class Gen:
             o.append('    return RMI_P%s(%s);\n}' % (name, ', '.join(call)))
         o.append('#pragma weak %s = PMPI_%s\n' % (name, name[4:]))
         return '\n'.join(o)
+
+    def fast_path(self, f, pnames):
+        """The common case of a function whose arguments are ranks, tags,
+        buffers, handles, requests and a status: non-negative ranks and tags,
+        buffers other than MPI_IN_PLACE, requests of created objects pass to
+        the engine as they are (guards, pre, call, post), or None."""
+        argmap = dict(zip([a for a, _ in f['args']], pnames))
+        guards, ranks, pre, call, post = [], [], [], [], []
+        handles = 0
+        for (aname, kind), p in zip(f['args'], pnames):
+            base = kind.split('/')[0]
+            if base == 'int' and INT_IN.get(aname) in ('rank', 'tag'):
+                ranks.append(p)
+                call.append(p)
+            elif base.startswith('choice'):
+                # MPI_IN_PLACE means something only as a collective's send or
+                # receive buffer; elsewhere it is an invalid address either way
+                if aname in ('sendbuf', 'recvbuf'):
+                    guards.append('%s == (const void *)1' % p)
+                call.append('(void *)(uintptr_t)%s' % p)
+            elif base == 'h.request_out':
+                # the engine writes the low half of the caller's slot
+                guards.append('%s == NULL' % p)
+                pre.append('((int *)(void *)%s)[1] = 0;' % p)
+                call.append('(int *)(void *)%s' % p)
+                post.append('if (__builtin_expect(*(int *)(void *)%s == MPI_REQUEST_NULL, 0)) '
+                            '*%s = h_out_Request(MPI_REQUEST_NULL);' % (p, p))
+            elif base == 'h.request_inout':
+                # a created request's slot holds the engine's handle, zero-extended
+                guards.append('%s == NULL || (uintptr_t)*%s < ABI_PREDEFINED_LIMIT' % (p, p))
+                call.append('(int *)(void *)%s' % p)
+                post.append('if (*(int *)(void *)%s == MPI_REQUEST_NULL) *%s = h_out_Request(MPI_REQUEST_NULL);'
+                            % (p, p))
+            elif base == 'status_out':
+                call.append('%s ? abi_status_room(%s) : MPI_STATUS_IGNORE' % (p, p))
+                post.append('if (%s) abi_status_done(%s);' % (p, p))
+            else:
+                d, pr, c, po = [], [], [], []
+                self.arg(f['name'], aname, kind, p, argmap, d, pr, c, po)
+                if d or pr or po or len(c) != 1 or not (c[0] == p or c[0] in ('h_in(%s)' % p, 'f_in(%s)' % p)):
+                    return None
+                if c[0] == 'h_in(%s)' % p:
+                    handles += 1
+                    c[0] = 'h_in_t(abi_t, %s)' % p
+                call.append(c[0])
+        if handles > 1:
+            # the predefined handles' table's address once, not per handle
+            pre.insert(0, 'const int *abi_t = abi_pre_in_table;')
+            pre.insert(1, '__asm__("" : "+r"(abi_t));')
+        else:
+            call = [c.replace('h_in_t(abi_t, ', 'h_in(') for c in call]
+        if ranks:
+            guards.insert(0, '(%s) < 0' % ' | '.join(ranks))
+        return (guards, pre, call, post) if guards else None
 
     def arg(self, fn, aname, kind, p, argmap, decl, pre, call, post):
         base = kind.split('/')[0]
@@ -391,11 +486,9 @@ class Gen:
             if base == 'status_inout':
                 post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
         elif base == 'status_out':
-            # a call that completes one request leaves MPI_ERROR as it was
-            decl.append('MPI_Status %s_m;' % p)
-            decl.append('%s_m.MPI_ERROR = ABI_ERROR_UNSET;' % p)
-            call.append('%s ? &%s_m : MPI_STATUS_IGNORE' % (p, p))
-            post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
+            # the engine writes its status into the ABI status's last 20 bytes
+            call.append('%s ? abi_status_room(%s) : MPI_STATUS_IGNORE' % (p, p))
+            post.append('if (%s) abi_status_done(%s);' % (p, p))
         elif base == 'statuses_out':
             n = argmap.get('count') or argmap.get('incount')
             if 'outcount' in argmap:
@@ -413,7 +506,15 @@ class Gen:
         conv_in = 'f_in' if T == 'File' else 'h_in'
         conv_out = 'f_out' if T == 'File' else 'h_out_' + T
         mtype = 'MPI_File' if T == 'File' else 'int'
-        if mode == '':
+        if T == 'Request' and mode in ('out', 'inout'):
+            # the engine's handle is the low half of the caller's slot (the ABI's
+            # handles of created requests are the engine's, zero-extended):
+            # the engine reads and writes it there, no local copy
+            if mode == 'inout':
+                pre.append('if (%s) abi_request_in(%s);' % (p, p))
+            call.append('(int *)(void *)%s' % p)
+            post.append('if (%s) abi_request_out(%s);' % (p, p))
+        elif mode == '':
             call.append('%s(%s)' % (conv_in, p))
         elif mode == 'out':
             decl.append('%s %s_m = 0;' % (mtype, p))
@@ -528,6 +629,47 @@ static inline void abi_status_out(abi_Status *a, const MPI_Status *m)
     a->MPI_internal[0] = lo;
     a->MPI_internal[1] = hi;
     a->MPI_internal[2] = a->MPI_internal[3] = a->MPI_internal[4] = 0;
+}
+/* a status the engine fills for one request: its MPICH status (count_lo,
+ * count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR) is written over
+ * MPI_internal[0..4], where the count words stay; a call that completes one
+ * request leaves MPI_ERROR as it was */
+static inline MPI_Status *abi_status_room(abi_Status *a)
+{
+    a->MPI_internal[4] = ABI_ERROR_UNSET;
+    return (MPI_Status *)(void *)&a->MPI_internal[0];
+}
+static void __attribute__((noinline, cold, unused)) abi_status_done_slow(abi_Status *a)
+{
+    int src = a->MPI_internal[2], tag = a->MPI_internal[3], err = a->MPI_internal[4];
+    a->MPI_SOURCE = rank_out(src);
+    a->MPI_TAG = tag_out(tag);
+    if (err != ABI_ERROR_UNSET)
+        a->MPI_ERROR = err_out(err);
+}
+/* MPI_internal[2..4] keep the engine's copies: nothing reads them */
+static inline void abi_status_done(abi_Status *a)
+{
+    int src = a->MPI_internal[2], tag = a->MPI_internal[3], err = a->MPI_internal[4];
+    if (__builtin_expect((src | tag) < 0 || err != ABI_ERROR_UNSET, 0)) {
+        abi_status_done_slow(a);
+        return;
+    }
+    a->MPI_SOURCE = src;
+    a->MPI_TAG = tag;
+}
+/* a request's slot: a predefined handle (MPI_REQUEST_NULL) becomes the
+ * engine's before the call; after it, whatever the engine left in the low
+ * half becomes the ABI's handle */
+static inline void abi_request_in(abi_Request *r)
+{
+    uintptr_t v = (uintptr_t)*r;
+    if (__builtin_expect(v < ABI_PREDEFINED_LIMIT, 0))
+        *r = (abi_Request)(uintptr_t)(uint32_t)abi_pre_in_table[v];
+}
+static inline void abi_request_out(abi_Request *r)
+{
+    *r = h_out_Request(*(int *)(void *)r);
 }
 /* the engine wrote n MPICH statuses (20 bytes) at the start of the caller's
  * array of ABI statuses (32 bytes): widen them in place, last first */
