@@ -37,6 +37,14 @@ for _obj in ('Comm', 'Win', 'File', 'Session'):
         'int MPI_%s_create_errhandler(MPI_%s_errhandler_function *%s_errhandler_fn, MPI_Errhandler *errhandler)'
         % (_obj, _obj, _obj.lower()))
 
+# src/abi/abi_status.c: the ABI's C and Fortran statuses have one layout
+HAND['MPI_Status_c2f'] = 'int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)'
+HAND['MPI_Status_f2c'] = 'int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)'
+HAND['MPI_Status_c2f08'] = 'int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)'
+HAND['MPI_Status_f082c'] = 'int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)'
+HAND['MPI_Status_f2f08'] = 'int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)'
+HAND['MPI_Status_f082f'] = 'int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)'
+
 # prototypes in the standard ABI's header that differ from include/mpi.h
 # (the standard's const where MPICH has none)
 PROTO_ABI = {'MPI_Pready_list': 'int length, const int array_of_partitions[], MPI_Request request'}
