@@ -69,8 +69,10 @@ INT_IN = {'dest': 'rank', 'source': 'rank', 'root': 'rank', 'target_rank': 'rank
           'tag': 'tag', 'sendtag': 'tag', 'recvtag': 'tag', 'color': 'undefined',
           'split_type': 'split', 'required': 'thread', 'order': 'order',
           'typeclass': 'typeclass', 'lock_type': 'lock', 'assert': 'mode', 'amode': 'mode',
-          'whence': 'seek', 'errorcode': 'err', 'errorclass': 'err', 'error': 'err'}
-INT_OUT = {'rank': 'rank', 'newrank': 'rank', 'rank_source': 'rank', 'rank_dest': 'rank',
+          'whence': 'seek', 'errorcode': 'err', 'errorclass': 'err', 'error': 'err',
+          'var_class': 'pvarclass'}
+INT_OUT = {'verbosity': 'verbosity', 'bind': 'bind', 'scope': 'scope', 'var_class': 'pvarclass',
+           'rank': 'rank', 'newrank': 'rank', 'rank_source': 'rank', 'rank_dest': 'rank',
            'source': 'rank', 'tag': 'tag', 'result': 'compare', 'provided': 'thread',
            'combiner': 'combiner', 'status': 'topo', 'amode': 'mode', 'errorclass': 'err',
            'errorcode': 'err', 'error': 'err', 'count': 'undefined', 'outcount': 'undefined'}
@@ -88,6 +90,33 @@ ALLTOALLW = {'MPI_Alltoallw', 'MPI_Ialltoallw', 'MPI_Alltoallw_init'}
 # their large-count forms take the same arrays of datatypes
 NEIGHBOR_W |= {n + '_c' for n in NEIGHBOR_W}
 ALLTOALLW |= {n + '_c' for n in ALLTOALLW}
+
+
+# MPI_T's own handles are pointers in both ABIs, with NULL 0 in both: they
+# pass as they are, except MPI_T_PVAR_ALL_HANDLES (1 in the ABI); the enums
+# of callback safety and source order are translated. By C parameter type;
+# None: the parameter passes unchanged.
+MPIT_CTYPES = {'MPI_T_enum': None, 'MPI_T_enum *': None,
+               'MPI_T_cvar_handle': None, 'MPI_T_cvar_handle *': None,
+               'MPI_T_pvar_session': None, 'MPI_T_pvar_session *': None,
+               'MPI_T_pvar_handle': 'pvar_handle_in(%s)', 'MPI_T_pvar_handle *': None,
+               'MPI_T_event_registration': None, 'MPI_T_event_registration *': None,
+               'MPI_T_event_instance': None,
+               'MPI_T_cb_safety': '(MPI_T_cb_safety)cbsafety_in((int)%s)',
+               'MPI_T_source_order *': 'out:srcorder'}
+# MPI_T's integer constants, one domain per prefix of abi_constants.txt's
+# int.mpit rows (the enums' members are no #define of include/mpi.h)
+MPIT_DOMAINS = [('verbosity', 'MPI_T_VERBOSITY_'), ('bind', 'MPI_T_BIND_'), ('scope', 'MPI_T_SCOPE_'),
+                ('pvarclass', 'MPI_T_PVAR_CLASS_'), ('cbsafety', 'MPI_T_CB_REQUIRE_'),
+                ('srcorder', 'MPI_T_SOURCE_')]
+MPIT_ENUMS = ('MPI_T_CB_REQUIRE_', 'MPI_T_SOURCE_')
+
+
+def param_type(p):
+    """a C parameter's type without its name: 'MPI_T_enum *enumtype' -> 'MPI_T_enum *'"""
+    m = re.match(r'(.*?)(\w+)\s*(\[[^]]*\])*$', p.strip())
+    t = ' '.join(m.group(1).split()) if m else p
+    return t.replace('const ', '')
 
 
 def split_params(params):
@@ -135,7 +164,12 @@ class Gen:
         if f['ret'] == 'nofortran':
             return 'handle conversion, written by hand'
         if 'c_only' in kinds:
-            return 'MPI_T or Fortran conversion'
+            if not f['name'].startswith('MPI_T_'):
+                return 'Fortran conversion'
+            plist = split_params(self.protos[f['name']][1])
+            for (a, k), p in zip(f['args'], plist):
+                if k == 'c_only' and param_type(p) not in MPIT_CTYPES:
+                    return 'MPI_T procedure argument'
         return None
 
     # ------------------------------------------------------------------ header
@@ -314,6 +348,15 @@ class Gen:
                      % (d, fast, cases_in, bad))
             o.append('static inline int %s_out(int v)\n{\n%s    switch (v) {\n%s    }\n    return v;\n}'
                      % (d, fast, cases_out))
+        for d, prefix in MPIT_DOMAINS:
+            cs = [(n, v) for k, n, v in self.rows if k == 'int.mpit' and n.startswith(prefix)
+                  and (n in self.mnames or prefix in MPIT_ENUMS)]
+            o.append('static inline int %s_in(int v)\n{\n    switch (v) {\n%s    }\n    return ABI_BAD_CONSTANT;\n}'
+                     % (d, ''.join('    case %s: return %s;\n' % (v, n) for n, v in cs)))
+            o.append('static inline int %s_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}'
+                     % (d, ''.join('    case %s: return %s;\n' % (n, v) for n, v in cs)))
+        o.append('static inline MPI_T_pvar_handle pvar_handle_in(MPI_T_pvar_handle h)\n{\n'
+                 '    return (uintptr_t)h == 1 ? MPI_T_PVAR_ALL_HANDLES : h;\n}')
         bits_in = ''.join('    if (v & %s) r |= %s;\n' % (v, n) for n, v in self.consts('mode'))
         bits_out = ''.join('    if (v & %s) r |= %s;\n' % (n, v) for n, v in self.consts('mode'))
         o.append('static inline int mode_in(int v)\n{\n    int r = 0;\n%s    return r;\n}' % bits_in)
@@ -340,6 +383,7 @@ class Gen:
             raise SystemExit('abi: %s: header and mpi_api.txt disagree' % name)
         decl, pre, call, post = [], [], [], []
         argmap = dict(zip([a for a, _ in f['args']], pnames))
+        self.ptypes = dict(zip(pnames, [param_type(p) for p in plist]))
         for (aname, kind), p in zip(f['args'], pnames):
             self.arg(name, aname, kind, p, argmap, decl, pre, call, post)
         if name == 'MPI_Type_get_contents':
@@ -503,6 +547,15 @@ class Gen:
                 n = '(rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && %s ? *%s : 0' % (argmap['outcount'], argmap['outcount'])
             call.append('%s ? (MPI_Status *)(void *)%s : MPI_STATUSES_IGNORE' % (p, p))
             post.insert(0, 'if (%s) abi_statuses_out(%s, %s);' % (p, p, n))
+        elif base == 'c_only' and fn.startswith('MPI_T_'):
+            conv = MPIT_CTYPES[self.ptypes[p]]
+            if conv is None:
+                call.append(p)
+            elif conv.startswith('out:'):
+                call.append(p)
+                post.append('if (%s && rc == MPI_SUCCESS) *%s = %s_out(*%s);' % (p, p, conv[4:], p))
+            else:
+                call.append(conv % p)
         elif base == 'varargs':
             pass
         else:
@@ -548,6 +601,16 @@ class Gen:
             if mode == 'arr_inout':
                 post.append('if (%s_m) for (int i = 0; i < %s_n; i++) if (%s_m[i] != h_in(%s[i])) %s[i] = %s(%s_m[i]);'
                             % (p, p, p, p, p, conv_out, p))
+            post.append('if (%s_m != %s_s) free(%s_m);' % (p, p, p))
+        elif mode == 'arr_out' and 'max_datatypes' not in argmap:
+            # MPI_T_event_get_info: *num_elements long on the way in, holding
+            # *num_elements on the way out
+            ne = argmap['num_elements']
+            decl.append('int %s_n = %s ? *%s : 0, %s_s[ABI_STACK], *%s_m = abi_handles_room(%s_s, %s_n);'
+                        % (p, ne, ne, p, p, p, p))
+            call.append('%s ? %s_m : NULL' % (p, p))
+            post.append('if (rc == MPI_SUCCESS && %s && %s) for (int i = 0; i < %s_n && i < *%s; i++) '
+                        '%s[i] = %s(%s_m[i]);' % (p, ne, p, ne, p, conv_out, p))
             post.append('if (%s_m != %s_s) free(%s_m);' % (p, p, p))
         elif mode == 'arr_out':
             n = argmap['max_datatypes']
