@@ -1,7 +1,8 @@
 /* MPI_T through the standard ABI: control and performance variables,
  * sessions, handles (MPI_T_PVAR_ALL_HANDLES included), sources and events,
  * with the ABI's values of verbosity, binding, scope, variable class and
- * source order. 2 ranks; each checks its own. */
+ * source order; event callbacks registered at the ABI's safety levels, a
+ * dropped handler, the free callback. 2 ranks; each checks its own. */
 #include <mpi.h>
 #include <string.h>
 #include "std_check.h"
@@ -15,6 +16,26 @@ static int verbosity_ok(int v)
            v == MPI_T_VERBOSITY_TUNER_DETAIL || v == MPI_T_VERBOSITY_TUNER_ALL ||
            v == MPI_T_VERBOSITY_MPIDEV_BASIC || v == MPI_T_VERBOSITY_MPIDEV_DETAIL ||
            v == MPI_T_VERBOSITY_MPIDEV_ALL;
+}
+
+static int freed;
+static MPI_T_cb_safety free_level = (MPI_T_cb_safety)-1;
+
+static void on_event(MPI_T_event_instance e, MPI_T_event_registration r, MPI_T_cb_safety s, void *ud)
+{
+    (void)e, (void)r, (void)s, (void)ud;
+}
+
+static void on_dropped(MPI_Count n, MPI_T_event_registration r, int src, MPI_T_cb_safety s, void *ud)
+{
+    (void)n, (void)r, (void)src, (void)s, (void)ud;
+}
+
+static void on_free(MPI_T_event_registration r, MPI_T_cb_safety s, void *ud)
+{
+    (void)r;
+    free_level = s;
+    freed += ud == &freed;
 }
 
 int main(int argc, char **argv)
@@ -132,6 +153,25 @@ int main(int argc, char **argv)
         TOK(MPI_T_event_handle_get_info(reg, &info));
         CHECK(info != MPI_INFO_NULL, "event_handle_get_info: MPI_INFO_NULL");
         OK(MPI_Info_free(&info));
+        /* callbacks by the ABI's safety levels */
+        TOK(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE, MPI_INFO_NULL, &freed, on_event));
+        TOK(MPI_T_event_callback_get_info(reg, MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE, &info));
+        OK(MPI_Info_free(&info));
+        CHECK(MPI_T_event_callback_get_info(reg, MPI_T_CB_REQUIRE_MPI_RESTRICTED, &info) != MPI_SUCCESS,
+              "a callback at MPI_T_CB_REQUIRE_MPI_RESTRICTED that was not registered");
+        TOK(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_THREAD_SAFE, MPI_INFO_NULL, &freed, on_event));
+        TOK(MPI_T_event_register_callback(reg, MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE, MPI_INFO_NULL, NULL, NULL));
+        CHECK(MPI_T_event_callback_get_info(reg, MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE, &info) != MPI_SUCCESS,
+              "the removed callback is still there");
+        CHECK(MPI_T_event_register_callback(reg, (MPI_T_cb_safety)2, MPI_INFO_NULL, &freed, on_event) != MPI_SUCCESS,
+              "callback safety 2 (no level of the ABI) accepted");
+        TOK(MPI_T_event_set_dropped_handler(reg, on_dropped));
+        /* the free callback: at once (no callback running), with the ABI's level */
+        TOK(MPI_T_event_handle_free(reg, &freed, on_free));
+        CHECK(freed == 1 && free_level == MPI_T_CB_REQUIRE_NONE, "free callback: %d calls, level %d", freed,
+              (int)free_level);
+        CHECK(MPI_T_event_handle_free(NULL, &freed, on_free) != MPI_SUCCESS && freed == 1,
+              "MPI_T_event_handle_free of NULL");
     }
 
     OK(MPI_Finalize());

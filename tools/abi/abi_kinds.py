@@ -45,6 +45,17 @@ HAND['MPI_Status_f082c'] = 'int MPI_Status_f082c(const MPI_F08_status *f08_statu
 HAND['MPI_Status_f2f08'] = 'int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)'
 HAND['MPI_Status_f082f'] = 'int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)'
 
+# src/abi/abi_mpit.c: the event procedures get the ABI's callback safety
+HAND['MPI_T_event_register_callback'] = (
+    'int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, '
+    'MPI_Info info, void *user_data, MPI_T_event_cb_function *event_cb_function)')
+HAND['MPI_T_event_set_dropped_handler'] = (
+    'int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, '
+    'MPI_T_event_dropped_cb_function *dropped_cb_function)')
+HAND['MPI_T_event_handle_free'] = (
+    'int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, '
+    'MPI_T_event_free_cb_function *free_cb_function)')
+
 # prototypes in the standard ABI's header that differ from include/mpi.h
 # (the standard's const where MPICH has none)
 PROTO_ABI = {'MPI_Pready_list': 'int length, const int array_of_partitions[], MPI_Request request'}
@@ -676,6 +687,13 @@ typedef enum MPI_T_source_order {
     MPI_T_SOURCE_ORDERED = 1,
     MPI_T_SOURCE_UNORDERED = 2
 } MPI_T_source_order;
+typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+                                       MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration,
+                                            MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration,
+                                               int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 '''
 
 STATUS_CONV = r'''
