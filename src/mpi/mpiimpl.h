@@ -79,6 +79,9 @@ int comm_group_compare(const group_t *a, const group_t *b);
 /* The engine (src/mpi/init.c): started by MPI_Init or the first session,
  * stopped when neither needs it any more. */
 int mpi_engine_start(const char *fn_name_, int required, int *provided);
+/* MPI_ERR_OTHER through the initial error handler when another MPI library
+ * is loaded in the process (src/mpi/mixed.c) */
+int mpi_mixed_check(const char *fn_name_);
 void mpi_engine_stop(void);
 /* An error raised on a session's handler (MPI_ERRORS_ARE_FATAL when eh is
  * NULL), handle passed to a user function. */
