@@ -98,12 +98,14 @@ static void datatypes(void)
     OK(MPI_Type_size(sub, &sz));
     CHECK(sz == 4 * (int)sizeof(int), "darray size %d", sz);
     OK(MPI_Type_free(&sub));
+#if MPI_VERSION >= 4
     MPI_Datatype big;
     MPI_Count csz = -1;
     OK(MPI_Type_contiguous_c((MPI_Count)5, MPI_DOUBLE, &big));
     OK(MPI_Type_size_c(big, &csz));
     CHECK(csz == 5 * (MPI_Count)sizeof(double), "Type_size_c %lld", (long long)csz);
     OK(MPI_Type_free(&big));
+#endif
     OK(MPI_Type_get_envelope(MPI_DOUBLE, &ni, &na, &nd, &comb));
     CHECK(comb == MPI_COMBINER_NAMED, "named combiner %d", comb);
 

@@ -1,0 +1,138 @@
+/* Open MPI's ABI edge: helpers of the generated wrappers that are not worth
+ * inlining, and Open MPI's predefined attribute functions (docs/abi.md).
+ * MPI_F_STATUS_IGNORE and MPI_F_STATUSES_IGNORE, which Open MPI's header
+ * also names, are the engine's (src/mpi/init.c). */
+#include "ompi_conv.h"
+#include "abi_tables.h"
+
+int *abi_handles_room(int *stack, int n)
+{
+    return n <= ABI_STACK ? stack : malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+}
+
+int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
+{
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
+        m[i] = conv(src[i]);
+    return m;
+}
+
+int *abi_handles_in(int *stack, int n, void *const *src)
+{
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
+        m[i] = h_in(src[i]);
+    return m;
+}
+
+/* the datatype arrays of an alltoallw: one per rank of the (remote) group */
+int abi_comm_span(int comm)
+{
+    int inter = 0, n = 0;
+    if (RMI_PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? RMI_PMPI_Comm_remote_size(comm, &n) : RMI_PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+/* ... of a neighbourhood alltoallw: the destinations (out) or sources */
+int abi_neighbor_count(int comm, int out)
+{
+    int topo = MPI_UNDEFINED, in_n = 0, out_n = 0, weighted, rank;
+    if (RMI_PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return 0;
+    switch (topo) {
+    case MPI_CART:
+        return RMI_PMPI_Cartdim_get(comm, &in_n) == MPI_SUCCESS ? 2 * in_n : 0;
+    case MPI_GRAPH:
+        if (RMI_PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
+            RMI_PMPI_Graph_neighbors_count(comm, rank, &in_n) != MPI_SUCCESS)
+            return 0;
+        return in_n;
+    case MPI_DIST_GRAPH:
+        if (RMI_PMPI_Dist_graph_neighbors_count(comm, &in_n, &out_n, &weighted) != MPI_SUCCESS)
+            return 0;
+        return out ? out_n : in_n;
+    default:
+        return 0;
+    }
+}
+
+/* the integers of a subarray's or darray's contents hold the order and the
+ * distributions: Open MPI's values */
+void abi_contents_out(int datatype, int *ints, int max_integers)
+{
+    int ni, na, nd, comb;
+    if (!ints || RMI_PMPI_Type_get_envelope(datatype, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        ni > max_integers || ni < 1)
+        return;
+    if (comb == MPI_COMBINER_DARRAY) {
+        int n = ints[2];
+        for (int i = 0; i < n && 3 + 3 * n < ni; i++) {
+            ints[3 + n + i] = distrib_out(ints[3 + n + i]);
+            ints[3 + 2 * n + i] = darg_out(ints[3 + 2 * n + i]);
+        }
+    }
+    if (comb == MPI_COMBINER_SUBARRAY || comb == MPI_COMBINER_DARRAY)
+        ints[ni - 1] = order_out(ints[ni - 1]);
+}
+
+/* predefined attributes whose values are constants: a pointer to Open MPI's
+ * value replaces the engine's (keyvals as the program gives them) */
+void abi_attr_out(int keyval, void *attribute_val)
+{
+    static int flavors[4], models[2], ranks[3];
+    int **pv = attribute_val;
+    if (keyval < 1 || keyval > 11 || !*pv)
+        return;
+    int v = **pv;
+    if (keyval == keyval_out(MPI_WIN_CREATE_FLAVOR)) {
+        if (v >= MPI_WIN_FLAVOR_CREATE && v <= MPI_WIN_FLAVOR_SHARED) {
+            flavors[v - MPI_WIN_FLAVOR_CREATE] = flavor_out(v);
+            *pv = &flavors[v - MPI_WIN_FLAVOR_CREATE];
+        }
+    } else if (keyval == keyval_out(MPI_WIN_MODEL)) {
+        if (v == MPI_WIN_SEPARATE || v == MPI_WIN_UNIFIED) {
+            models[v == MPI_WIN_UNIFIED] = model_out(v);
+            *pv = &models[v == MPI_WIN_UNIFIED];
+        }
+    } else if (keyval == keyval_out(MPI_IO) || keyval == keyval_out(MPI_HOST)) {
+        if (v < 0) {
+            int i = v == MPI_ANY_SOURCE ? 0 : v == MPI_PROC_NULL ? 1 : 2;
+            ranks[i] = rank_out(v);
+            *pv = &ranks[i];
+        }
+    }
+}
+
+/* Open MPI's MPI_*_NULL_COPY_FN, MPI_*_NULL_DELETE_FN and MPI_*_DUP_FN are
+ * these functions; the engine calls them like any of the program's (through
+ * abi_callbacks.c's trampolines), so they do what the standard says */
+#define OMPI_PREDEFINED_ATTR_FNS(OBJ, T)                                                           \
+    int OMPI_C_MPI_##OBJ##NULL_COPY_FN(T h, int k, void *e, void *in, void *out, int *flag);      \
+    int OMPI_C_MPI_##OBJ##NULL_COPY_FN(T h, int k, void *e, void *in, void *out, int *flag)       \
+    {                                                                                              \
+        (void)h, (void)k, (void)e, (void)in, (void)out;                                            \
+        *flag = 0;                                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    int OMPI_C_MPI_##OBJ##DUP_FN(T h, int k, void *e, void *in, void *out, int *flag);            \
+    int OMPI_C_MPI_##OBJ##DUP_FN(T h, int k, void *e, void *in, void *out, int *flag)             \
+    {                                                                                              \
+        (void)h, (void)k, (void)e;                                                                 \
+        *(void **)out = in;                                                                        \
+        *flag = 1;                                                                                 \
+        return 0;                                                                                  \
+    }                                                                                              \
+    int OMPI_C_MPI_##OBJ##NULL_DELETE_FN(T h, int k, void *v, void *e);                            \
+    int OMPI_C_MPI_##OBJ##NULL_DELETE_FN(T h, int k, void *v, void *e)                             \
+    {                                                                                              \
+        (void)h, (void)k, (void)v, (void)e;                                                        \
+        return 0;                                                                                  \
+    }
+OMPI_PREDEFINED_ATTR_FNS(, abi_Comm)
+OMPI_PREDEFINED_ATTR_FNS(COMM_, abi_Comm)
+OMPI_PREDEFINED_ATTR_FNS(TYPE_, abi_Datatype)
+OMPI_PREDEFINED_ATTR_FNS(WIN_, abi_Win)

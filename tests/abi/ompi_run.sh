@@ -1,0 +1,21 @@
+#!/bin/bash
+# A program built with Open MPI's compiler wrapper (mpicc.openmpi: Open MPI's
+# mpi.h, linked with libmpi.so.40) runs on railmpi unchanged under
+# `mpiexec -abi openmpi`, which loads railmpi's libmpi.so.40 (docs/abi.md).
+#   ompi_run.sh SOURCE MPIEXEC [NRANKS]
+# Exits 77 (skipped) where Open MPI's mpicc is not installed.
+set -u
+src=$1 mpiexec=$2 n=${3:-2}
+mpicc=$(command -v mpicc.openmpi || true)
+if [ -z "$mpicc" ]; then
+    echo "SKIP: mpicc.openmpi (Debian's libopenmpi-dev) is not installed"
+    exit 77
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+exe=$tmp/$(basename "$src" .c)
+"$mpicc" -O1 -Wall -Werror -I"$(dirname "$src")" -o "$exe" "$src" || { echo "FAIL: does not build"; exit 1; }
+readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi\.so\.40\]' || { echo "FAIL: not linked with libmpi.so.40"; exit 1; }
+cd "$tmp" || exit 1
+# Open MPI's own launcher variables must not leak into the ranks
+unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
+timeout -k 5 60 "$mpiexec" -abi openmpi -n "$n" --timeout 50 "$exe"
