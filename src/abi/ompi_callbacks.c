@@ -6,3 +6,10 @@
 #include "ompi_conv.h"
 #include "abi_tables.h"
 #include "abi_callbacks.c"
+
+/* MPI-1's name for MPI_Comm_create_errhandler, which Open MPI 4.1 still has */
+int PMPI_Errhandler_create(abi_handle_errhandler *fn, abi_Errhandler *errhandler)
+{
+    return PMPI_Comm_create_errhandler(fn, errhandler);
+}
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create

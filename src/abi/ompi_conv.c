@@ -4,6 +4,7 @@
  * also names, are the engine's (src/mpi/init.c). */
 #include "ompi_conv.h"
 #include "abi_tables.h"
+#include <string.h>
 
 int *abi_handles_room(int *stack, int n)
 {
@@ -136,3 +137,33 @@ OMPI_PREDEFINED_ATTR_FNS(, abi_Comm)
 OMPI_PREDEFINED_ATTR_FNS(COMM_, abi_Comm)
 OMPI_PREDEFINED_ATTR_FNS(TYPE_, abi_Datatype)
 OMPI_PREDEFINED_ATTR_FNS(WIN_, abi_Win)
+
+/* Open MPI's Fortran status is its C status as six integers. The engine
+ * checks the arguments (and raises the error) on statuses of its own. */
+int PMPI_Status_c2f(const abi_Status *c_status, MPI_Fint *f_status)
+{
+    MPI_Status m;
+    MPI_Fint mf[sizeof(MPI_Status) / sizeof(MPI_Fint)];
+    if (c_status)
+        abi_status_in(&m, c_status);
+    int rc = RMI_PMPI_Status_c2f(c_status ? &m : NULL,
+                                 f_status && f_status != MPI_F_STATUS_IGNORE ? mf : f_status);
+    if (rc != MPI_SUCCESS)
+        return err_out(rc);
+    memcpy(f_status, c_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_c2f = PMPI_Status_c2f
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, abi_Status *c_status)
+{
+    MPI_Status m;
+    MPI_Fint mf[sizeof(MPI_Status) / sizeof(MPI_Fint)] = {0};
+    int rc = RMI_PMPI_Status_f2c(f_status && f_status != MPI_F_STATUS_IGNORE ? mf : f_status,
+                                 c_status ? &m : NULL);
+    if (rc != MPI_SUCCESS)
+        return err_out(rc);
+    memcpy(c_status, f_status, sizeof *c_status);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_f2c = PMPI_Status_f2c

@@ -2,10 +2,13 @@
 # A program built with Open MPI's compiler wrapper (mpicc.openmpi: Open MPI's
 # mpi.h, linked with libmpi.so.40) runs on railmpi unchanged under
 # `mpiexec -abi openmpi`, which loads railmpi's libmpi.so.40 (docs/abi.md).
-#   ompi_run.sh SOURCE MPIEXEC [NRANKS]
+#   ompi_run.sh SOURCE MPIEXEC [NRANKS [CFLAGS...]]
+# (-no-pie among the CFLAGS: the program copies the predefined objects into
+# its own data, and the library must use those copies)
 # Exits 77 (skipped) where Open MPI's mpicc is not installed.
 set -u
 src=$1 mpiexec=$2 n=${3:-2}
+shift $(($# < 3 ? $# : 3))
 mpicc=$(command -v mpicc.openmpi || true)
 if [ -z "$mpicc" ]; then
     echo "SKIP: mpicc.openmpi (Debian's libopenmpi-dev) is not installed"
@@ -13,7 +16,7 @@ if [ -z "$mpicc" ]; then
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 exe=$tmp/$(basename "$src" .c)
-"$mpicc" -O1 -Wall -Werror -I"$(dirname "$src")" -o "$exe" "$src" || { echo "FAIL: does not build"; exit 1; }
+"$mpicc" -O1 -Wall -Werror "$@" -I"$(dirname "$src")" -o "$exe" "$src" || { echo "FAIL: does not build"; exit 1; }
 readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi\.so\.40\]' || { echo "FAIL: not linked with libmpi.so.40"; exit 1; }
 cd "$tmp" || exit 1
 # Open MPI's own launcher variables must not leak into the ranks

@@ -36,6 +36,9 @@ NULL_OBJ = {'Comm': 'ompi_mpi_comm_null', 'Datatype': 'ompi_mpi_datatype_null',
 # data Open MPI's header refers to beside the predefined objects: the
 # engine's (src/mpi/init.c)
 EXTRA_DATA = ['MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE']
+# Open MPI's functions written by hand in src/abi/ompi_*.c (beside those of
+# abi_callbacks.c, compiled again for this ABI)
+OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c']
 # Open MPI's MPI_*_NULL_COPY_FN, _NULL_DELETE_FN and _DUP_FN are functions
 # (src/abi/ompi_conv.c)
 PREDEF_FN = ['OMPI_C_MPI_%s%s' % (o, f) for o in ('', 'COMM_', 'TYPE_', 'WIN_')
@@ -64,7 +67,7 @@ class OmpiGen(Gen):
         kinds = [k.split('/')[0] for _, k in f['args']]
         if f['name'] not in self.ompi_funcs:
             return 'not in Open MPI 4.1'
-        if f['name'] in HAND:
+        if f['name'] in HAND or f['name'] in OMPI_HAND:
             return 'written by hand'
         if f['name'] not in self.protos:
             return 'not in include/mpi.h'
@@ -80,7 +83,7 @@ class OmpiGen(Gen):
         return [n for n in super().c2f_names() if n in self.ompi_funcs]
 
     def exported(self):
-        names = sorted([n for n in HAND if n in self.ompi_funcs] + self.c2f_names()
+        names = sorted([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
                        + [f['name'] for f in self.covered])
         syms = sorted(set(s for _, _, s, _ in self.objs))
         return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN
