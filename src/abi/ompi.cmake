@@ -38,4 +38,5 @@ target_link_options(mpi_ompi PRIVATE -Wl,--version-script=${RM_OMPI_DIR}/libmpi_
 set_target_properties(mpi_ompi PROPERTIES OUTPUT_NAME mpi VERSION 40.30.4 SOVERSION 40
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi
   LINK_DEPENDS "${RM_OMPI_DIR}/libmpi_ompi.map;${RM_ABI_BIND_LIB}")
-install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi)
+# no libmpi.so link: nothing is meant to link against this library
+install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
