@@ -27,6 +27,30 @@ int *abi_handles_in(int *stack, int n, void *const *src)
     return m;
 }
 
+/* the engine's statuses of a call that completes several requests: on the
+ * stack up to ABI_STACK, MPI_ERROR unset until the engine sets it; NULL
+ * (which the engine rejects) when memory runs out */
+MPI_Status *abi_statuses_room(MPI_Status *stack, const abi_Status *a, int n)
+{
+    if (!a)
+        return MPI_STATUSES_IGNORE;
+    MPI_Status *m = n <= ABI_STACK ? stack : malloc(sizeof *m * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; m && i < n; i++)
+        m[i].MPI_ERROR = ABI_ERROR_UNSET;
+    return m;
+}
+
+/* ... into the program's n statuses (those the call completed) */
+void abi_statuses_conv(abi_Status *a, MPI_Status *m, int n, MPI_Status *stack)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < n; i++)
+        abi_status_out(&a[i], &m[i]);
+    if (m != stack)
+        free(m);
+}
+
 /* the datatype arrays of an alltoallw: one per rank of the (remote) group */
 int abi_comm_span(int comm)
 {

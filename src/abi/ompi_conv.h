@@ -44,6 +44,9 @@ typedef struct {
 #define ABI_STACK 64
 #define ABI_BAD_CONSTANT (-999999)
 #define ABI_ERROR_UNSET (-999998)
+/* what a mode or assertion bit Open MPI does not define becomes: one the
+ * engine does not define either */
+#define ABI_UNKNOWN_BIT 0x40000000
 
 /* the first word of every predefined object */
 struct ompi_obj_head {
@@ -90,6 +93,8 @@ int *abi_handles_room(int *stack, int n);
 int abi_comm_span(int comm);
 void abi_contents_out(int datatype, int *ints, int max_integers);
 int abi_neighbor_count(int comm, int out);
+MPI_Status *abi_statuses_room(MPI_Status *stack, const abi_Status *a, int n);
+void abi_statuses_conv(abi_Status *a, MPI_Status *m, int n, MPI_Status *stack);
 void abi_attr_out(int keyval, void *attribute_val);
 
 #endif

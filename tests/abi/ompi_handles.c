@@ -39,6 +39,12 @@ static int delete_fn(MPI_Comm comm, int keyval, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+static int failing_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)keyval, (void)extra, (void)in, (void)out, (void)flag;
+    return MPI_ERR_OTHER;
+}
+
 static void handler(MPI_Comm *comm, int *code, ...)
 {
     handler_calls++;
@@ -150,6 +156,50 @@ int main(int argc, char **argv)
     OK(MPI_Errhandler_free(&mine));
     OK(MPI_Comm_free(&dup));
 
+    /* a failed MPI_Comm_dup gives MPI_COMM_NULL */
+    int k_fail;
+    OK(MPI_Comm_create_keyval(failing_copy, MPI_COMM_NULL_DELETE_FN, &k_fail, NULL));
+    OK(MPI_Comm_set_attr(MPI_COMM_WORLD, k_fail, &a));
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    dup = MPI_COMM_WORLD;
+    rc = MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    CHECK(rc != MPI_SUCCESS && dup == MPI_COMM_NULL, "failed dup: rc %d, newcomm %p", rc, (void *)dup);
+    OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, k_fail));
+    OK(MPI_Comm_free_keyval(&k_fail));
+
+    /* a mode or assertion bit Open MPI does not define is an error */
+    MPI_File fh = MPI_FILE_NULL;
+    rc = MPI_File_open(MPI_COMM_SELF, "ompi_handles.unknown_bit", MPI_MODE_RDWR | MPI_MODE_CREATE | 0x10000,
+                       MPI_INFO_NULL, &fh);
+    CHECK(rc != MPI_SUCCESS && fh == MPI_FILE_NULL, "amode with an unknown bit: %d", rc);
+    OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+
+    /* MPI_Comm_idup: the new communicator is there when the request completes */
+    MPI_Comm d1, d2;
+    MPI_Request rqs[2];
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &d1, &rqs[0]));
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &d2, &rqs[1]));
+    /* MPI_Waitall sets no MPI_ERROR when it succeeds */
+    MPI_Status sts[2];
+    sts[0].MPI_ERROR = sts[1].MPI_ERROR = 12345;
+    OK(MPI_Waitall(2, rqs, sts));
+    CHECK(sts[0].MPI_ERROR == 12345 && sts[1].MPI_ERROR == 12345, "Waitall wrote MPI_ERROR %d %d",
+          sts[0].MPI_ERROR, sts[1].MPI_ERROR);
+    CHECK(d1 != MPI_COMM_NULL && d2 != MPI_COMM_NULL && d1 != d2, "idup results");
+    OK(MPI_Comm_compare(d1, MPI_COMM_WORLD, &v));
+    CHECK(v == MPI_CONGRUENT, "idup compares %d", v);
+    OK(MPI_Allreduce(&std_rank, &v, 1, MPI_INT, MPI_SUM, d2));
+    CHECK(v == 1, "allreduce on an idup %d", v);
+    OK(MPI_Comm_free(&d1));
+    OK(MPI_Comm_free(&d2));
+
+    /* names that share an object in Open MPI */
+    int tsz = 0;
+    OK(MPI_Type_size(MPI_CXX_FLOAT_COMPLEX, &tsz));
+    CHECK(tsz == 8, "MPI_CXX_FLOAT_COMPLEX size %d", tsz);
+    OK(MPI_Type_size(MPI_LONG_LONG, &tsz));
+    CHECK(tsz == 8, "MPI_LONG_LONG size %d", tsz);
+
     /* Fortran handles of predefined objects and back */
     CHECK(MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD)) == MPI_COMM_WORLD, "Comm c2f/f2c");
     CHECK(MPI_Type_f2c(MPI_Type_c2f(MPI_INT)) == MPI_INT, "Type c2f/f2c");
@@ -172,6 +222,9 @@ int main(int argc, char **argv)
     int *model;
     OK(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag));
     CHECK(flag && (*model == MPI_WIN_UNIFIED || *model == MPI_WIN_SEPARATE), "model %d", flag ? *model : -1);
+    OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    rc = MPI_Win_fence(0x100, win);
+    CHECK(rc == MPI_ERR_ASSERT, "fence with an unknown assertion bit: %d", rc);
     OK(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &model, &flag));
     CHECK(flag && *model == MPI_WIN_FLAVOR_CREATE, "flavor");
     OK(MPI_Win_free(&win));
