@@ -40,7 +40,14 @@ EXTRA_DATA = ['MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE']
 IDUP = {'MPI_Comm_idup', 'MPI_Comm_idup_with_info'}
 # Open MPI's functions written by hand in src/abi/ompi_*.c (beside those of
 # abi_callbacks.c, compiled again for this ABI)
-OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c']
+OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c'] + [
+    'MPI_T_' + n for n in ('enum_get_info', 'enum_get_item', 'cvar_get_info', 'cvar_handle_alloc',
+                           'cvar_handle_free', 'cvar_read', 'cvar_write', 'pvar_get_info',
+                           'pvar_session_create', 'pvar_session_free', 'pvar_handle_alloc',
+                           'pvar_handle_free', 'pvar_start', 'pvar_stop', 'pvar_read', 'pvar_write',
+                           'pvar_reset', 'pvar_readreset')]
+# MPI_T's values that src/abi/ompi_mpit.c gives back in Open MPI's terms
+MPIT_DOMAINS = ['verbosity', 'bind', 'scope', 'pvarclass']
 # Open MPI's MPI_*_NULL_COPY_FN, _NULL_DELETE_FN and _DUP_FN are functions
 # (src/abi/ompi_conv.c)
 PREDEF_FN = ['OMPI_C_MPI_%s%s' % (o, f) for o in ('', 'COMM_', 'TYPE_', 'WIN_')
@@ -95,6 +102,9 @@ class OmpiGen(Gen):
         # Open MPI's window assertions share bits with its file modes
         if base == 'int' and aname == 'assert':
             call.append('assert_in(%s)' % p)
+            return
+        if base == 'int' and aname == 'var_class':
+            call.append('pvarclass_in(%s)' % p)
             return
         if base == 'statuses_out':
             # the engine writes its statuses into an array of its own whose
@@ -239,6 +249,13 @@ class OmpiGen(Gen):
         o.append('static inline int darg_in(int v) { return v == %s ? MPI_DISTRIBUTE_DFLT_DARG : v; }\n'
                  'static inline int darg_out(int v) { return v == MPI_DISTRIBUTE_DFLT_DARG ? %s : v; }\n'
                  % (dflt, dflt))
+        for d in MPIT_DOMAINS:
+            cases = ''.join('    case %s: return %s;\n' % (n, v) for n, v in self.consts(d))
+            o.append('static inline int %s_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}\n'
+                     % (d, cases))
+            cases = ''.join('    case %s: return %s;\n' % (v, n) for n, v in self.consts(d))
+            o.append('static inline int %s_in(int v)\n{\n    switch (v) {\n%s    }\n    return ABI_BAD_CONSTANT;\n}\n'
+                     % (d, cases))
         o.append(OMPI_STATUS_CONV)
         o.append('#endif\n')
         return ''.join(o)
