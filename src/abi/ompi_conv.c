@@ -4,6 +4,7 @@
  * also names, are the engine's (src/mpi/init.c). */
 #include "ompi_conv.h"
 #include "abi_tables.h"
+#include <stdio.h>
 #include <string.h>
 
 int *abi_handles_room(int *stack, int n)
@@ -25,6 +26,31 @@ int *abi_handles_in(int *stack, int n, void *const *src)
     for (int i = 0; m && i < n; i++)
         m[i] = h_in(src[i]);
     return m;
+}
+
+/* a string the engine wrote, cut to what Open MPI's limit (max, the
+ * terminating NUL included) lets the program's buffer hold */
+void abi_str_out(char *to, const char *from, int max, int *len)
+{
+    size_t n = strnlen(from, (size_t)max - 1);
+    memcpy(to, from, n);
+    to[n] = 0;
+    if (len)
+        *len = (int)n;
+}
+
+/* the engine's library version names the ABI of libmpi.so.12: this
+ * library's is Open MPI's */
+void abi_version_out(char *to, const char *from, int max, int *len)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING + 32];
+    const char *mpich = strstr(from, "MPICH ABI");
+    if (!mpich) {
+        abi_str_out(to, from, max, len);
+        return;
+    }
+    snprintf(v, sizeof v, "%.*sOpen MPI 4.1 ABI%s", (int)(mpich - from), from, mpich + 9);
+    abi_str_out(to, v, max, len);
 }
 
 /* the engine's statuses of a call that completes several requests: on the

@@ -93,6 +93,8 @@ int *abi_handles_room(int *stack, int n);
 int abi_comm_span(int comm);
 void abi_contents_out(int datatype, int *ints, int max_integers);
 int abi_neighbor_count(int comm, int out);
+void abi_str_out(char *to, const char *from, int max, int *len);
+void abi_version_out(char *to, const char *from, int max, int *len);
 MPI_Status *abi_statuses_room(MPI_Status *stack, const abi_Status *a, int n);
 void abi_statuses_conv(abi_Status *a, MPI_Status *m, int n, MPI_Status *stack);
 void abi_attr_out(int keyval, void *attribute_val);

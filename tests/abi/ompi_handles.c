@@ -200,6 +200,33 @@ int main(int argc, char **argv)
     OK(MPI_Type_size(MPI_LONG_LONG, &tsz));
     CHECK(tsz == 8, "MPI_LONG_LONG size %d", tsz);
 
+    /* strings longer than Open MPI's limits are cut to them */
+    char lname[MPI_MAX_OBJECT_NAME + 16], big[200];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    memset(lname, '#', sizeof lname);
+    OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    OK(MPI_Comm_set_name(dup, big));
+    int len = -1;
+    OK(MPI_Comm_get_name(dup, lname, &len));
+    CHECK(len == MPI_MAX_OBJECT_NAME - 1 && lname[len] == 0 && lname[MPI_MAX_OBJECT_NAME] == '#',
+          "Comm_get_name: length %d", len);
+    OK(MPI_Comm_free(&dup));
+    MPI_Info info;
+    char key[MPI_MAX_INFO_KEY + 16];
+    memset(key, '#', sizeof key);
+    OK(MPI_Info_create(&info));
+    big[100] = 0;
+    OK(MPI_Info_set(info, big, "v"));
+    OK(MPI_Info_get_nthkey(info, 0, key));
+    CHECK(strlen(key) == MPI_MAX_INFO_KEY - 1 && key[MPI_MAX_INFO_KEY] == '#', "Info_get_nthkey %zu",
+          strlen(key));
+    OK(MPI_Info_free(&info));
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    OK(MPI_Get_library_version(version, &len));
+    CHECK(len < MPI_MAX_LIBRARY_VERSION_STRING && strstr(version, "Open MPI") && !strstr(version, "MPICH"),
+          "library version '%s'", version);
+
     /* Fortran handles of predefined objects and back */
     CHECK(MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD)) == MPI_COMM_WORLD, "Comm c2f/f2c");
     CHECK(MPI_Type_f2c(MPI_Type_c2f(MPI_INT)) == MPI_INT, "Type c2f/f2c");

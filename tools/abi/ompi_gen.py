@@ -36,6 +36,15 @@ NULL_OBJ = {'Comm': 'ompi_mpi_comm_null', 'Datatype': 'ompi_mpi_datatype_null',
 # data Open MPI's header refers to beside the predefined objects: the
 # engine's (src/mpi/init.c)
 EXTRA_DATA = ['MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE']
+# strings the engine writes up to its own (MPICH's) limit, which is longer
+# than the buffer Open MPI's limit lets a program give: written into the
+# engine's size first, then cut to Open MPI's (function: limit, length argument)
+STR_LIMITS = {'MPI_Get_library_version': ('MPI_MAX_LIBRARY_VERSION_STRING', 'resultlen'),
+              'MPI_Error_string': ('MPI_MAX_ERROR_STRING', 'resultlen'),
+              'MPI_Comm_get_name': ('MPI_MAX_OBJECT_NAME', 'resultlen'),
+              'MPI_Type_get_name': ('MPI_MAX_OBJECT_NAME', 'resultlen'),
+              'MPI_Win_get_name': ('MPI_MAX_OBJECT_NAME', 'resultlen'),
+              'MPI_Info_get_nthkey': ('MPI_MAX_INFO_KEY', None)}
 # the engine writes their new communicator when the request completes
 IDUP = {'MPI_Comm_idup', 'MPI_Comm_idup_with_info'}
 # Open MPI's functions written by hand in src/abi/ompi_*.c (beside those of
@@ -105,6 +114,15 @@ class OmpiGen(Gen):
             return
         if base == 'int' and aname == 'var_class':
             call.append('pvarclass_in(%s)' % p)
+            return
+        if base == 'str_out' and fn in STR_LIMITS:
+            limit, lenarg = STR_LIMITS[fn]
+            ours = dict(self.consts('max'))[limit]
+            decl.append('char %s_b[%s + 1];' % (p, limit))
+            call.append('%s ? %s_b : NULL' % (p, p))
+            conv = 'abi_version_out' if fn == 'MPI_Get_library_version' else 'abi_str_out'
+            post.append('if (%s && rc == MPI_SUCCESS) %s(%s, %s_b, %s, %s);'
+                        % (p, conv, p, p, ours, argmap[lenarg] if lenarg else 'NULL'))
             return
         if base == 'statuses_out':
             # the engine writes its statuses into an array of its own whose
