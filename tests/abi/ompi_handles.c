@@ -167,6 +167,15 @@ int main(int argc, char **argv)
     OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, k_fail));
     OK(MPI_Comm_free_keyval(&k_fail));
 
+    /* MPI_COMM_TYPE_SHARED splits; Open MPI's own split types are errors */
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &dup));
+    CHECK(dup != MPI_COMM_NULL, "shared split");
+    OK(MPI_Comm_free(&dup));
+    rc = MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CORE, 0, MPI_INFO_NULL, &dup);
+    CHECK(rc != MPI_SUCCESS, "OMPI_COMM_TYPE_CORE split");
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &dup));
+    CHECK(dup == MPI_COMM_NULL, "MPI_UNDEFINED split");
+
     /* a mode or assertion bit Open MPI does not define is an error */
     MPI_File fh = MPI_FILE_NULL;
     rc = MPI_File_open(MPI_COMM_SELF, "ompi_handles.unknown_bit", MPI_MODE_RDWR | MPI_MODE_CREATE | 0x10000,

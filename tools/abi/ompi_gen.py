@@ -112,6 +112,11 @@ class OmpiGen(Gen):
         if base == 'int' and aname == 'assert':
             call.append('assert_in(%s)' % p)
             return
+        if base == 'int' and aname == 'split_type':
+            # Open MPI's own split types (OMPI_COMM_TYPE_CORE, ...) are not
+            # the engine's: an error rather than another split
+            call.append('split_type_in(%s)' % p)
+            return
         if base == 'int' and aname == 'var_class':
             call.append('pvarclass_in(%s)' % p)
             return
@@ -267,6 +272,9 @@ class OmpiGen(Gen):
         o.append('static inline int darg_in(int v) { return v == %s ? MPI_DISTRIBUTE_DFLT_DARG : v; }\n'
                  'static inline int darg_out(int v) { return v == MPI_DISTRIBUTE_DFLT_DARG ? %s : v; }\n'
                  % (dflt, dflt))
+        cases = ''.join('    case %s: return %s;\n' % (v, n) for n, v in self.consts('split'))
+        o.append('static inline int split_type_in(int v)\n{\n    switch (v) {\n%s'
+                 '    case -32766: return MPI_UNDEFINED;\n    }\n    return ABI_BAD_CONSTANT;\n}\n' % cases)
         for d in MPIT_DOMAINS:
             cases = ''.join('    case %s: return %s;\n' % (n, v) for n, v in self.consts(d))
             o.append('static inline int %s_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}\n'
