@@ -217,3 +217,40 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, abi_Status *c_status)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
+
+/* Open MPI's own split types (OMPI_COMM_TYPE_CORE, ...) name hardware
+ * levels: the engine's hardware-guided split by that level
+ * (docs/topology.md), with mpi_hw_resource_type added to a copy of the
+ * program's info. OMPI_COMM_TYPE_CU and _CLUSTER have no level: errors. */
+static const char *const ompi_split_levels[] = {
+    [1] = "PU",       [2] = "Core",     [3] = "L1Cache",           [4] = "L2Cache",
+    [5] = "L3Cache",  [6] = "Package",  [7] = "NUMANode",          [8] = "mpi_shared_memory",
+    [9] = "mpi_shared_memory",
+};
+
+int PMPI_Comm_split_type(abi_Comm comm, int split_type, int key, abi_Info info, abi_Comm *newcomm)
+{
+    int m = 0, rc, hinfo = h_in(info);
+    const char *level = split_type > 0 && split_type < (int)(sizeof ompi_split_levels /
+                                                             sizeof ompi_split_levels[0])
+                            ? ompi_split_levels[split_type]
+                            : NULL;
+    if (!level) {
+        rc = RMI_PMPI_Comm_split_type(h_in(comm), split_type_in(split_type), key, hinfo,
+                                      newcomm ? &m : NULL);
+    } else {
+        int guided = MPI_INFO_NULL;
+        rc = hinfo == MPI_INFO_NULL ? RMI_PMPI_Info_create(&guided) : RMI_PMPI_Info_dup(hinfo, &guided);
+        if (rc == MPI_SUCCESS)
+            rc = RMI_PMPI_Info_set(guided, "mpi_hw_resource_type", level);
+        if (rc == MPI_SUCCESS)
+            rc = RMI_PMPI_Comm_split_type(h_in(comm), MPI_COMM_TYPE_HW_GUIDED, key, guided,
+                                          newcomm ? &m : NULL);
+        if (guided != MPI_INFO_NULL)
+            RMI_PMPI_Info_free(&guided);
+    }
+    if (newcomm && (rc == MPI_SUCCESS || m))
+        *newcomm = h_out_Comm(m);
+    return err_out(rc);
+}
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type

@@ -167,12 +167,26 @@ int main(int argc, char **argv)
     OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, k_fail));
     OK(MPI_Comm_free_keyval(&k_fail));
 
-    /* MPI_COMM_TYPE_SHARED splits; Open MPI's own split types are errors */
+    /* MPI_COMM_TYPE_SHARED splits; so do Open MPI's hardware types but for
+     * OMPI_COMM_TYPE_CLUSTER (a process bound to no single core is in no
+     * core's communicator) */
+    int csize = 0;
     OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &dup));
     CHECK(dup != MPI_COMM_NULL, "shared split");
     OK(MPI_Comm_free(&dup));
-    rc = MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CORE, 0, MPI_INFO_NULL, &dup);
-    CHECK(rc != MPI_SUCCESS, "OMPI_COMM_TYPE_CORE split");
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_HOST, 0, MPI_INFO_NULL, &dup));
+    CHECK(dup != MPI_COMM_NULL, "host split");
+    OK(MPI_Comm_size(dup, &csize));
+    CHECK(csize == 2, "host split size %d", csize);
+    OK(MPI_Comm_free(&dup));
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CORE, 0, MPI_INFO_NULL, &dup));
+    if (dup != MPI_COMM_NULL) {
+        OK(MPI_Comm_size(dup, &csize));
+        CHECK(csize == 1, "core split size %d", csize);
+        OK(MPI_Comm_free(&dup));
+    }
+    rc = MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CLUSTER, 0, MPI_INFO_NULL, &dup);
+    CHECK(rc != MPI_SUCCESS, "OMPI_COMM_TYPE_CLUSTER split");
     OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &dup));
     CHECK(dup == MPI_COMM_NULL, "MPI_UNDEFINED split");
 

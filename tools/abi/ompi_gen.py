@@ -49,7 +49,7 @@ STR_LIMITS = {'MPI_Get_library_version': ('MPI_MAX_LIBRARY_VERSION_STRING', 'res
 IDUP = {'MPI_Comm_idup', 'MPI_Comm_idup_with_info'}
 # Open MPI's functions written by hand in src/abi/ompi_*.c (beside those of
 # abi_callbacks.c, compiled again for this ABI)
-OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c'] + [
+OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c', 'MPI_Comm_split_type'] + [
     'MPI_T_' + n for n in ('enum_get_info', 'enum_get_item', 'cvar_get_info', 'cvar_handle_alloc',
                            'cvar_handle_free', 'cvar_read', 'cvar_write', 'pvar_get_info',
                            'pvar_session_create', 'pvar_session_free', 'pvar_handle_alloc',
@@ -111,11 +111,6 @@ class OmpiGen(Gen):
         # Open MPI's window assertions share bits with its file modes
         if base == 'int' and aname == 'assert':
             call.append('assert_in(%s)' % p)
-            return
-        if base == 'int' and aname == 'split_type':
-            # Open MPI's own split types (OMPI_COMM_TYPE_CORE, ...) are not
-            # the engine's: an error rather than another split
-            call.append('split_type_in(%s)' % p)
             return
         if base == 'int' and aname == 'var_class':
             call.append('pvarclass_in(%s)' % p)
@@ -272,6 +267,8 @@ class OmpiGen(Gen):
         o.append('static inline int darg_in(int v) { return v == %s ? MPI_DISTRIBUTE_DFLT_DARG : v; }\n'
                  'static inline int darg_out(int v) { return v == MPI_DISTRIBUTE_DFLT_DARG ? %s : v; }\n'
                  % (dflt, dflt))
+        # MPI_Comm_split_type (src/abi/ompi_conv.c) turns Open MPI's own split
+        # types into hardware-guided splits; any other is an error
         cases = ''.join('    case %s: return %s;\n' % (v, n) for n, v in self.consts('split'))
         o.append('static inline int split_type_in(int v)\n{\n    switch (v) {\n%s'
                  '    case -32766: return MPI_UNDEFINED;\n    }\n    return ABI_BAD_CONSTANT;\n}\n' % cases)
