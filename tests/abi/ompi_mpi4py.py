@@ -73,6 +73,44 @@ fh.Read_at(0, out)
 assert list(out) == list(a)
 fh.Close()
 MPI.File.Delete(path)
+# attribute copy callbacks, statuses of Waitall, probes, alltoallw, topologies
+k = MPI.Comm.Create_keyval(copy_fn=lambda o, kv, v: v * 2)
+c.Set_attr(k, 21)
+d = c.Dup()
+assert d.Get_attr(k) == 42, d.Get_attr(k)
+d.Free()
+c.Delete_attr(k)
+MPI.Comm.Free_keyval(k)
+s = c.Split_type(MPI.COMM_TYPE_SHARED)
+assert s.Get_size() == 2
+s.Free()
+sends = [c.Isend([array.array('i', [r] * 3), MPI.INT], peer, tag=t) for t in range(3)]
+bufs = [array.array('i', [0] * 3) for _ in range(3)]
+recvs = [c.Irecv([bufs[t], MPI.INT], MPI.ANY_SOURCE, tag=t) for t in range(3)]
+sts = [MPI.Status() for _ in range(3)]
+MPI.Request.Waitall(recvs, sts)
+MPI.Request.Waitall(sends)
+assert [(st.Get_source(), st.Get_tag(), st.Get_count(MPI.INT)) for st in sts] == [(peer, t, 3) for t in range(3)]
+if r == 0:
+    c.send("m", dest=1, tag=9)
+else:
+    st = MPI.Status()
+    c.Probe(MPI.ANY_SOURCE, MPI.ANY_TAG, st)
+    assert st.Get_tag() == 9
+    assert c.mprobe(source=0, tag=9).recv() == "m"
+sb = array.array('d', [r] * 4)
+rb = array.array('d', [0] * 4)
+c.Alltoallw([sb, [2, 2], [0, 16], [MPI.DOUBLE] * 2], [rb, [2, 2], [0, 16], [MPI.DOUBLE] * 2])
+assert list(rb) == [0, 0, 1, 1], rb
+cart = c.Create_cart([2], periods=[True])
+assert cart.Shift(0, 1) == (peer, peer)
+cart.Free()
+t = MPI.Datatype.Create_struct([1, 2], [0, 8], [MPI.INT, MPI.DOUBLE]).Commit()
+assert t.Get_envelope()[3] == MPI.COMBINER_STRUCT and t.Get_contents()[2][0] == MPI.INT
+t.Free()
+g = c.Get_group().Excl([0])
+assert MPI.Group.Translate_ranks(g, [0], c.Get_group()) == [1]
+g.Free()
 c.Barrier()
 if r == 0:
     print("OK")
