@@ -82,6 +82,10 @@ NEIGHBOR_W |= {n + '_c' for n in NEIGHBOR_W}
 ALLTOALLW |= {n + '_c' for n in ALLTOALLW}
 
 
+# the engine writes their new communicator when the request completes
+IDUP = {'MPI_Comm_idup', 'MPI_Comm_idup_with_info'}
+
+
 def split_params(params):
     out, depth, cur = [], 0, ''
     for ch in params:
@@ -424,7 +428,14 @@ class Gen:
         conv_in = 'f_in' if T == 'File' else 'h_in'
         conv_out = 'f_out' if T == 'File' else 'h_out_' + T
         mtype = 'MPI_File' if T == 'File' else 'int'
-        if mode == '':
+        if mode == 'out' and cls == 'comm' and fn in IDUP:
+            # the engine writes the new communicator when the request
+            # completes, after this wrapper returned: into the program's
+            # handle, whose upper half is zero, so that it reads as the
+            # engine's handle zero-extended
+            decl.append('if (%s) *%s = NULL;' % (p, p))
+            call.append('(int *)(void *)%s' % p)
+        elif mode == '':
             call.append('%s(%s)' % (conv_in, p))
         elif mode == 'out':
             decl.append('%s %s_m = 0;' % (mtype, p))

@@ -24,7 +24,7 @@ tools/abi/ompi_functions.txt (the functions its libmpi.so.40 exports).
 import argparse
 import re
 from gen import read_api, read_protos, read_mpich_values, read_table
-from abi_kinds import Gen, HAND, HANDLE_TYPES, CALLBACK_KINDS, DOMAINS
+from abi_kinds import Gen, HAND, HANDLE_TYPES, CALLBACK_KINDS, IDUP
 
 # the class's null object: what an engine handle that has no Open MPI
 # counterpart becomes
@@ -45,8 +45,6 @@ STR_LIMITS = {'MPI_Get_library_version': ('MPI_MAX_LIBRARY_VERSION_STRING', 'res
               'MPI_Type_get_name': ('MPI_MAX_OBJECT_NAME', 'resultlen'),
               'MPI_Win_get_name': ('MPI_MAX_OBJECT_NAME', 'resultlen'),
               'MPI_Info_get_nthkey': ('MPI_MAX_INFO_KEY', None)}
-# the engine writes their new communicator when the request completes
-IDUP = {'MPI_Comm_idup', 'MPI_Comm_idup_with_info'}
 # Open MPI's functions written by hand in src/abi/ompi_*.c (beside those of
 # abi_callbacks.c, compiled again for this ABI)
 OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c', 'MPI_Comm_split_type'] + [
@@ -142,14 +140,7 @@ class OmpiGen(Gen):
 
     def handle_arg(self, fn, h, p, argmap, decl, pre, call, post):
         cls, _, mode = h.partition('_')
-        if mode == 'out' and cls == 'comm' and fn in IDUP:
-            # the engine writes the new communicator when the request
-            # completes: into the program's handle, whose upper half is zero,
-            # so that it reads as the engine's handle zero-extended
-            decl.append('if (%s) *%s = NULL;' % (p, p))
-            call.append('(int *)(void *)%s' % p)
-            return
-        if mode == 'out' and cls != 'file':
+        if mode == 'out' and cls != 'file' and not (cls == 'comm' and fn in IDUP):
             # a failed call may still give a handle (MPI_COMM_NULL from a
             # failed MPI_Comm_dup): it is converted too
             T = cls[0].upper() + cls[1:]
