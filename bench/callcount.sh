@@ -7,19 +7,22 @@
 # railmpi (this build, and a second build with --base DIR, e.g. a worktree
 # of an earlier commit), MPICH and Open MPI side by side, with ratios; with
 # --abi also the same program built for the standard ABI (mpicc_abi,
-# libmpi_abi.so) and what its translation layer adds per call.
-#   bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi]
+# libmpi_abi.so) and what its translation layer adds per call; with --ompi
+# the program built by Open MPI's mpicc, run on railmpi's libmpi.so.40
+# (mpiexec -abi openmpi), and what that layer adds.
+#   bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi] [--ompi]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(dirname "$here")/build
-base= peers=1 abi=0
+base= peers=1 abi=0 ompi=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift ;;
         --base) base=$2; shift ;;
         --no-peers) peers=0 ;;
         --abi) abi=1 ;;
-        *) echo "usage: bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi]" >&2; exit 2 ;;
+        --ompi) ompi=1 ;;
+        *) echo "usage: bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi] [--ompi]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -61,6 +64,10 @@ if [ $abi = 1 ]; then
     order+=(abi)
     res[abi]=$(count abi "$build/bin/mpicc_abi" "$build/bin/mpiexec" -n 2)
 fi
+if [ $ompi = 1 ]; then
+    order+=(ompi-abi)
+    res[ompi-abi]=$(count ompi-abi mpicc.openmpi "$build/bin/mpiexec" -abi openmpi -n 2)
+fi
 if [ $peers = 1 ]; then
     order+=(mpich openmpi)
     res[mpich]=$(count mpich mpicc.mpich mpiexec.mpich -n 2)
@@ -79,8 +86,12 @@ for i in "${order[@]}"; do
     read -r a b c <<< "${res[$i]}"
     printf "%-16s %10s %10s %10s\n" "railmpi/$i" "$(ratio "$r1" "$a")" "$(ratio "$r2" "$b")" "$(ratio "$r3" "$c")"
 done
+diff() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) printf "%+d", a - b; else printf "-" }'; }
 if [ $abi = 1 ]; then
     read -r a b c <<< "${res[abi]}"
-    diff() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) printf "%+d", a - b; else printf "-" }'; }
     printf "%-16s %10s %10s %10s\n" "abi-railmpi" "$(diff "$a" "$r1")" "$(diff "$b" "$r2")" "$(diff "$c" "$r3")"
+fi
+if [ $ompi = 1 ]; then
+    read -r a b c <<< "${res[ompi-abi]}"
+    printf "%-16s %10s %10s %10s\n" "ompi-abi-railmpi" "$(diff "$a" "$r1")" "$(diff "$b" "$r2")" "$(diff "$c" "$r3")"
 fi
