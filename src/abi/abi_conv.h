@@ -31,6 +31,11 @@ typedef struct {
     int MPI_internal[5];
 } abi_Status;
 
+/* the engine's 32-bit handle of a created object is the low half of the
+ * ABI's handle, which the bindings let the engine read and write in place */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && sizeof(void *) == 8,
+               "the standard ABI's bindings assume a little-endian 64-bit target");
+
 /* arrays of handles up to this length are converted on the stack */
 #define ABI_STACK 64
 /* what an ABI constant that the engine has no counterpart for becomes: a
@@ -50,6 +55,14 @@ static inline int h_in(const void *p)
     return v < ABI_PREDEFINED_LIMIT ? abi_pre_in_table[v] : (int)(uint32_t)v;
 }
 
+/* h_in with the table's address at hand (a function converting several
+ * handles computes it once) */
+static inline int h_in_t(const int *t, const void *p)
+{
+    uintptr_t v = (uintptr_t)p;
+    return v < ABI_PREDEFINED_LIMIT ? t[v] : (int)(uint32_t)v;
+}
+
 /* the engine's files are pointers already */
 static inline MPI_File f_in(abi_File f)
 {
@@ -64,7 +77,7 @@ static inline abi_File f_out(MPI_File f)
 /* MPI_BOTTOM is 0 in both; MPI_IN_PLACE is 1 in the ABI, -1 in the engine */
 static inline void *abi_buf(const void *p)
 {
-    return p == (const void *)1 ? MPI_IN_PLACE : (void *)(uintptr_t)p;
+    return __builtin_expect(p == (const void *)1, 0) ? MPI_IN_PLACE : (void *)(uintptr_t)p;
 }
 
 static inline int *abi_weights(const int *p)

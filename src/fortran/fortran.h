@@ -53,6 +53,12 @@ static inline MPI_Status *F_STATUS(MPI_Fint *p)
     return p == mpipriv1_.status_ignore || p == f08_status_ignore ? MPI_STATUS_IGNORE
                                                                    : (MPI_Status *)p;
 }
+/* TYPE(MPI_Status) of either mpi_f08 as C's MPI_F08_status: MPICH's module's
+ * MPI_STATUS_IGNORE is C's MPI_F08_STATUS_IGNORE too */
+static inline MPI_F08_status *F_F08STATUS(MPI_Fint *p)
+{
+    return p == f08_status_ignore ? MPI_F08_STATUS_IGNORE : (MPI_F08_status *)p;
+}
 static inline MPI_Status *F_STATUSES(MPI_Fint *p)
 {
     return p == mpipriv2_.statuses_ignore || p == f08_statuses_ignore ? MPI_STATUSES_IGNORE

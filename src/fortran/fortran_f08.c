@@ -220,15 +220,3 @@ RM_FEXPORT void mpi_f_sync_reg_f08ts_(const struct f_gfc_desc *buf)
     (void)buf;
 }
 RM_FALIAS(mpi_f_sync_reg_f08ts_, pmpi_f_sync_reg_f08ts_)
-
-/* MPI_STATUS_F2F08 and MPI_STATUS_F082F, module procedures of MPICH's
- * mpi_f08_types: the two layouts are the same five INTEGERs. */
-RM_FEXPORT void f08_status_f2f08(const MPI_Fint *from, MPI_Fint *to, MPI_Fint *ierr)
-    __asm__("__mpi_f08_types_MOD_mpi_status_f2f08");
-RM_FEXPORT void f08_status_f2f08(const MPI_Fint *from, MPI_Fint *to, MPI_Fint *ierr)
-{
-    memmove(to, from, MPI_F_STATUS_SIZE * sizeof *to);
-    if (ierr) *ierr = MPI_SUCCESS;
-}
-extern __typeof__(f08_status_f2f08) f08_status_f082f __asm__("__mpi_f08_types_MOD_mpi_status_f082f")
-    __attribute__((alias("__mpi_f08_types_MOD_mpi_status_f2f08"), visibility("default")));

@@ -180,6 +180,9 @@ typedef struct io_job io_job_t;
 int io_async_start(io_file_t *f, int write, MPI_Offset off, void *buf, MPI_Count count,
                    dtype_t *dt, io_job_t **out);
 int io_async_done(const io_job_t *j);
+/* A blocking wait for j: runs it in the caller if no worker has started it,
+ * else sleeps until a worker finishes a job or max_ns pass. */
+void io_async_block(io_job_t *j, long max_ns);
 /* After io_async_done: what io_read / io_write answered. */
 int io_async_result(const io_job_t *j, MPI_Count *bytes);
 void io_async_free(io_job_t *j);

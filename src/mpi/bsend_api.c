@@ -29,32 +29,40 @@ static int bsend_attach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, voi
     MPI_CHECKS_END();
 }
 
-/* The size goes to *size (int forms) or *csize (large-count forms); a
- * buffer of more than INT_MAX bytes, attached with a large-count form, is
- * MPI_UNDEFINED to the int forms (it is detached all the same). */
-static int bsend_detach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, void *buffer_addr,
-                        int *size, MPI_Count *csize)
+/* Detaches the buffer of *slot (waiting until its messages are out) and
+ * answers as the detach functions do: the buffer's address (an automatic
+ * buffer's: the token it was attached with) to *buffer_addr, its size to
+ * *size (int forms; MPI_UNDEFINED past INT_MAX, as a buffer attached with a
+ * large-count form may be: it is detached all the same) or *csize (large-
+ * count forms), 0 for an automatic buffer. Nothing attached: NULL and 0, as
+ * railmpi answered before MPI-4.1's buffers and MPICH answers (programs
+ * detach defensively). */
+void mpi_bsend_detach_answer(bsend_buf_t **slot, void *buffer_addr, int *size, MPI_Count *csize)
 {
-    MPI_CHECKS_BEGIN();
-    CHECK_ARG(c, buffer_addr, "buffer_addr is NULL");
-    CHECK_ARG(c, size || csize, "size is NULL");
     void *b;
     size_t s;
     int automatic;
-    /* nothing attached: NULL and 0, as railmpi answered before MPI-4.1's
-     * buffers and MPICH answers (programs detach defensively) */
     if (proto_bsend_detach(slot, &b, &s, &automatic) < 0) {
         b = NULL;
         s = 0;
         automatic = 0;
     }
-    *(void **)buffer_addr = b; /* an automatic buffer's: the token it was attached with */
+    *(void **)buffer_addr = b;
     if (automatic)
         s = 0;
     if (csize)
         *csize = (MPI_Count)s;
     else
         *size = s > INT_MAX ? MPI_UNDEFINED : (int)s;
+}
+
+static int bsend_detach(const char *fn_name_, comm_t *c, bsend_buf_t **slot, void *buffer_addr,
+                        int *size, MPI_Count *csize)
+{
+    MPI_CHECKS_BEGIN();
+    CHECK_ARG(c, buffer_addr, "buffer_addr is NULL");
+    CHECK_ARG(c, size || csize, "size is NULL");
+    mpi_bsend_detach_answer(slot, buffer_addr, size, csize);
     MPI_CHECKS_END();
 }
 

@@ -410,6 +410,20 @@ static int file_ireq_poll(void *arg)
     return 1;
 }
 
+/* MPI_Wait on a file request (req_api.c's req_wait calls a request's wait
+ * function before each pass of progress): the access runs here if no worker
+ * has started it, else the wait sleeps until it ends, at most 200 us at a
+ * time so the wait's progress goes on. */
+static int file_ireq_block(int count, void **states, double timeout, MPI_Status *status)
+{
+    (void)count;
+    (void)timeout;
+    (void)status;
+    file_ireq_t *q = states[0];
+    io_async_block(q->job, 200000);
+    return MPI_SUCCESS;
+}
+
 static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos pos,
                     MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Request *request)
@@ -452,6 +466,7 @@ static int file_irw(const char *fn_name_, MPI_File fh, int write, enum file_pos 
     r->gq = file_ireq_query;
     r->gf = file_ireq_free;
     r->gc = file_ireq_cancel;
+    r->gw = file_ireq_block;
     r->gstate = q;
     r->refs++; /* the poll's, dropped when it completes the request */
     if (!file_ireq_poll(q) && proto_poll_add(file_ireq_poll, q) < 0) {

@@ -42,6 +42,9 @@ int mpi_engine_start(const char *fn_name_, int required, int *provided)
     mpi_state.world_rank = -1;
     if (rm_config_load_once() < 0)
         return mpi_err_raise(NULL, MPI_ERR_OTHER, fn_name_, "invalid RAILMPI_* setting (see above)");
+    int err = mpi_mixed_check(fn_name_);
+    if (err != MPI_SUCCESS)
+        return err;
 
     boot_info_t bi;
     rm_status_t st = boot_init(&bi);

@@ -48,6 +48,8 @@ int mpi_err_raise(comm_t *comm, int errclass, const char *fn, const char *fmt, .
 int mpi_err_from_status(rm_status_t st);
 /* MPI_BUFFER_AUTOMATIC, or a null pointer as headers that spell it so pass (bsend_api.c) */
 int mpi_bsend_is_automatic(const void *buffer);
+/* Detach *slot's buffer and write what the detach functions answer (bsend_api.c). */
+void mpi_bsend_detach_answer(bsend_buf_t **slot, void *buffer_addr, int *size, MPI_Count *csize);
 void mpi_err_initial_load(void);
 const char *mpi_err_class_name(int errclass);
 
@@ -77,6 +79,9 @@ int comm_group_compare(const group_t *a, const group_t *b);
 /* The engine (src/mpi/init.c): started by MPI_Init or the first session,
  * stopped when neither needs it any more. */
 int mpi_engine_start(const char *fn_name_, int required, int *provided);
+/* MPI_ERR_OTHER through the initial error handler when another MPI library
+ * is loaded in the process (src/mpi/mixed.c) */
+int mpi_mixed_check(const char *fn_name_);
 void mpi_engine_stop(void);
 /* An error raised on a session's handler (MPI_ERRORS_ARE_FATAL when eh is
  * NULL), handle passed to a user function. */

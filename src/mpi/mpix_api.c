@@ -29,6 +29,8 @@ static void greq_list(request_t *r)
 
 void mpix_greq_unlist(request_t *r)
 {
+    if (!r->prev && greq_head != r)
+        return; /* not listed: a file access's request has a wait function too */
     if (r->prev)
         r->prev->next = r->next;
     else

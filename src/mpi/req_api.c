@@ -87,10 +87,10 @@ static int req_progress(void)
  * schedule's rounds: a 1 MiB MPI_Iallreduce + MPI_Wait of 2 ranks took
  * several times its blocking form on a loaded host). A generalized request
  * of MPIX_Grequest_start is polled (and its class's wait function called)
- * while it is waited for. */
+ * while it is waited for; so is a file access's (src/mpi/file_rw_api.c). */
 static rm_status_t req_wait(request_t *r)
 {
-    if (!mpix_greq_polled || r->kind != REQ_GREQ)
+    if (r->kind != REQ_GREQ || (!mpix_greq_polled && !r->gw))
         return proto_wait_ft(r);
     int idle = 0;
     while (!r->done) {

@@ -503,30 +503,15 @@ static int session_attach(const char *fn_name_, MPI_Session session, void *buffe
     SESSION_END();
 }
 
-/* Waits until the messages from the buffer are out; with none attached,
- * NULL and 0 (as MPI_Buffer_detach answers). The size goes to *size (int
- * form; MPI_UNDEFINED past INT_MAX) or *csize (large-count form). */
+/* As MPI_Buffer_detach answers (mpi_bsend_detach_answer); errors go to the
+ * session's handler. */
 static int session_detach(const char *fn_name_, MPI_Session session, void *buffer_addr, int *size,
                           MPI_Count *csize)
 {
     SESSION_BEGIN_SHARED(s, session);
     if (!buffer_addr || (!size && !csize))
         SESSION_FAIL(s, MPI_ERR_ARG, "buffer_addr or size is NULL");
-    void *b = NULL;
-    size_t n = 0;
-    int automatic = 0;
-    if (proto_bsend_detach(&s->bshare->buf, &b, &n, &automatic) < 0) {
-        b = NULL;
-        n = 0;
-        automatic = 0;
-    }
-    *(void **)buffer_addr = b;
-    if (automatic)
-        n = 0;
-    if (csize)
-        *csize = (MPI_Count)n;
-    else
-        *size = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    mpi_bsend_detach_answer(&s->bshare->buf, buffer_addr, size, csize);
     SESSION_END();
 }
 

@@ -57,7 +57,7 @@ program sizeof_mpich
 end program
 F
 for src in p2p_f77.f coll_mod.f90 attr_errh.f90 ./file_cb.f90 ./sizeof_mpich.f90 f08_basic.f90 f08_sections.f90 f08_calls.f90 f08_file_cb.f90 \
-           free_ierr_h.f90 free_ierr_mod.f90 free_ierr_f08.f90; do
+           free_ierr_h.f90 free_ierr_mod.f90 free_ierr_f08.f90 f08_status_conv.f90; do
     prog=$(basename "${src%.*}")
     case $src in ./*) path=$src ;; *) path=$here/$src ;; esac
     mpif90.mpich -O1 "$path" -o "$prog" 2>build.log || { fail "mpif90.mpich $src: $(tail -3 build.log)"; continue; }

@@ -37,6 +37,25 @@ for _obj in ('Comm', 'Win', 'File', 'Session'):
         'int MPI_%s_create_errhandler(MPI_%s_errhandler_function *%s_errhandler_fn, MPI_Errhandler *errhandler)'
         % (_obj, _obj, _obj.lower()))
 
+# src/abi/abi_status.c: the ABI's C and Fortran statuses have one layout
+HAND['MPI_Status_c2f'] = 'int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)'
+HAND['MPI_Status_f2c'] = 'int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)'
+HAND['MPI_Status_c2f08'] = 'int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)'
+HAND['MPI_Status_f082c'] = 'int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)'
+HAND['MPI_Status_f2f08'] = 'int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)'
+HAND['MPI_Status_f082f'] = 'int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)'
+
+# src/abi/abi_mpit.c: the event procedures get the ABI's callback safety
+HAND['MPI_T_event_register_callback'] = (
+    'int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, '
+    'MPI_Info info, void *user_data, MPI_T_event_cb_function *event_cb_function)')
+HAND['MPI_T_event_set_dropped_handler'] = (
+    'int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration, '
+    'MPI_T_event_dropped_cb_function *dropped_cb_function)')
+HAND['MPI_T_event_handle_free'] = (
+    'int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data, '
+    'MPI_T_event_free_cb_function *free_cb_function)')
+
 # prototypes in the standard ABI's header that differ from include/mpi.h
 # (the standard's const where MPICH has none)
 PROTO_ABI = {'MPI_Pready_list': 'int length, const int array_of_partitions[], MPI_Request request'}
@@ -61,8 +80,10 @@ INT_IN = {'dest': 'rank', 'source': 'rank', 'root': 'rank', 'target_rank': 'rank
           'tag': 'tag', 'sendtag': 'tag', 'recvtag': 'tag', 'color': 'undefined',
           'split_type': 'split', 'required': 'thread', 'order': 'order',
           'typeclass': 'typeclass', 'lock_type': 'lock', 'assert': 'mode', 'amode': 'mode',
-          'whence': 'seek', 'errorcode': 'err', 'errorclass': 'err', 'error': 'err'}
-INT_OUT = {'rank': 'rank', 'newrank': 'rank', 'rank_source': 'rank', 'rank_dest': 'rank',
+          'whence': 'seek', 'errorcode': 'err', 'errorclass': 'err', 'error': 'err',
+          'var_class': 'pvarclass'}
+INT_OUT = {'verbosity': 'verbosity', 'bind': 'bind', 'scope': 'scope', 'var_class': 'pvarclass',
+           'rank': 'rank', 'newrank': 'rank', 'rank_source': 'rank', 'rank_dest': 'rank',
            'source': 'rank', 'tag': 'tag', 'result': 'compare', 'provided': 'thread',
            'combiner': 'combiner', 'status': 'topo', 'amode': 'mode', 'errorclass': 'err',
            'errorcode': 'err', 'error': 'err', 'count': 'undefined', 'outcount': 'undefined'}
@@ -84,6 +105,32 @@ ALLTOALLW |= {n + '_c' for n in ALLTOALLW}
 
 # the engine writes their new communicator when the request completes
 IDUP = {'MPI_Comm_idup', 'MPI_Comm_idup_with_info'}
+
+# MPI_T's own handles are pointers in both ABIs, with NULL 0 in both: they
+# pass as they are, except MPI_T_PVAR_ALL_HANDLES (1 in the ABI); the enums
+# of callback safety and source order are translated. By C parameter type;
+# None: the parameter passes unchanged.
+MPIT_CTYPES = {'MPI_T_enum': None, 'MPI_T_enum *': None,
+               'MPI_T_cvar_handle': None, 'MPI_T_cvar_handle *': None,
+               'MPI_T_pvar_session': None, 'MPI_T_pvar_session *': None,
+               'MPI_T_pvar_handle': 'pvar_handle_in(%s)', 'MPI_T_pvar_handle *': None,
+               'MPI_T_event_registration': None, 'MPI_T_event_registration *': None,
+               'MPI_T_event_instance': None,
+               'MPI_T_cb_safety': '(MPI_T_cb_safety)cbsafety_in((int)%s)',
+               'MPI_T_source_order *': 'out:srcorder'}
+# MPI_T's integer constants, one domain per prefix of abi_constants.txt's
+# int.mpit rows (the enums' members are no #define of include/mpi.h)
+MPIT_DOMAINS = [('verbosity', 'MPI_T_VERBOSITY_'), ('bind', 'MPI_T_BIND_'), ('scope', 'MPI_T_SCOPE_'),
+                ('pvarclass', 'MPI_T_PVAR_CLASS_'), ('cbsafety', 'MPI_T_CB_REQUIRE_'),
+                ('srcorder', 'MPI_T_SOURCE_')]
+MPIT_ENUMS = ('MPI_T_CB_REQUIRE_', 'MPI_T_SOURCE_')
+
+
+def param_type(p):
+    """a C parameter's type without its name: 'MPI_T_enum *enumtype' -> 'MPI_T_enum *'"""
+    m = re.match(r'(.*?)(\w+)\s*(\[[^]]*\])*$', p.strip())
+    t = ' '.join(m.group(1).split()) if m else p
+    return t.replace('const ', '')
 
 
 def split_params(params):
@@ -134,8 +181,15 @@ class Gen:
             return 'takes a procedure'
         if f['ret'] == 'nofortran':
             return 'handle conversion, written by hand'
+        if any(k.split('_')[0] in ('fstatus', 'f08status') for k in kinds):
+            return 'Fortran conversion'
         if 'c_only' in kinds:
-            return 'MPI_T or Fortran conversion'
+            if not f['name'].startswith('MPI_T_'):
+                return 'Fortran conversion'
+            plist = split_params(self.protos[f['name']][1])
+            for (a, k), p in zip(f['args'], plist):
+                if k == 'c_only' and param_type(p) not in MPIT_CTYPES:
+                    return 'MPI_T procedure argument'
         return None
 
     # ------------------------------------------------------------------ header
@@ -287,6 +341,14 @@ class Gen:
             o.append('};')
             # created objects have the engine's direct or indirect kind (top
             # bit set): when no predefined handle of the class has, one test
+            if len(keys) == 1:
+                # one predefined handle (MPI_REQUEST_NULL, MPI_WIN_NULL, ...):
+                # one compare, no table
+                (n, v), = keys.values()
+                o.append('static inline abi_%s h_out_%s(int h)\n{\n'
+                         '    return (abi_%s)(uintptr_t)(__builtin_expect(h == %s, 0) ? %s : (uint32_t)h);\n}'
+                         % (t, t, t, n, v))
+                continue
             fast = ''
             if all(self.mvals[n][1] >> 31 == 0 for n, _ in keys.values()):
                 fast = ('    if ((unsigned)h >> 31)\n'
@@ -307,12 +369,21 @@ class Gen:
             if d in ('rank', 'topo', 'split', 'combiner', 'compare'):
                 cases_in += '    case -32766: return MPI_UNDEFINED;\n'
                 cases_out += '    case MPI_UNDEFINED: return -32766;\n'
-            fast = '    if (v >= 0)\n        return v;\n' if d in ('rank', 'tag') else ''
+            fast = '    if (__builtin_expect(v >= 0, 1))\n        return v;\n' if d in ('rank', 'tag') else ''
             bad = 'ABI_BAD_CONSTANT' if d in ('rank', 'tag') else 'v'
             o.append('static inline int %s_in(int v)\n{\n%s    switch (v) {\n%s    }\n    return %s;\n}'
                      % (d, fast, cases_in, bad))
             o.append('static inline int %s_out(int v)\n{\n%s    switch (v) {\n%s    }\n    return v;\n}'
                      % (d, fast, cases_out))
+        for d, prefix in MPIT_DOMAINS:
+            cs = [(n, v) for k, n, v in self.rows if k == 'int.mpit' and n.startswith(prefix)
+                  and (n in self.mnames or prefix in MPIT_ENUMS)]
+            o.append('static inline int %s_in(int v)\n{\n    switch (v) {\n%s    }\n    return ABI_BAD_CONSTANT;\n}'
+                     % (d, ''.join('    case %s: return %s;\n' % (v, n) for n, v in cs)))
+            o.append('static inline int %s_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}'
+                     % (d, ''.join('    case %s: return %s;\n' % (n, v) for n, v in cs)))
+        o.append('static inline MPI_T_pvar_handle pvar_handle_in(MPI_T_pvar_handle h)\n{\n'
+                 '    return (uintptr_t)h == 1 ? MPI_T_PVAR_ALL_HANDLES : h;\n}')
         bits_in = ''.join('    if (v & %s) r |= %s;\n' % (v, n) for n, v in self.consts('mode'))
         bits_out = ''.join('    if (v & %s) r |= %s;\n' % (n, v) for n, v in self.consts('mode'))
         o.append('static inline int mode_in(int v)\n{\n    int r = 0;\n%s    return r;\n}' % bits_in)
@@ -324,7 +395,7 @@ class Gen:
         o.append('static inline int abi_err_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}'
                  % ''.join('    case %s: return %s;\n' % (n, v) for n, v in errs if n != 'MPI_ERR_LASTCODE'))
         o.append('static inline int err_in(int v) { return abi_err_in(v); }')
-        o.append('static inline int err_out(int v) { return v ? abi_err_out(v) : 0; }')
+        o.append('static inline int err_out(int v) { return __builtin_expect(v != 0, 0) ? abi_err_out(v) : 0; }')
         return '\n'.join(o) + '\n'
 
     def wrapper(self, f):
@@ -339,13 +410,47 @@ class Gen:
             raise SystemExit('abi: %s: header and mpi_api.txt disagree' % name)
         decl, pre, call, post = [], [], [], []
         argmap = dict(zip([a for a, _ in f['args']], pnames))
+        self.ptypes = dict(zip(pnames, [param_type(p) for p in plist]))
         for (aname, kind), p in zip(f['args'], pnames):
             self.arg(name, aname, kind, p, argmap, decl, pre, call, post)
         if name == 'MPI_Type_get_contents':
             post.append('if (rc == MPI_SUCCESS) abi_contents_out(h_in(datatype), array_of_integers, max_integers);')
         sig = abi_types(params)
         o = []
-        if ret == 'int':
+        fast = self.fast_path(f, pnames) if ret == 'int' else None
+        if fast:
+            # the common case inline, everything else in a cold twin
+            guards, fpre, fcall, fpost = fast
+            o.append('static int __attribute__((noinline, cold)) abi_slow_%s(%s)\n{' % (name[4:], sig))
+            o += ['    ' + x for x in decl + pre]
+            o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(call)))
+            o += ['    ' + x for x in post]
+            o.append('    return err_out(rc);\n}')
+            o.append('int PMPI_%s(%s)\n{' % (name[4:], sig))
+            o.append('    if (__builtin_expect(%s, 0))' % ' || '.join(guards))
+            o.append('        return abi_slow_%s(%s);' % (name[4:], ', '.join(pnames)))
+            o += ['    ' + x for x in fpre]
+            st = [c for c in fcall if c.endswith('MPI_STATUS_IGNORE')]
+            if st:
+                # a call with MPI_STATUS_IGNORE and one with a status: each
+                # pays only for its own
+                p = st[0].split(' ')[0]
+                o.append('    int rc;')
+                o.append('    if (%s == NULL) {' % p)
+                o.append('        rc = RMI_P%s(%s);' % (name, ', '.join(
+                    'MPI_STATUS_IGNORE' if c == st[0] else c for c in fcall)))
+                o.append('    } else {')
+                o.append('        rc = RMI_P%s(%s);' % (name, ', '.join(
+                    'abi_status_room(%s)' % p if c == st[0] else c for c in fcall)))
+                o.append('        abi_status_done(%s);' % p)
+                o.append('    }')
+                fpost = [x for x in fpost if x != 'if (%s) abi_status_done(%s);' % (p, p)]
+            else:
+                o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(fcall)))
+            o += ['    ' + x for x in fpost]
+            o.append('    if (__builtin_expect(rc != MPI_SUCCESS, 0))\n        return abi_err_out(rc);')
+            o.append('    return rc;\n}')
+        elif ret == 'int':
             o.append('int PMPI_%s(%s)\n{' % (name[4:], sig))
             o += ['    ' + x for x in decl + pre]
             o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(call)))
@@ -356,6 +461,60 @@ class Gen:
             o.append('    return RMI_P%s(%s);\n}' % (name, ', '.join(call)))
         o.append('#pragma weak %s = PMPI_%s\n' % (name, name[4:]))
         return '\n'.join(o)
+
+    def fast_path(self, f, pnames):
+        """The common case of a function whose arguments are ranks, tags,
+        buffers, handles, requests and a status: non-negative ranks and tags,
+        buffers other than MPI_IN_PLACE, requests of created objects pass to
+        the engine as they are (guards, pre, call, post), or None."""
+        argmap = dict(zip([a for a, _ in f['args']], pnames))
+        guards, ranks, pre, call, post = [], [], [], [], []
+        handles = 0
+        for (aname, kind), p in zip(f['args'], pnames):
+            base = kind.split('/')[0]
+            if base == 'int' and INT_IN.get(aname) in ('rank', 'tag'):
+                ranks.append(p)
+                call.append(p)
+            elif base.startswith('choice'):
+                # MPI_IN_PLACE means something only as a collective's send or
+                # receive buffer; elsewhere it is an invalid address either way
+                if aname in ('sendbuf', 'recvbuf'):
+                    guards.append('%s == (const void *)1' % p)
+                call.append('(void *)(uintptr_t)%s' % p)
+            elif base == 'h.request_out':
+                # the engine writes the low half of the caller's slot
+                guards.append('%s == NULL' % p)
+                pre.append('((int *)(void *)%s)[1] = 0;' % p)
+                call.append('(int *)(void *)%s' % p)
+                post.append('if (__builtin_expect(*(int *)(void *)%s == MPI_REQUEST_NULL, 0)) '
+                            '*%s = h_out_Request(MPI_REQUEST_NULL);' % (p, p))
+            elif base == 'h.request_inout':
+                # a created request's slot holds the engine's handle, zero-extended
+                guards.append('%s == NULL || (uintptr_t)*%s < ABI_PREDEFINED_LIMIT' % (p, p))
+                call.append('(int *)(void *)%s' % p)
+                post.append('if (*(int *)(void *)%s == MPI_REQUEST_NULL) *%s = h_out_Request(MPI_REQUEST_NULL);'
+                            % (p, p))
+            elif base == 'status_out':
+                call.append('%s ? abi_status_room(%s) : MPI_STATUS_IGNORE' % (p, p))
+                post.append('if (%s) abi_status_done(%s);' % (p, p))
+            else:
+                d, pr, c, po = [], [], [], []
+                self.arg(f['name'], aname, kind, p, argmap, d, pr, c, po)
+                if d or pr or po or len(c) != 1 or not (c[0] == p or c[0] in ('h_in(%s)' % p, 'f_in(%s)' % p)):
+                    return None
+                if c[0] == 'h_in(%s)' % p:
+                    handles += 1
+                    c[0] = 'h_in_t(abi_t, %s)' % p
+                call.append(c[0])
+        if handles > 1:
+            # the predefined handles' table's address once, not per handle
+            pre.insert(0, 'const int *abi_t = abi_pre_in_table;')
+            pre.insert(1, '__asm__("" : "+r"(abi_t));')
+        else:
+            call = [c.replace('h_in_t(abi_t, ', 'h_in(') for c in call]
+        if ranks:
+            guards.insert(0, '(%s) < 0' % ' | '.join(ranks))
+        return (guards, pre, call, post) if guards else None
 
     def arg(self, fn, aname, kind, p, argmap, decl, pre, call, post):
         base = kind.split('/')[0]
@@ -406,17 +565,24 @@ class Gen:
             if base == 'status_inout':
                 post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
         elif base == 'status_out':
-            # a call that completes one request leaves MPI_ERROR as it was
-            decl.append('MPI_Status %s_m;' % p)
-            decl.append('%s_m.MPI_ERROR = ABI_ERROR_UNSET;' % p)
-            call.append('%s ? &%s_m : MPI_STATUS_IGNORE' % (p, p))
-            post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
+            # the engine writes its status into the ABI status's last 20 bytes
+            call.append('%s ? abi_status_room(%s) : MPI_STATUS_IGNORE' % (p, p))
+            post.append('if (%s) abi_status_done(%s);' % (p, p))
         elif base == 'statuses_out':
             n = argmap.get('count') or argmap.get('incount')
             if 'outcount' in argmap:
                 n = '(rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && %s ? *%s : 0' % (argmap['outcount'], argmap['outcount'])
             call.append('%s ? (MPI_Status *)(void *)%s : MPI_STATUSES_IGNORE' % (p, p))
             post.insert(0, 'if (%s) abi_statuses_out(%s, %s);' % (p, p, n))
+        elif base == 'c_only' and fn.startswith('MPI_T_'):
+            conv = MPIT_CTYPES[self.ptypes[p]]
+            if conv is None:
+                call.append(p)
+            elif conv.startswith('out:'):
+                call.append(p)
+                post.append('if (%s && rc == MPI_SUCCESS) *%s = %s_out(*%s);' % (p, p, conv[4:], p))
+            else:
+                call.append(conv % p)
         elif base == 'varargs':
             pass
         else:
@@ -435,6 +601,14 @@ class Gen:
             # engine's handle zero-extended
             decl.append('if (%s) *%s = NULL;' % (p, p))
             call.append('(int *)(void *)%s' % p)
+        elif T == 'Request' and mode in ('out', 'inout'):
+            # the engine's handle is the low half of the caller's slot (the ABI's
+            # handles of created requests are the engine's, zero-extended):
+            # the engine reads and writes it there, no local copy
+            if mode == 'inout':
+                pre.append('if (%s) abi_request_in(%s);' % (p, p))
+            call.append('(int *)(void *)%s' % p)
+            post.append('if (%s) abi_request_out(%s);' % (p, p))
         elif mode == '':
             call.append('%s(%s)' % (conv_in, p))
         elif mode == 'out':
@@ -461,6 +635,16 @@ class Gen:
             if mode == 'arr_inout':
                 post.append('if (%s_m) for (int i = 0; i < %s_n; i++) if (%s_m[i] != h_in(%s[i])) %s[i] = %s(%s_m[i]);'
                             % (p, p, p, p, p, conv_out, p))
+            post.append('if (%s_m != %s_s) free(%s_m);' % (p, p, p))
+        elif mode == 'arr_out' and 'max_datatypes' not in argmap:
+            # MPI_T_event_get_info: *num_elements long on the way in, holding
+            # *num_elements on the way out
+            ne = argmap['num_elements']
+            decl.append('int %s_n = %s ? *%s : 0, %s_s[ABI_STACK], *%s_m = abi_handles_room(%s_s, %s_n);'
+                        % (p, ne, ne, p, p, p, p))
+            call.append('%s ? %s_m : NULL' % (p, p))
+            post.append('if (rc == MPI_SUCCESS && %s && %s) for (int i = 0; i < %s_n && i < *%s; i++) '
+                        '%s[i] = %s(%s_m[i]);' % (p, ne, p, ne, p, conv_out, p))
             post.append('if (%s_m != %s_s) free(%s_m);' % (p, p, p))
         elif mode == 'arr_out':
             n = argmap['max_datatypes']
@@ -526,6 +710,13 @@ typedef enum MPI_T_source_order {
     MPI_T_SOURCE_ORDERED = 1,
     MPI_T_SOURCE_UNORDERED = 2
 } MPI_T_source_order;
+typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+                                       MPI_T_event_registration event_registration,
+                                       MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration,
+                                            MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration,
+                                               int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 '''
 
 STATUS_CONV = r'''
@@ -550,6 +741,47 @@ static inline void abi_status_out(abi_Status *a, const MPI_Status *m)
     a->MPI_internal[0] = lo;
     a->MPI_internal[1] = hi;
     a->MPI_internal[2] = a->MPI_internal[3] = a->MPI_internal[4] = 0;
+}
+/* a status the engine fills for one request: its MPICH status (count_lo,
+ * count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR) is written over
+ * MPI_internal[0..4], where the count words stay; a call that completes one
+ * request leaves MPI_ERROR as it was */
+static inline MPI_Status *abi_status_room(abi_Status *a)
+{
+    a->MPI_internal[4] = ABI_ERROR_UNSET;
+    return (MPI_Status *)(void *)&a->MPI_internal[0];
+}
+static void __attribute__((noinline, cold, unused)) abi_status_done_slow(abi_Status *a)
+{
+    int src = a->MPI_internal[2], tag = a->MPI_internal[3], err = a->MPI_internal[4];
+    a->MPI_SOURCE = rank_out(src);
+    a->MPI_TAG = tag_out(tag);
+    if (err != ABI_ERROR_UNSET)
+        a->MPI_ERROR = err_out(err);
+}
+/* MPI_internal[2..4] keep the engine's copies: nothing reads them */
+static inline void abi_status_done(abi_Status *a)
+{
+    int src = a->MPI_internal[2], tag = a->MPI_internal[3], err = a->MPI_internal[4];
+    if (__builtin_expect((src | tag) < 0 || err != ABI_ERROR_UNSET, 0)) {
+        abi_status_done_slow(a);
+        return;
+    }
+    a->MPI_SOURCE = src;
+    a->MPI_TAG = tag;
+}
+/* a request's slot: a predefined handle (MPI_REQUEST_NULL) becomes the
+ * engine's before the call; after it, whatever the engine left in the low
+ * half becomes the ABI's handle */
+static inline void abi_request_in(abi_Request *r)
+{
+    uintptr_t v = (uintptr_t)*r;
+    if (__builtin_expect(v < ABI_PREDEFINED_LIMIT, 0))
+        *r = (abi_Request)(uintptr_t)(uint32_t)abi_pre_in_table[v];
+}
+static inline void abi_request_out(abi_Request *r)
+{
+    *r = h_out_Request(*(int *)(void *)r);
 }
 /* the engine wrote n MPICH statuses (20 bytes) at the start of the caller's
  * array of ABI statuses (32 bytes): widen them in place, last first */

@@ -53,8 +53,7 @@ OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c', 'MPI_C
                            'pvar_session_create', 'pvar_session_free', 'pvar_handle_alloc',
                            'pvar_handle_free', 'pvar_start', 'pvar_stop', 'pvar_read', 'pvar_write',
                            'pvar_reset', 'pvar_readreset')]
-# MPI_T's values that src/abi/ompi_mpit.c gives back in Open MPI's terms
-MPIT_DOMAINS = ['verbosity', 'bind', 'scope', 'pvarclass']
+
 # Open MPI's MPI_*_NULL_COPY_FN, _NULL_DELETE_FN and _DUP_FN are functions
 # (src/abi/ompi_conv.c)
 PREDEF_FN = ['OMPI_C_MPI_%s%s' % (o, f) for o in ('', 'COMM_', 'TYPE_', 'WIN_')
@@ -110,9 +109,6 @@ class OmpiGen(Gen):
         if base == 'int' and aname == 'assert':
             call.append('assert_in(%s)' % p)
             return
-        if base == 'int' and aname == 'var_class':
-            call.append('pvarclass_in(%s)' % p)
-            return
         if base == 'str_out' and fn in STR_LIMITS:
             limit, lenarg = STR_LIMITS[fn]
             ours = dict(self.consts('max'))[limit]
@@ -121,6 +117,15 @@ class OmpiGen(Gen):
             conv = 'abi_version_out' if fn == 'MPI_Get_library_version' else 'abi_str_out'
             post.append('if (%s && rc == MPI_SUCCESS) %s(%s, %s_b, %s, %s);'
                         % (p, conv, p, p, ours, argmap[lenarg] if lenarg else 'NULL'))
+            return
+        if base == 'status_out':
+            # the engine's status beside the program's (the standard ABI's is
+            # filled in place, Open MPI's is laid out otherwise); a call that
+            # completes one request leaves MPI_ERROR as it was
+            decl.append('MPI_Status %s_m;' % p)
+            decl.append('%s_m.MPI_ERROR = ABI_ERROR_UNSET;' % p)
+            call.append('%s ? &%s_m : MPI_STATUS_IGNORE' % (p, p))
+            post.append('if (%s) abi_status_out(%s, &%s_m);' % (p, p, p))
             return
         if base == 'statuses_out':
             # the engine writes its statuses into an array of its own whose
@@ -138,8 +143,21 @@ class OmpiGen(Gen):
             return
         super().arg(fn, aname, kind, p, argmap, decl, pre, call, post)
 
+    def fast_path(self, f, pnames):
+        # the standard ABI's fast paths rely on its handles' and statuses'
+        # layout: every function here takes the general path
+        return None
+
     def handle_arg(self, fn, h, p, argmap, decl, pre, call, post):
         cls, _, mode = h.partition('_')
+        if mode == 'inout' and cls != 'file':
+            # a local engine handle (the standard ABI's requests are written
+            # in place, which needs its handles' values)
+            T = cls[0].upper() + cls[1:]
+            decl.append('int %s_m = %s ? h_in(*%s) : 0, %s_0 = %s_m;' % (p, p, p, p, p))
+            call.append('%s ? &%s_m : NULL' % (p, p))
+            post.append('if (%s && %s_m != %s_0) *%s = h_out_%s(%s_m);' % (p, p, p, p, T, p))
+            return
         if mode == 'out' and cls != 'file' and not (cls == 'comm' and fn in IDUP):
             # a failed call may still give a handle (MPI_COMM_NULL from a
             # failed MPI_Comm_dup): it is converted too
@@ -263,13 +281,6 @@ class OmpiGen(Gen):
         cases = ''.join('    case %s: return %s;\n' % (v, n) for n, v in self.consts('split'))
         o.append('static inline int split_type_in(int v)\n{\n    switch (v) {\n%s'
                  '    case -32766: return MPI_UNDEFINED;\n    }\n    return ABI_BAD_CONSTANT;\n}\n' % cases)
-        for d in MPIT_DOMAINS:
-            cases = ''.join('    case %s: return %s;\n' % (n, v) for n, v in self.consts(d))
-            o.append('static inline int %s_out(int v)\n{\n    switch (v) {\n%s    }\n    return v;\n}\n'
-                     % (d, cases))
-            cases = ''.join('    case %s: return %s;\n' % (v, n) for n, v in self.consts(d))
-            o.append('static inline int %s_in(int v)\n{\n    switch (v) {\n%s    }\n    return ABI_BAD_CONSTANT;\n}\n'
-                     % (d, cases))
         o.append(OMPI_STATUS_CONV)
         o.append('#endif\n')
         return ''.join(o)

@@ -150,11 +150,15 @@ def gen_f08_entry(f, sym, g):
 
 
 def gen_f08_module_procs():
-    """== and /= of MPICH's module mpi_f08_types (handle with handle, with
+    """Procedures of MPICH's module mpi_f08_types: == and /= (handle with handle, with
     INTEGER, INTEGER with handle): all compare two INTEGERs by reference."""
     out = []
     for h in F08_MPICH_HANDLES:
         for tag, ours in (("eq", "mpi_f08_eq_comm_"), ("neq", "mpi_f08_ne_comm_")):
             for form in ("mpi_%s_%s", "mpi_%s_f08_%s_f", "mpi_%s_f_%s_f08"):
                 out.append("RM_FALIAS(%s, __mpi_f08_types_MOD_%s)" % (ours, form % (h, tag)))
+    # MPICH's MPI_Status_f082f/f2f08 are module procedures of mpi_f08_types
+    # (arguments by reference, ierror optional): the mpi_x_ bodies serve
+    for name in ("mpi_status_f082f", "mpi_status_f2f08"):
+        out.append("RM_FALIAS(p%s_, __mpi_f08_types_MOD_%s)" % (name, name))
     return out

@@ -104,6 +104,8 @@ def c_type(kind):
             "addr_in": "void *", "str_in": "char *", "str_out": "char *",
             "status_in": "MPI_Status *", "status_out": "MPI_Status *",
             "status_inout": "MPI_Status *", "statuses_out": "MPI_Status *",
+            "f08status_in": "MPI_F08_status *", "f08status_out": "MPI_F08_status *",
+            "fstatus_in": "MPI_Fint *", "fstatus_out": "MPI_Fint *",
             "index_out": "int *", "indices_out": "int *", "weights_in": "int *",
             "weights_out": "int *", "errcodes_out": "int *", "attr_in": "void *",
             "attr_out": "void *", "attr1_in": "void *", "attr1_out": "void *",
@@ -262,6 +264,10 @@ def c_body(f):
             call.append("F_STATUS(%s)" % n)
         elif k == "statuses_out":
             call.append("F_STATUSES(%s)" % n)
+        elif k in ("f08status_in", "f08status_out"):
+            call.append("F_F08STATUS(%s)" % n)
+        elif k in ("fstatus_in", "fstatus_out"):
+            call.append(n)
         elif k == "index_out":
             call.append("(int *)" + n)
             post.append("if (rc == MPI_SUCCESS && *%s >= 0) (*%s)++;" % (n, n))
@@ -571,10 +577,13 @@ def f_decl(a):
         return ["CHARACTER(LEN=*) :: %s(*)" % n]
     if k == "argvs_in":
         return ["CHARACTER(LEN=*) :: %s(%s,*)" % (n, a.ref)]
-    if k in ("status_in", "status_out", "status_inout"):
+    if k in ("status_in", "status_out", "status_inout", "fstatus_in", "fstatus_out"):
         return ["INTEGER :: %s(MPI_STATUS_SIZE)" % n]
     if k == "statuses_out":
         return ["INTEGER :: %s(MPI_STATUS_SIZE,*)" % n]
+    if k in ("f08status_in", "f08status_out"):
+        # both modules define TYPE(MPI_Status); mpif.h has no interfaces
+        return ["TYPE(MPI_Status) :: " + n]
     if k in ("attr_in", "attr_out", "extra_state"):
         return ["INTEGER(KIND=MPI_ADDRESS_KIND) :: " + n]
     if k in ("attr1_in", "attr1_out"):
@@ -589,6 +598,15 @@ def f_decl(a):
     return ["INTEGER :: " + n]
 
 
+# TYPE(MPI_Status) of both modules: C's MPI_Status and MPICH's, so an INTEGER
+# status and a TYPE(MPI_Status) hold the same five values in the same order
+STATUS_TYPE = ["  TYPE :: MPI_Status",
+               "    SEQUENCE",
+               "    INTEGER :: count_lo, count_hi_and_cancelled",
+               "    INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+               "  END TYPE MPI_Status"]
+
+
 def gen_module(funcs, header):
     out = ["! " + MANGLE_NOTE,
            "! The `mpi` module of railmpi: constants with MPICH's values and explicit",
@@ -597,6 +615,7 @@ def gen_module(funcs, header):
            "  IMPLICIT NONE",
            "  PRIVATE :: mpi_dummy_unused",
            "  INTEGER, PARAMETER :: mpi_dummy_unused = 0"]
+    out += STATUS_TYPE
     for n, v in all_constants(header):
         kind = "INTEGER(KIND=8)" if n == "MPI_DISPLACEMENT_CURRENT" else "INTEGER"
         out.append("  %s, PARAMETER :: %s = %d" % (kind, n, v))
@@ -719,11 +738,7 @@ def gen_module_f08(funcs, header):
            "  IMPLICIT NONE"]
     for h in F08_HANDLES:
         out += ["  TYPE :: MPI_" + h, "    SEQUENCE", "    INTEGER :: MPI_VAL", "  END TYPE MPI_" + h]
-    out += ["  TYPE :: MPI_Status",
-            "    SEQUENCE",
-            "    INTEGER :: count_lo, count_hi_and_cancelled",
-            "    INTEGER :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
-            "  END TYPE MPI_Status"]
+    out += STATUS_TYPE
     for n, v in consts:
         if n in HANDLE_CLASS:
             t = HANDLE_CLASS[n]
