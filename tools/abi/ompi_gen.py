@@ -98,8 +98,8 @@ class OmpiGen(Gen):
         return [n for n in super().c2f_names() if n in self.ompi_funcs]
 
     def exported(self):
-        names = sorted([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
-                       + [f['name'] for f in self.covered])
+        names = sorted(set([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
+                           + [f['name'] for f in self.covered]))
         syms = sorted(set(s for _, _, s, _ in self.objs))
         return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN
 
