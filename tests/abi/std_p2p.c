@@ -87,8 +87,12 @@ int main(int argc, char **argv)
     OK(MPI_Isend(buf, 3 + std_rank, MPI_INT, peer, 20, MPI_COMM_WORLD, &rq[1]));
     CHECK(rq[0] != MPI_REQUEST_NULL && rq[1] != MPI_REQUEST_NULL, "requests are null");
     memset(sts, 0xff, sizeof sts);
+    sts[0].MPI_ERROR = sts[1].MPI_ERROR = 12345;
     OK(MPI_Waitall(2, rq, sts));
     CHECK(rq[0] == MPI_REQUEST_NULL && rq[1] == MPI_REQUEST_NULL, "Waitall left requests");
+    /* without an error, MPI_Waitall sets no MPI_ERROR */
+    CHECK(sts[0].MPI_ERROR == 12345 && sts[1].MPI_ERROR == 12345, "Waitall wrote MPI_ERROR %d %d",
+          sts[0].MPI_ERROR, sts[1].MPI_ERROR);
     OK(MPI_Get_count(&sts[0], MPI_INT, &n));
     CHECK(sts[0].MPI_SOURCE == peer && sts[0].MPI_TAG == 20 && n == 3 + peer, "Waitall status %d %d %d",
           sts[0].MPI_SOURCE, sts[0].MPI_TAG, n);

@@ -572,8 +572,16 @@ class Gen:
             n = argmap.get('count') or argmap.get('incount')
             if 'outcount' in argmap:
                 n = '(rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && %s ? *%s : 0' % (argmap['outcount'], argmap['outcount'])
+            # the program's MPI_ERROR fields are kept (up to ABI_STACK
+            # statuses) and the engine's marked unset, so that a call that
+            # sets none (MPI_Waitall without an error) leaves them as they were
+            # (not for MPI_Waitsome/Testsome, which define only the first
+            # *outcount statuses)
+            arr = argmap.get('count') or argmap.get('incount')
+            keep = 'abi_statuses_keep(%s, %s, %s_e)' % (p, arr, p) if 'outcount' not in argmap else '0'
+            decl.append('int %s_e[ABI_STACK], %s_k = %s ? %s : 0;' % (p, p, p, keep))
             call.append('%s ? (MPI_Status *)(void *)%s : MPI_STATUSES_IGNORE' % (p, p))
-            post.insert(0, 'if (%s) abi_statuses_out(%s, %s);' % (p, p, n))
+            post.insert(0, 'if (%s) abi_statuses_out_kept(%s, %s, %s_e, %s_k);' % (p, p, n, p, p))
         elif base == 'c_only' and fn.startswith('MPI_T_'):
             conv = MPIT_CTYPES[self.ptypes[p]]
             if conv is None:
@@ -791,6 +799,32 @@ static inline void abi_statuses_out(abi_Status *a, int n)
     for (int i = n - 1; i >= 0; i--) {
         MPI_Status t = m[i];
         abi_status_out(&a[i], &t);
+    }
+}
+/* before the engine writes n statuses in place: the program's MPI_ERROR
+ * fields saved (up to ABI_STACK; how many is returned) and those of the
+ * engine's statuses that will lie there marked unset */
+static inline int abi_statuses_keep(abi_Status *a, int n, int *saved)
+{
+    if (n <= 0 || n > ABI_STACK)
+        return 0;
+    for (int i = 0; i < n; i++)
+        saved[i] = a[i].MPI_ERROR;
+    MPI_Status *m = (MPI_Status *)(void *)a;
+    for (int i = 0; i < n; i++)
+        m[i].MPI_ERROR = ABI_ERROR_UNSET;
+    return n;
+}
+/* abi_statuses_out, with the saved MPI_ERROR of each status whose error the
+ * engine left unset */
+static inline void abi_statuses_out_kept(abi_Status *a, int n, const int *saved, int kept)
+{
+    const MPI_Status *m = (const MPI_Status *)(void *)a;
+    for (int i = n - 1; i >= 0; i--) {
+        MPI_Status t = m[i];
+        abi_status_out(&a[i], &t);
+        if (t.MPI_ERROR == ABI_ERROR_UNSET && i < kept)
+            a[i].MPI_ERROR = saved[i];
     }
 }
 static inline int darg_in(int v) { return v == 19 ? MPI_DISTRIBUTE_DFLT_DARG : v; }
