@@ -11,19 +11,22 @@
 # --abi also the same program built for the standard ABI (mpicc_abi,
 # libmpi_abi.so), the difference, and the translation layer's own
 # instructions per call (the ABI's MPI_X less the engine's binding it calls,
-# in the same run: exact for every function).
-#   bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi]
+# in the same run: exact for every function); with --ompi the same for the
+# program built by Open MPI's mpicc on railmpi's libmpi.so.40
+# (mpiexec -abi openmpi).
+#   bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi] [--ompi]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(dirname "$here")/build
-base= peers=1 abi=0
+base= peers=1 abi=0 ompi=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift ;;
         --base) base=$2; shift ;;
         --no-peers) peers=0 ;;
         --abi) abi=1 ;;
-        *) echo "usage: bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi]" >&2; exit 2 ;;
+        --ompi) ompi=1 ;;
+        *) echo "usage: bench/callcount.sh [--build DIR] [--base DIR] [--no-peers] [--abi] [--ompi]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -84,6 +87,10 @@ if [ $abi = 1 ]; then
     order+=(abi)
     res[abi]=$(count abi "$build/bin/mpicc_abi" "$build/bin/mpiexec" -n 2)
 fi
+if [ $ompi = 1 ]; then
+    order+=(ompi)
+    res[ompi]=$(count ompi mpicc.openmpi "$build/bin/mpiexec" -abi openmpi -n 2)
+fi
 if [ $peers = 1 ]; then
     order+=(mpich openmpi)
     res[mpich]=$(count mpich mpicc.mpich mpiexec.mpich -n 2)
@@ -113,4 +120,8 @@ if [ $abi = 1 ]; then
     row "abi-railmpi" "${out[@]}"
     # exact: the ABI's MPI_X less the engine's binding, in the same process
     row "abi layer" "${v[@]:7:7}"
+fi
+if [ $ompi = 1 ]; then
+    read -r -a v <<< "${res[ompi]}"
+    row "ompi layer" "${v[@]:7:7}"
 fi

@@ -49,6 +49,18 @@ static void attributes(void)
     OK(MPI_Comm_free_keyval(&kv));
     CHECK(kv == MPI_KEYVAL_INVALID, "free_keyval left the key");
     OK(MPI_Comm_free(&a));
+    /* MPI_Comm_idup: the new communicators are there when the requests complete */
+    MPI_Comm i1, i2;
+    MPI_Request irq[2];
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &i1, &irq[0]));
+    OK(MPI_Comm_idup(MPI_COMM_WORLD, &i2, &irq[1]));
+    OK(MPI_Waitall(2, irq, MPI_STATUSES_IGNORE));
+    int isz = 0, icmp = -1;
+    OK(MPI_Comm_size(i2, &isz));
+    OK(MPI_Comm_compare(i1, MPI_COMM_WORLD, &icmp));
+    CHECK(isz == 2 && icmp == MPI_CONGRUENT && i1 != i2, "idup: size %d, compare %d", isz, icmp);
+    OK(MPI_Comm_free(&i1));
+    OK(MPI_Comm_free(&i2));
 
     /* the predefined copy function: the value travels as it is */
     MPI_Datatype t, u;
@@ -98,12 +110,14 @@ static void datatypes(void)
     OK(MPI_Type_size(sub, &sz));
     CHECK(sz == 4 * (int)sizeof(int), "darray size %d", sz);
     OK(MPI_Type_free(&sub));
+#if MPI_VERSION >= 4
     MPI_Datatype big;
     MPI_Count csz = -1;
     OK(MPI_Type_contiguous_c((MPI_Count)5, MPI_DOUBLE, &big));
     OK(MPI_Type_size_c(big, &csz));
     CHECK(csz == 5 * (MPI_Count)sizeof(double), "Type_size_c %lld", (long long)csz);
     OK(MPI_Type_free(&big));
+#endif
     OK(MPI_Type_get_envelope(MPI_DOUBLE, &ni, &na, &nd, &comb));
     CHECK(comb == MPI_COMBINER_NAMED, "named combiner %d", comb);
 

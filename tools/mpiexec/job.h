@@ -108,6 +108,8 @@ double job_now(void); /* monotonic seconds */
 int job_env_entry_valid(const char *kv);
 /* Takes ownership of `kv` (NAME=VALUE). */
 int job_env_add(job_t *j, char *kv);
+/* -abi NAME (abi.c): 0, or the exit status after a message */
+int job_abi_set(job_t *j, const char *abi);
 /* The first failure decides the exit code; the job is ended. */
 void job_fail(job_t *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* To every live local rank's control pipe; returns how many took it. */

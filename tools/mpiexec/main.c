@@ -78,6 +78,7 @@ static void usage(FILE *f)
             "  -genv NAME VALUE     set NAME=VALUE for every rank\n"
             "  -env NAME VALUE      same as -genv (single program)\n"
             "  -genvall             pass the whole environment (default)\n"
+            "  -abi openmpi         run programs built with Open MPI's mpicc (libmpi.so.40)\n"
             "  -genvnone            pass only what -genv sets\n"
             "  -l                   label each output line with [rank]\n"
             "  -initial-errhandler mpi_errors_are_fatal|mpi_errors_abort|mpi_errors_return\n"
@@ -1013,6 +1014,9 @@ int main(int argc, char **argv)
             i += 2;
         } else if (!strcmp(a, "-nameserver") && more) {
             pmi_server_names_dir(argv[++i]);
+        } else if ((!strcmp(a, "-abi") || !strcmp(a, "--abi")) && more) {
+            if ((rc = job_abi_set(&j, argv[++i])))
+                goto out;
         } else if (!strcmp(a, "-genvall")) {
             j.genvnone = 0;
         } else if (!strcmp(a, "-genvnone")) {

@@ -1,0 +1,42 @@
+# Open MPI's ABI (docs/abi.md): libmpi.so.40 in lib/openmpi-abi/, the same
+# engine under a translation layer tools/abi/ompi_gen.py writes from
+# tools/api/mpi_api.txt and Open MPI 4.1's tables (tools/abi/ompi_*.txt). It
+# shares the renamed engine bindings with libmpi_abi.so. Its own directory
+# keeps it from shadowing a system Open MPI: `mpiexec -abi openmpi` points
+# LD_LIBRARY_PATH there.
+set(RM_OMPI_DIR ${CMAKE_BINARY_DIR}/src/abi/ompi)
+set(RM_OGEN ${PROJECT_SOURCE_DIR}/tools/abi/ompi_gen.py)
+set(RM_OGEN_OUT ${RM_OMPI_DIR}/ompi_bind.c ${RM_OMPI_DIR}/abi_tables.h ${RM_OMPI_DIR}/ompi_objects.c
+  ${RM_OMPI_DIR}/abi_rename.h ${RM_OMPI_DIR}/abi_unrename.h ${RM_OMPI_DIR}/libmpi_ompi.map)
+add_custom_command(
+  OUTPUT ${RM_OGEN_OUT}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${RM_OMPI_DIR}
+  COMMAND Python3::Interpreter ${RM_OGEN} --api ${RM_FAPI} --mpih ${PROJECT_SOURCE_DIR}/include/mpi.h
+          --table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_constants.txt
+          --objects-table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_objects.txt
+          --functions ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt
+          --c ${RM_OMPI_DIR}/ompi_bind.c --tables ${RM_OMPI_DIR}/abi_tables.h
+          --objects ${RM_OMPI_DIR}/ompi_objects.c
+          --rename ${RM_OMPI_DIR}/abi_rename.h --unrename ${RM_OMPI_DIR}/abi_unrename.h
+          --map ${RM_OMPI_DIR}/libmpi_ompi.map
+  DEPENDS ${RM_OGEN} ${RM_AGEN} ${PROJECT_SOURCE_DIR}/tools/abi/abi_kinds.py
+          ${PROJECT_SOURCE_DIR}/tools/abi/ompi_constants.txt ${PROJECT_SOURCE_DIR}/tools/abi/ompi_objects.txt
+          ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt ${RM_FAPI} ${PROJECT_SOURCE_DIR}/include/mpi.h
+  COMMENT "Generating Open MPI's ABI bindings")
+add_custom_target(ompi_gen DEPENDS ${RM_OGEN_OUT})
+
+add_library(mpi_ompi SHARED abi/ompi_conv.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
+  ${RM_OMPI_DIR}/ompi_objects.c)
+add_dependencies(mpi_ompi ompi_gen abi_bind_rmi)
+# the generated abi_tables.h and abi_rename.h are Open MPI's here, not the standard ABI's
+target_include_directories(mpi_ompi PRIVATE ${RM_OMPI_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/abi
+  ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(mpi_ompi PRIVATE
+  -Wl,--whole-archive ${RM_ABI_BIND_LIB} railmpi_core railmpi_boot railmpi_util -Wl,--no-whole-archive
+  PkgConfig::HWLOC ${CMAKE_DL_LIBS} Threads::Threads m)
+target_link_options(mpi_ompi PRIVATE -Wl,--version-script=${RM_OMPI_DIR}/libmpi_ompi.map -Wl,-z,defs)
+set_target_properties(mpi_ompi PROPERTIES OUTPUT_NAME mpi VERSION 40.30.4 SOVERSION 40
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi
+  LINK_DEPENDS "${RM_OMPI_DIR}/libmpi_ompi.map;${RM_ABI_BIND_LIB}")
+# no libmpi.so link: nothing is meant to link against this library
+install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
