@@ -23,7 +23,10 @@
  * Revoke is a frame (PF_REVOKE, the communicator's context id) sent to every
  * member; each member that sees it first marks the communicator, fails what
  * is pending on it and sends it on to every member, so it reaches everyone
- * even when the revoking rank dies half-way. */
+ * even when the revoking rank dies half-way. Windows and files keep private
+ * communicators of their own; a revoke of the communicator they were
+ * created on revokes those too (proto_ft_on_revoke), at every member, since
+ * every member sees that revoke. */
 #include "boot/boot.h"
 #include "comm/comm.h"
 #include "dtype/dtype.h"
@@ -167,11 +170,42 @@ static void ft_revoke_send(comm_t *c, int except)
         }
 }
 
+#define FT_REVOKE_FNS 4
+static proto_ft_revoke_fn ft_revoke_fns[FT_REVOKE_FNS];
+
+void proto_ft_on_revoke(proto_ft_revoke_fn fn)
+{
+    for (int i = 0; i < FT_REVOKE_FNS; i++) {
+        if (ft_revoke_fns[i] == fn)
+            return;
+        if (!ft_revoke_fns[i]) {
+            ft_revoke_fns[i] = fn;
+            return;
+        }
+    }
+    rm_log_error("more than %d layers follow revokes", FT_REVOKE_FNS);
+}
+
+static void ft_revoke_derived(uint32_t ctx)
+{
+    for (int i = 0; i < FT_REVOKE_FNS && ft_revoke_fns[i]; i++)
+        ft_revoke_fns[i](ctx);
+}
+
+void proto_ft_revoke_here(comm_t *c)
+{
+    if (c->revoked)
+        return;
+    c->revoked = 1;
+    proto_request_foreach(ft_fail_revoked_one, c);
+}
+
 static void ft_revoke_apply(comm_t *c, int from)
 {
     c->revoked = 1;
     ft_revoke_send(c, from);
     proto_request_foreach(ft_fail_revoked_one, c);
+    ft_revoke_derived(c->ctx);
 }
 
 rm_status_t proto_ft_revoke(comm_t *c)
@@ -187,6 +221,8 @@ void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h)
     if (!c) {
         rm_log_debug("revoke of context %u from rank %d: no such communicator here", (unsigned)h->ctx,
                      rail_channel_peer(ch));
+        /* freed here, but windows or files built on it may still be open */
+        ft_revoke_derived(h->ctx);
         return;
     }
     if (!c->revoked) {

@@ -287,6 +287,17 @@ rm_status_t proto_ft_comm_check(const comm_t *c);
 int proto_ft_recv_blocked(const request_t *r);
 /* Revoke c here and at every other member (MPIX_Comm_revoke). */
 rm_status_t proto_ft_revoke(comm_t *c);
+/* Mark c revoked in this process only and end its posted receives: for the
+ * private communicators of objects built on a revoked one (windows, files),
+ * whose other members see the same revoke. */
+void proto_ft_revoke_here(comm_t *c);
+/* Objects built on a communicator go with it: a layer that keeps such
+ * objects (src/rma, src/io) registers a function that every member calls
+ * with the context id of each communicator revoked there, the first time
+ * and again at each copy of the revoke that arrives (it must not mind).
+ * Registering the same function again does nothing. */
+typedef void (*proto_ft_revoke_fn)(uint32_t ctx);
+void proto_ft_on_revoke(proto_ft_revoke_fn fn);
 /* MPI_Finalize's barrier when ranks of MPI_COMM_WORLD have died. */
 rm_status_t proto_ft_final_barrier(comm_t *world);
 void proto_ft_finalize(void);

@@ -37,6 +37,7 @@ typedef struct win {
     int handle;
     uint32_t id;        /* names the window on the wire: its communicator's context */
     comm_t *comm;       /* private duplicate of the creating communicator */
+    uint32_t parent_ctx; /* the creating communicator's context: its revoke revokes comm */
     int rank, size;     /* in comm */
     char *base;
     MPI_Aint len;       /* this rank's size */
@@ -233,6 +234,8 @@ void rma_sync_recv(win_t *w, const rma_msg_t *m);
 rm_status_t rma_batch_flush(win_t *w, int rank);
 void rma_batch_free(win_t *w);
 /* Progress until done(arg) or the peer (world rank, -1 none) is lost. */
-rm_status_t rma_progress_until(int (*done)(void *), void *arg, int world);
+/* Progress until done(arg); RM_ERR_REVOKED once c (if not NULL) is revoked,
+ * the failure of world rank `world` (if >= 0) once it has failed. */
+rm_status_t rma_progress_until(const comm_t *c, int (*done)(void *), void *arg, int world);
 
 #endif
