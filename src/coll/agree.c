@@ -1,5 +1,6 @@
 /* Collectives that tolerate process failures (docs/ulfm.md): agreement
- * (MPIX_Comm_agree) and shrink (MPIX_Comm_shrink), on intracommunicators.
+ * (MPIX_Comm_agree) and shrink (MPIX_Comm_shrink), on intra- and
+ * intercommunicators (over the members of both groups).
  *
  * The agreement combines a vector of words from every live member and
  * hands the same result to every survivor, even when members (the
@@ -38,6 +39,7 @@
 #include "proto/proto.h"
 #include "util/lock.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,9 +58,70 @@ static void agree_or(uint32_t *acc, const uint32_t *in, int n)
         acc[i] |= in[i];
 }
 
-static int agree_dead(const comm_t *c, int r)
+/* The agreement's members: an intracommunicator's ranks; an
+ * intercommunicator's two groups, the one holding the lower world rank
+ * first, so that both sides number every member alike. Messages to a
+ * member of the other group go over the intercommunicator, to one of the
+ * own group over its local communicator, both on their collective
+ * contexts. */
+static int agree_lfirst(const comm_t *c)
 {
-    return proto_ft_failed(comm_world_rank(c, r));
+    int lo = INT_MAX, ro = INT_MAX;
+    for (int i = 0; i < c->group->size; i++)
+        lo = c->group->world[i] < lo ? c->group->world[i] : lo;
+    for (int i = 0; i < c->remote_group->size; i++)
+        ro = c->remote_group->world[i] < ro ? c->remote_group->world[i] : ro;
+    return lo < ro;
+}
+
+static int agree_size(const comm_t *c)
+{
+    return c->size + (c->remote_group ? c->remote_group->size : 0);
+}
+
+/* My member index. */
+static int agree_me(const comm_t *c)
+{
+    return !c->remote_group || agree_lfirst(c) ? c->rank : c->remote_group->size + c->rank;
+}
+
+/* Member m: the communicator to reach it and its rank there. */
+static comm_t *agree_peer(comm_t *c, int m, int *rank)
+{
+    if (!c->remote_group) {
+        *rank = m;
+        return c;
+    }
+    int first = agree_lfirst(c) ? c->size : c->remote_group->size;
+    int local = (m < first) == agree_lfirst(c);
+    *rank = m < first ? m : m - first;
+    return local ? c->local_comm : c;
+}
+
+static int agree_world(comm_t *c, int m)
+{
+    int r;
+    comm_t *pc = agree_peer(c, m, &r);
+    return pc == c && c->remote_group ? c->remote_group->world[r] : comm_world_rank(pc, r);
+}
+
+static int agree_dead(comm_t *c, int m)
+{
+    return proto_ft_failed(agree_world(c, m));
+}
+
+static rm_status_t agree_isend(const uint32_t *buf, int n, int m, int tag, comm_t *c, request_t **r)
+{
+    int pr;
+    comm_t *pc = agree_peer(c, m, &pr);
+    return proto_isend(buf, n, dtype_get(MPI_UINT32_T), pr, tag, pc, pc->ctx + 1, PROTO_STD, r);
+}
+
+static rm_status_t agree_irecv(uint32_t *buf, int n, int m, int tag, comm_t *c, request_t **r)
+{
+    int pr;
+    comm_t *pc = agree_peer(c, m, &pr);
+    return proto_irecv(buf, n, dtype_get(MPI_UINT32_T), pr, tag, pc, pc->ctx + 1, r);
 }
 
 static void agree_drop(request_t **r)
@@ -85,7 +148,6 @@ typedef struct agree_op {
     comm_t *c;
     uint32_t *buf;
     int n, len, size, me, tag_v, tag_r, sent_to, decided;
-    uint32_t ctx;
     agree_combine_fn combine;
     agree_finish_fn finish;
     uint32_t *vec, *res, *got, *in; /* the sends' buffers live until they complete */
@@ -108,13 +170,12 @@ static void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_co
     a->c = c;
     a->buf = buf;
     a->n = n;
-    a->size = c->size;
-    a->me = c->rank;
-    a->len = n + (c->size + 31) / 32;
+    a->size = agree_size(c);
+    a->me = agree_me(c);
+    a->len = n + (a->size + 31) / 32;
     uint32_t seq = c->ft_agree_seq++;
     a->tag_v = PROTO_FT_TAG_MIN + (int)((seq & 0x3fffffu) << 2);
     a->tag_r = a->tag_v + 1;
-    a->ctx = c->ctx + 1;
     a->combine = combine;
     a->finish = finish;
     a->sent_to = -1;
@@ -130,8 +191,7 @@ static void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_co
         memcpy(a->vec, buf, sizeof *a->vec * (size_t)n);
     for (int r = 0; r < a->size && a->st == RM_OK; r++)
         if (r != a->me)
-            a->st = agree_post(proto_irecv(&a->got[(size_t)r * (size_t)a->len], a->len, dtype_get(MPI_UINT32_T), r,
-                                           a->tag_r, c, a->ctx, &a->rreq[r]),
+            a->st = agree_post(agree_irecv(&a->got[(size_t)r * (size_t)a->len], a->len, r, a->tag_r, c, &a->rreq[r]),
                                &a->rreq[r]);
 }
 
@@ -139,7 +199,6 @@ static void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_co
 static int agree_step(agree_op_t *a)
 {
     comm_t *c = a->c;
-    dtype_t *u32 = dtype_get(MPI_UINT32_T);
     int n = a->n, len = a->len;
     while (a->st >= 0 && !a->decided) {
         for (int r = 0; r < a->size && !a->decided; r++)
@@ -158,8 +217,7 @@ static int agree_step(agree_op_t *a)
                 if (r == a->me)
                     continue;
                 if (!a->vreq[r] && !agree_dead(c, r))
-                    a->st = agree_post(proto_irecv(&a->in[(size_t)r * (size_t)len], n, u32, r, a->tag_v, c, a->ctx,
-                                                   &a->vreq[r]),
+                    a->st = agree_post(agree_irecv(&a->in[(size_t)r * (size_t)len], n, r, a->tag_v, c, &a->vreq[r]),
                                        &a->vreq[r]);
                 /* a receive from a member that dies ends with the failure */
                 pending += a->vreq[r] && !a->vreq[r]->done;
@@ -186,7 +244,7 @@ static int agree_step(agree_op_t *a)
         if (a->sreq)
             proto_request_release(a->sreq);
         a->sreq = NULL;
-        a->st = agree_post(proto_isend(a->vec, n, u32, coord, a->tag_v, c, a->ctx, PROTO_STD, &a->sreq), &a->sreq);
+        a->st = agree_post(agree_isend(a->vec, n, coord, a->tag_v, c, &a->sreq), &a->sreq);
         a->sent_to = coord;
     }
     return 1;
@@ -201,8 +259,7 @@ static void agree_pass_on(agree_op_t *a)
     if (a->st >= 0) {
         for (int r = 0; r < a->size; r++)
             if (r != a->me && !agree_dead(c, r))
-                proto_isend(a->res, a->len, dtype_get(MPI_UINT32_T), r, a->tag_r, c, a->ctx, PROTO_STD,
-                            &a->freq[r]); /* a peer that died meanwhile: the send fails, no matter */
+                agree_isend(a->res, a->len, r, a->tag_r, c, &a->freq[r]); /* one that died meanwhile: no matter */
         memcpy(a->buf, a->res, sizeof *a->res * (size_t)a->len);
     }
     for (int r = 0; a->vreq && r < a->size; r++)
@@ -271,43 +328,57 @@ static int agree_unacked(const comm_t *c)
 
 static void agree_finish(comm_t *c, uint32_t *res, int n)
 {
-    (void)n;
     if (agree_unacked(c))
-        res[1] = 0;
+        res[n - 1] = 0;
 }
 
-/* The agreement's vector of this member: the flag (AND) and whether it
- * knows of a failure on c it has not acknowledged (OR, as the flag's
- * complement); then room for the dead members' bits. NULL: no memory. */
+/* Words of the agreement's vector before the dead members' bits: the flag
+ * (AND; on an intercommunicator one flag per group, first group first),
+ * then whether a member knows of a failure on c it has not acknowledged
+ * (OR, as the last word's complement). */
+static int agree_nwords(const comm_t *c)
+{
+    return c->remote_group ? 3 : 2;
+}
+
+/* This member's vector, with room for the dead members' bits; NULL: no
+ * memory. On an intercommunicator it leaves the other group's flag all
+ * ones. */
 static uint32_t *agree_vector(comm_t *c, int flag)
 {
-    uint32_t *v = calloc((size_t)(2 + (c->size + 31) / 32), sizeof *v);
+    int n = agree_nwords(c);
+    uint32_t *v = calloc((size_t)(n + (agree_size(c) + 31) / 32), sizeof *v);
     if (v) {
         v[0] = (uint32_t)flag;
-        v[1] = agree_unacked(c) ? 0u : ~0u;
+        if (c->remote_group) {
+            int second = !agree_lfirst(c);
+            v[0] = second ? ~0u : (uint32_t)flag;
+            v[1] = second ? (uint32_t)flag : ~0u;
+        }
+        v[n - 1] = agree_unacked(c) ? 0u : ~0u;
     }
     return v;
 }
 
-/* The agreed flag, and RM_ERR_PROC_FAILED when a member died in it or one
- * knew of a failure not acknowledged. */
+/* The agreed flag (on an intercommunicator the AND of the remote group's
+ * flags), and RM_ERR_PROC_FAILED when a member died in it or one knew of a
+ * failure not acknowledged. */
 static rm_status_t agree_outcome(const comm_t *c, const uint32_t *v, int *flag)
 {
-    *flag = (int)v[0];
+    int n = agree_nwords(c);
+    *flag = (int)v[c->remote_group ? agree_lfirst(c) : 0];
     int missing = 0;
-    for (int i = 0; i < (c->size + 31) / 32; i++)
-        missing |= v[2 + i] != 0;
-    return missing || v[1] != ~0u ? RM_ERR_PROC_FAILED : RM_OK;
+    for (int i = 0; i < (agree_size(c) + 31) / 32; i++)
+        missing |= v[n + i] != 0;
+    return missing || v[n - 1] != ~0u ? RM_ERR_PROC_FAILED : RM_OK;
 }
 
 rm_status_t coll_agree(comm_t *c, int *flag)
 {
-    if (comm_is_inter(c))
-        return RM_ERR_UNSUPPORTED;
     uint32_t *v = agree_vector(c, *flag);
     if (!v)
         return RM_ERR_NOMEM;
-    rm_status_t st = agree_run(c, v, 2, agree_and, agree_finish);
+    rm_status_t st = agree_run(c, v, agree_nwords(c), agree_and, agree_finish);
     if (st >= 0)
         st = agree_outcome(c, v, flag);
     free(v);
@@ -317,7 +388,7 @@ rm_status_t coll_agree(comm_t *c, int *flag)
 static rm_status_t agree_and_exchange(uint32_t *buf, void *arg)
 {
     comm_t *c = arg;
-    int mw = (c->size + 31) / 32;
+    int mw = (agree_size(c) + 31) / 32;
     uint32_t *v = malloc(sizeof *v * (size_t)(CTXID_LEN + mw));
     if (!v)
         return RM_ERR_NOMEM;
@@ -332,59 +403,102 @@ static rm_status_t agree_and_exchange(uint32_t *buf, void *arg)
 static void shrink_finish(comm_t *c, uint32_t *res, int n)
 {
     (void)n;
-    for (int r = 0; r < c->size; r++)
-        if (agree_dead(c, r))
-            res[r / 32] |= 1u << (r % 32);
+    for (int m = 0; m < agree_size(c); m++)
+        if (agree_dead(c, m))
+            res[m / 32] |= 1u << (m % 32);
+}
+
+static int shrink_words(const comm_t *c)
+{
+    return (agree_size(c) + 31) / 32;
 }
 
 /* Shrink's first vector: the members this one knows dead. */
 static uint32_t *shrink_vector(comm_t *c)
 {
-    int mw = (c->size + 31) / 32;
+    int mw = shrink_words(c);
     uint32_t *v = calloc((size_t)(2 * mw), sizeof *v);
-    for (int r = 0; v && r < c->size; r++)
-        if (agree_dead(c, r))
-            v[r / 32] |= 1u << (r % 32);
+    for (int m = 0; v && m < agree_size(c); m++)
+        if (agree_dead(c, m))
+            v[m / 32] |= 1u << (m % 32);
     return v;
 }
 
-/* The survivors' group from the agreed dead (and those that died in it). */
-static group_t *shrink_group(comm_t *c, uint32_t *v)
+/* The survivors from the agreed dead (and those that died in it): of c's
+ * group in *lg, of an intercommunicator's remote group in *rg, each in
+ * their old order. RM_ERR_PROC_FAILED: no member of the remote group is
+ * left (every member of c sees the same). */
+static rm_status_t shrink_groups(comm_t *c, uint32_t *v, group_t **lg, group_t **rg)
 {
-    int size = c->size, mw = (size + 31) / 32, alive = 0;
-    for (int r = 0; r < size; r++) {
-        if ((v[mw + r / 32] >> (r % 32)) & 1)
-            v[r / 32] |= 1u << (r % 32);
-        alive += !((v[r / 32] >> (r % 32)) & 1);
+    int size = agree_size(c), mw = (size + 31) / 32, alive[2] = {0, 0};
+    *lg = *rg = NULL;
+    for (int m = 0; m < size; m++) {
+        if ((v[mw + m / 32] >> (m % 32)) & 1)
+            v[m / 32] |= 1u << (m % 32);
+        int r;
+        int remote = agree_peer(c, m, &r) == c && c->remote_group;
+        alive[remote] += !((v[m / 32] >> (m % 32)) & 1);
     }
-    group_t *g = group_new(alive, 0);
-    for (int r = 0, k = 0; g && r < size; r++)
-        if (!((v[r / 32] >> (r % 32)) & 1))
-            g->world[k++] = comm_world_rank(c, r);
-    return g;
+    if (c->remote_group && !alive[1])
+        return RM_ERR_PROC_FAILED;
+    *lg = group_new(alive[0], 0);
+    if (c->remote_group)
+        *rg = group_new(alive[1], 0);
+    if (!*lg || (c->remote_group && !*rg)) {
+        if (*lg)
+            group_release(*lg);
+        if (*rg)
+            group_release(*rg);
+        *lg = *rg = NULL;
+        return RM_ERR_NOMEM;
+    }
+    int k[2] = {0, 0};
+    for (int m = 0; m < size; m++) {
+        if ((v[m / 32] >> (m % 32)) & 1)
+            continue;
+        int r;
+        int remote = agree_peer(c, m, &r) == c && c->remote_group;
+        (remote ? *rg : *lg)->world[k[remote]++] = agree_world(c, m);
+    }
+    return RM_OK;
+}
+
+static void shrink_release(group_t *lg, group_t *rg)
+{
+    if (lg)
+        group_release(lg);
+    if (rg)
+        group_release(rg);
+}
+
+/* The shrunk communicator on the agreed ids (an intercommunicator's two). */
+static rm_status_t shrink_create(comm_t *c, group_t *lg, group_t *rg, const int *ids, comm_t **out)
+{
+    rm_status_t st = c->remote_group ? comm_inter_create_with_ids(c, lg, rg, ids, out)
+                                     : comm_create_with_id(c, lg, ids[0], out);
+    if (st < 0)
+        shrink_release(lg, rg);
+    return st;
 }
 
 rm_status_t coll_shrink(comm_t *c, comm_t **out)
 {
     *out = NULL;
-    if (comm_is_inter(c))
-        return RM_ERR_UNSUPPORTED;
     proto_progress(); /* deaths the launcher has listed count */
     uint32_t *v = shrink_vector(c);
     if (!v)
         return RM_ERR_NOMEM;
-    rm_status_t st = agree_run(c, v, (c->size + 31) / 32, agree_or, shrink_finish);
-    group_t *g = st >= 0 ? shrink_group(c, v) : NULL;
-    if (st >= 0 && !g)
-        st = RM_ERR_NOMEM;
+    rm_status_t st = agree_run(c, v, shrink_words(c), agree_or, shrink_finish);
+    group_t *lg = NULL, *rg = NULL;
+    if (st >= 0)
+        st = shrink_groups(c, v, &lg, &rg);
     free(v);
-    int id;
+    int ids[2];
     if (st >= 0)
-        st = ctxid_agree(ctxid_key_next(c), 1, 1, agree_and_exchange, c, &id);
+        st = ctxid_agree(ctxid_key_next(c), 1, c->remote_group ? 2 : 1, agree_and_exchange, c, ids);
     if (st >= 0)
-        st = comm_create_with_id(c, g, id, out);
-    if (st < 0 && g)
-        group_release(g);
+        return shrink_create(c, lg, rg, ids, out);
+    shrink_release(lg, rg);
     return st;
 }
 
@@ -402,7 +516,7 @@ typedef struct agree_nb {
     int *flag;           /* iagree: the caller's flag, written at the end */
     MPI_Comm *newcomm;   /* ishrink: the caller's handle, written at the end */
     int phase;           /* ishrink: 0 the dead, 1 context-id rounds */
-    group_t *g;
+    group_t *lg, *rg;    /* ishrink: the survivors (rg: an intercommunicator's remote group) */
     ctxid_agree_t ca;
     uint32_t *cbuf;      /* a round's offer, then its AND (and the dead members' bits) */
 } agree_nb_t;
@@ -434,8 +548,7 @@ static void agree_nb_end(agree_nb_t *nb, rm_status_t st)
 {
     request_t *r = nb->req;
     r->gstate = (void *)(intptr_t)(st < 0 ? st : RM_OK);
-    if (nb->g)
-        group_release(nb->g);
+    shrink_release(nb->lg, nb->rg);
     free(nb->v);
     free(nb->cbuf);
     free(nb);
@@ -462,21 +575,22 @@ static int ishrink_poll(void *arg)
             return 0;
         rm_status_t st = nb->a.st;
         if (st >= 0 && nb->phase == 0) {
-            nb->g = shrink_group(nb->c, nb->v);
-            if (!nb->g) {
-                agree_nb_end(nb, RM_ERR_NOMEM);
+            if ((st = shrink_groups(nb->c, nb->v, &nb->lg, &nb->rg)) < 0) {
+                agree_nb_end(nb, st);
                 return 1;
             }
             nb->phase = 1;
-            ctxid_begin(&nb->ca, ctxid_key_next(nb->c), 1, 1);
+            ctxid_begin(&nb->ca, ctxid_key_next(nb->c), 1, nb->c->remote_group ? 2 : 1);
         } else if (st >= 0) {
             memcpy(nb->ca.buf, nb->cbuf, sizeof(uint32_t) * CTXID_LEN);
-            int id, k = ctxid_settle(&nb->ca, &id);
+            int ids[2], k = ctxid_settle(&nb->ca, ids);
             if (k) {
                 comm_t *n = NULL;
-                if (k > 0 && (st = comm_create_with_id(nb->c, nb->g, id, &n)) >= 0) {
-                    nb->g = NULL; /* the communicator's now */
-                    *nb->newcomm = n->handle;
+                if (k > 0) {
+                    st = shrink_create(nb->c, nb->lg, nb->rg, ids, &n);
+                    nb->lg = nb->rg = NULL; /* the communicator's now, or released */
+                    if (st >= 0)
+                        *nb->newcomm = n->handle;
                 }
                 agree_nb_end(nb, k < 0 ? k : st);
                 return 1;
@@ -497,8 +611,6 @@ static int ishrink_poll(void *arg)
 static rm_status_t agree_nb_new(comm_t *c, agree_nb_t **out, request_t **req)
 {
     *req = NULL;
-    if (comm_is_inter(c))
-        return RM_ERR_UNSUPPORTED;
     agree_nb_t *nb = calloc(1, sizeof *nb);
     request_t *r = nb ? proto_request_alloc(REQ_GREQ) : NULL;
     if (!r) {
@@ -527,7 +639,7 @@ rm_status_t coll_iagree(comm_t *c, int *flag, request_t **out)
         agree_nb_end(nb, RM_ERR_NOMEM);
         return RM_OK; /* the request reports it */
     }
-    agree_nb_start(nb, nb->v, 2, agree_and, agree_finish);
+    agree_nb_start(nb, nb->v, agree_nwords(c), agree_and, agree_finish);
     if (!iagree_poll(nb) && (st = proto_poll_add(iagree_poll, nb)) < 0)
         while (!iagree_poll(nb))
             proto_progress();
@@ -542,12 +654,12 @@ rm_status_t coll_ishrink(comm_t *c, MPI_Comm *newcomm, request_t **out)
         return st;
     nb->newcomm = newcomm;
     proto_progress(); /* deaths the launcher has listed count */
-    nb->cbuf = malloc(sizeof(uint32_t) * (size_t)(CTXID_LEN + (c->size + 31) / 32));
+    nb->cbuf = malloc(sizeof(uint32_t) * (size_t)(CTXID_LEN + shrink_words(c)));
     if (!nb->cbuf || !(nb->v = shrink_vector(c))) {
         agree_nb_end(nb, RM_ERR_NOMEM);
         return RM_OK;
     }
-    agree_nb_start(nb, nb->v, (c->size + 31) / 32, agree_or, shrink_finish);
+    agree_nb_start(nb, nb->v, shrink_words(c), agree_or, shrink_finish);
     if (!ishrink_poll(nb) && (st = proto_poll_add(ishrink_poll, nb)) < 0)
         while (!ishrink_poll(nb))
             proto_progress();
