@@ -206,6 +206,8 @@ rm_status_t comm_hints_copy(const comm_hint_t *from, comm_hint_t **to)
 
 static void comm_destroy(comm_t *c)
 {
+    free(c->ft_agree_rec);
+    c->ft_agree_rec = NULL;
     if (c->attrs)
         attr_delete_all(&c->attrs, ATTR_COMM, c->handle);
     topo_free(c->topo);

@@ -78,6 +78,9 @@ typedef struct comm {
     int revoked;   /* MPIX_Comm_revoke: every operation but the ULFM calls fails */
     int ft_acked;  /* failures acknowledged: this prefix of the job's failure list */
     uint32_t ft_agree_seq; /* agreements run on it (src/coll/agree.c): their tags */
+    uint32_t *ft_agree_rec; /* the decision of the last one finished here (proto_ft_agree_keep) */
+    uint32_t ft_agree_rec_seq;
+    int ft_agree_rec_len;
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;

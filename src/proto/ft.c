@@ -232,6 +232,69 @@ void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h)
     }
 }
 
+/* ---- decisions of agreements that returned early --------------------- */
+
+static proto_ft_agree_query_fn ft_agree_query;
+static proto_ft_agree_answer_fn ft_agree_answer;
+
+void proto_ft_agree_hooks(proto_ft_agree_query_fn query, proto_ft_agree_answer_fn answer)
+{
+    ft_agree_query = query;
+    ft_agree_answer = answer;
+}
+
+void proto_ft_agree_keep(comm_t *c, uint32_t seq, const uint32_t *res, int words)
+{
+    if (c->ft_agree_rec_len != words) {
+        free(c->ft_agree_rec);
+        c->ft_agree_rec_len = 0;
+        if (!(c->ft_agree_rec = malloc(sizeof *res * (size_t)words)))
+            return; /* the survivors that would have asked get it from another member */
+        c->ft_agree_rec_len = words;
+    }
+    memcpy(c->ft_agree_rec, res, sizeof *res * (size_t)words);
+    c->ft_agree_rec_seq = seq;
+}
+
+void proto_ft_agree_ask(comm_t *c, uint32_t seq, int world)
+{
+    if (proto_ft_failed(world) || world == proto_proc.world_rank)
+        return;
+    proto_hdr_t h;
+    proto_hdr_make(&h, PF_AGREE_Q, 0, proto_proc.world_rank, (int)seq, c->ctx, 0, 0);
+    rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
+}
+
+void proto_ft_agree_answer(comm_t *c, uint32_t seq, int world, const uint32_t *res, int words)
+{
+    if (proto_ft_failed(world) || world == proto_proc.world_rank)
+        return;
+    proto_hdr_t h;
+    proto_hdr_make(&h, PF_AGREE_R, 0, proto_proc.world_rank, (int)seq, c->ctx, (uint64_t)words, 0);
+    rail_channel_send(proto_chan(world), &h, sizeof h, res, sizeof *res * (size_t)words, 0, NULL, NULL);
+}
+
+void proto_ft_agree_query_recv(rail_channel_t *ch, const proto_hdr_t *h)
+{
+    comm_t *c = comm_by_ctx(h->ctx);
+    int world = rail_channel_peer(ch);
+    if (!c)
+        return; /* freed here: those that asked ask others too */
+    uint32_t seq = (uint32_t)h->tag;
+    if (c->ft_agree_rec && c->ft_agree_rec_seq == seq)
+        proto_ft_agree_answer(c, seq, world, c->ft_agree_rec, c->ft_agree_rec_len);
+    else if (ft_agree_query)
+        ft_agree_query(c, seq, world); /* running here: answered when decided */
+}
+
+void proto_ft_agree_answer_recv(rail_channel_t *ch, const proto_hdr_t *h, const void *payload, size_t len)
+{
+    comm_t *c = comm_by_ctx(h->ctx);
+    (void)ch;
+    if (c && ft_agree_answer && len % sizeof(uint32_t) == 0)
+        ft_agree_answer(c, (uint32_t)h->tag, payload, (int)(len / sizeof(uint32_t)));
+}
+
 /* ---- MPI_Finalize with dead ranks --------------------------------------- */
 
 #define FT_BARRIER_TAG 0x7ffffff0
