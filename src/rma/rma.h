@@ -91,6 +91,8 @@ rm_status_t rma_init(void);     /* registers the active-message handler */
 void rma_finalize(void);
 win_t *rma_win_get(MPI_Win h);  /* NULL if not a live window */
 win_t *rma_win_by_id(uint32_t id);
+/* Window `id` was revoked and freed here lately: its peers' frames may still come. */
+int rma_win_was_revoked(uint32_t id);
 /* Collective over comm. base/len: the memory (create), or NULL with
  * flavor ALLOCATE / SHARED to have it allocated; DYNAMIC: none.
  * noncontig: this rank allows a shared window's parts not to follow each

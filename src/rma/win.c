@@ -81,6 +81,20 @@ win_t *rma_win_get(MPI_Win h)
     return rm_htable_get(&rma_win_table, h);
 }
 
+/* The last windows freed while revoked (their ids are contexts, reused
+ * only after other creations): late frames for them are expected. */
+#define RMA_REVOKED_KEPT 8
+static uint32_t rma_revoked_ids[RMA_REVOKED_KEPT];
+static unsigned rma_revoked_n;
+
+int rma_win_was_revoked(uint32_t id)
+{
+    for (unsigned i = 0; i < rma_revoked_n && i < RMA_REVOKED_KEPT; i++)
+        if (rma_revoked_ids[i] == id)
+            return 1;
+    return 0;
+}
+
 win_t *rma_win_by_id(uint32_t id)
 {
     for (win_t *w = rma_wins; w; w = w->next)
@@ -298,6 +312,8 @@ rm_status_t rma_win_free(win_t *w)
      * A revoked window is freed here alone: the others may have freed it
      * already, or never synchronise on it again. */
     rm_status_t st = RM_OK;
+    if (w->comm->revoked)
+        rma_revoked_ids[rma_revoked_n++ % RMA_REVOKED_KEPT] = w->id;
     if (!w->comm->revoked) {
         st = rma_batch_flush(w, -1);
         rm_status_t b = coll_barrier(w->comm);
