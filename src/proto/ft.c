@@ -274,13 +274,52 @@ void proto_ft_agree_answer(comm_t *c, uint32_t seq, int world, const uint32_t *r
     rail_channel_send(proto_chan(world), &h, sizeof h, res, sizeof *res * (size_t)words, 0, NULL, NULL);
 }
 
+#define FT_PARKED 16
+static struct ft_parked {
+    uint32_t ctx, seq;
+    uint32_t *res; /* NULL: free slot */
+    int len;
+} ft_parked[FT_PARKED];
+static unsigned ft_parked_next;
+
+void proto_ft_agree_park(comm_t *c)
+{
+    if (!c->ft_agree_rec)
+        return;
+    struct ft_parked *p = &ft_parked[ft_parked_next++ % FT_PARKED];
+    free(p->res);
+    *p = (struct ft_parked){c->ctx, c->ft_agree_rec_seq, c->ft_agree_rec, c->ft_agree_rec_len};
+    c->ft_agree_rec = NULL;
+}
+
+void proto_ft_agree_unpark(uint32_t ctx)
+{
+    for (int i = 0; i < FT_PARKED; i++)
+        if (ft_parked[i].res && ft_parked[i].ctx == ctx) {
+            free(ft_parked[i].res);
+            ft_parked[i].res = NULL;
+        }
+}
+
+/* A member asking about a communicator's agreement has it (it contributed
+ * before any member could decide), so a record parked under that context
+ * id is of that communicator: one made again here since has unparked it. */
 void proto_ft_agree_query_recv(rail_channel_t *ch, const proto_hdr_t *h)
 {
     comm_t *c = comm_by_ctx(h->ctx);
     int world = rail_channel_peer(ch);
-    if (!c)
-        return; /* freed here: those that asked ask others too */
     uint32_t seq = (uint32_t)h->tag;
+    if (!c) {
+        for (int i = 0; i < FT_PARKED; i++)
+            if (ft_parked[i].res && ft_parked[i].ctx == h->ctx && ft_parked[i].seq == seq) {
+                proto_hdr_t a;
+                proto_hdr_make(&a, PF_AGREE_R, 0, proto_proc.world_rank, (int)seq, h->ctx,
+                               (uint64_t)ft_parked[i].len, 0);
+                rail_channel_send(ch, &a, sizeof a, ft_parked[i].res, sizeof(uint32_t) * (size_t)ft_parked[i].len,
+                                  0, NULL, NULL);
+            }
+        return;
+    }
     if (c->ft_agree_rec && c->ft_agree_rec_seq == seq)
         proto_ft_agree_answer(c, seq, world, c->ft_agree_rec, c->ft_agree_rec_len);
     else if (ft_agree_query)
@@ -383,6 +422,10 @@ void proto_ft_finalize(void)
     ft_board_len = 0;
     free(ft_list);
     free(ft_is);
+    for (int i = 0; i < FT_PARKED; i++) {
+        free(ft_parked[i].res);
+        ft_parked[i].res = NULL;
+    }
     ft_list = NULL;
     ft_is = NULL;
     ft_cap = proto_ft_nfailed = 0;

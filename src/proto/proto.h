@@ -312,6 +312,11 @@ void proto_ft_agree_answer(comm_t *c, uint32_t seq, int world, const uint32_t *r
 typedef void (*proto_ft_agree_query_fn)(comm_t *c, uint32_t seq, int world);
 typedef void (*proto_ft_agree_answer_fn)(comm_t *c, uint32_t seq, const uint32_t *res, int words);
 void proto_ft_agree_hooks(proto_ft_agree_query_fn query, proto_ft_agree_answer_fn answer);
+/* A communicator freed here takes its record along to a few kept by
+ * context id (a member may free it right after its last agreement while a
+ * survivor still asks), until a communicator of that id is made again. */
+void proto_ft_agree_park(comm_t *c);
+void proto_ft_agree_unpark(uint32_t ctx);
 /* MPI_Finalize's barrier when ranks of MPI_COMM_WORLD have died. */
 rm_status_t proto_ft_final_barrier(comm_t *world);
 void proto_ft_finalize(void);
