@@ -34,7 +34,7 @@ int agree_dead(comm_t *c, int m);
 typedef struct agree_op {
     comm_t *c;
     uint32_t *buf;
-    int n, len, size, me, mw, radix;
+    int n, len, size, me, mw, radix, lfirst;
     uint32_t seq;
     int tag;
     agree_combine_fn combine;

@@ -97,11 +97,6 @@ int agree_size(const comm_t *c)
     return c->size + (c->remote_group ? c->remote_group->size : 0);
 }
 
-static int agree_me(const comm_t *c)
-{
-    return agree_lfirst(c) ? c->rank : c->remote_group->size + c->rank;
-}
-
 comm_t *agree_peer(comm_t *c, int m, int *rank)
 {
     if (!c->remote_group) {
@@ -127,6 +122,33 @@ int agree_dead(comm_t *c, int m)
     return proto_ft_failed(agree_world(c, m));
 }
 
+/* The same for a running agreement, with the order of an
+ * intercommunicator's groups worked out once (a->lfirst). */
+static comm_t *op_peer(const agree_op_t *a, int m, int *rank)
+{
+    comm_t *c = a->c;
+    if (!c->remote_group) {
+        *rank = m;
+        return c;
+    }
+    int first = a->lfirst ? c->size : c->remote_group->size;
+    int local = (m < first) == a->lfirst;
+    *rank = m < first ? m : m - first;
+    return local ? c->local_comm : c;
+}
+
+static int op_world(const agree_op_t *a, int m)
+{
+    int r;
+    comm_t *pc = op_peer(a, m, &r);
+    return pc == a->c && a->c->remote_group ? a->c->remote_group->world[r] : comm_world_rank(pc, r);
+}
+
+static int op_dead(const agree_op_t *a, int m)
+{
+    return proto_ft_failed(op_world(a, m));
+}
+
 static int bit(const uint32_t *v, int m)
 {
     return (v[m / 32] >> (m % 32)) & 1;
@@ -149,7 +171,7 @@ static int count_bits(const uint32_t *v, int mw)
 static int covered(agree_op_t *a, const uint32_t *v)
 {
     for (int m = 0; m < a->size; m++)
-        if (!bit(v, m) && !agree_dead(a->c, m))
+        if (!bit(v, m) && !op_dead(a, m))
             return 0;
     return 1;
 }
@@ -159,7 +181,7 @@ static int covered(agree_op_t *a, const uint32_t *v)
 static int tree_root(agree_op_t *a)
 {
     int r = 0;
-    while (r < a->size && agree_dead(a->c, r))
+    while (r < a->size && op_dead(a, r))
         r++;
     return r < a->size ? r : a->me;
 }
@@ -189,7 +211,7 @@ static int tree_parent(agree_op_t *a, int root)
         int w = tree_low(a, p);
         p -= (p / w) % a->radix * w;
         int m = tree_member(a, root, p);
-        if (!agree_dead(a->c, m))
+        if (!op_dead(a, m))
             return m;
     }
     return root;
@@ -202,7 +224,7 @@ static int tree_kids(agree_op_t *a, int root, int p, int *out, int k)
     for (long w = 1; w < low && p + w < a->size; w *= a->radix)
         for (int d = 1; d < a->radix && p + d * w < a->size; d++) {
             int q = (int)(p + d * w), m = tree_member(a, root, q);
-            if (!agree_dead(a->c, m))
+            if (!op_dead(a, m))
                 out[k++] = m;
             else
                 k = tree_kids(a, root, q, out, k);
@@ -282,13 +304,13 @@ static void send_to(agree_op_t *a, int kind, int m, const uint32_t *msg, int wor
     }
     memcpy(buf, msg, sizeof *buf * (size_t)words);
     int pr;
-    comm_t *pc = agree_peer(a->c, m, &pr);
+    comm_t *pc = op_peer(a, m, &pr);
     request_t *r = NULL;
     rm_status_t st =
         proto_isend(buf, words, dtype_get(MPI_UINT32_T), pr, a->tag + kind, pc, pc->ctx + 1, PROTO_STD, &r);
     if (!r) {
         free(buf);
-        if (st < 0 && !agree_dead(a->c, m))
+        if (st < 0 && !op_dead(a, m))
             a->st = st;
         return;
     }
@@ -426,12 +448,12 @@ static void ask(agree_op_t *a, int root, int parent)
     if (a->round < 0)
         return; /* no member has returned: a commit needs every live one to hold it */
     if (root != a->me) {
-        proto_ft_agree_ask(a->c, a->seq, agree_world(a->c, parent));
+        proto_ft_agree_ask(a->c, a->seq, op_world(a, parent));
         return;
     }
     for (int m = 0; m < a->size; m++)
-        if (!bit(a->ackd, m) && !agree_dead(a->c, m))
-            proto_ft_agree_ask(a->c, a->seq, agree_world(a->c, m));
+        if (!bit(a->ackd, m) && !op_dead(a, m))
+            proto_ft_agree_ask(a->c, a->seq, op_world(a, m));
 }
 
 int agree_step(agree_op_t *a)
@@ -515,7 +537,8 @@ void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_combine_f
     a->buf = buf;
     a->n = n;
     a->size = agree_size(c);
-    a->me = agree_me(c);
+    a->lfirst = agree_lfirst(c);
+    a->me = a->lfirst ? c->rank : c->remote_group->size + c->rank;
     a->mw = (a->size + 31) / 32;
     a->len = n + a->mw;
     a->seq = c->ft_agree_seq++;
@@ -536,7 +559,7 @@ void agree_begin(agree_op_t *a, comm_t *c, uint32_t *buf, int n, agree_combine_f
     a->kids = malloc(sizeof *a->kids * (size_t)a->size);
     int ok = a->acc && a->res && a->ackd && a->dn && a->dead0 && a->kids;
     for (int m = 0; ok && m < a->size; m++)
-        if (agree_dead(c, m))
+        if (op_dead(a, m))
             set_bit(a->dead0, m);
     for (int k = 0; k < 2; k++)
         for (int s = 0; s < sides(a); s++)
