@@ -260,6 +260,8 @@ void proto_ft_agree_ask(comm_t *c, uint32_t seq, int world)
 {
     if (proto_ft_failed(world) || world == proto_proc.world_rank)
         return;
+    rm_log_debug("agreement %u on context %u: asking rank %d for its decision", (unsigned)seq, (unsigned)c->ctx,
+                 world);
     proto_hdr_t h;
     proto_hdr_make(&h, PF_AGREE_Q, 0, proto_proc.world_rank, (int)seq, c->ctx, 0, 0);
     rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
@@ -269,6 +271,7 @@ void proto_ft_agree_answer(comm_t *c, uint32_t seq, int world, const uint32_t *r
 {
     if (proto_ft_failed(world) || world == proto_proc.world_rank)
         return;
+    rm_log_debug("agreement %u on context %u: answering rank %d", (unsigned)seq, (unsigned)c->ctx, world);
     proto_hdr_t h;
     proto_hdr_make(&h, PF_AGREE_R, 0, proto_proc.world_rank, (int)seq, c->ctx, (uint64_t)words, 0);
     rail_channel_send(proto_chan(world), &h, sizeof h, res, sizeof *res * (size_t)words, 0, NULL, NULL);
