@@ -5,7 +5,7 @@
 # slowest rank's mean), and the time from a rank's death (SIGKILL) until the
 # survivors see a collective fail and until they have a working shrunk
 # communicator (ms, the slowest survivor); -n agreements at 4 ranks, fewer
-# on more (each costs n^2 messages). Then what RAILMPI_PROC_FT=1 costs
+# on more (oversubscribed, each takes longer). Then what RAILMPI_PROC_FT=1 costs
 # without a fault, 2 ranks side by side: ping-pong latency at 8 bytes
 # (bench/pingpong.c, us) and windowed bandwidth at 1 MiB (bench/bw.c, MB/s),
 # the best of -r runs each. bench/callcount.sh counts the instructions of
@@ -35,7 +35,7 @@ printf "%6s %12s %14s %14s %12s\n" ranks "agree(us)" "allreduce(us)" "detected(m
 for n in $ranks; do
     best=
     for r in $(seq "$reps"); do
-        it=$((iters * 4 / n)) # fewer agreements on more ranks: each costs n^2 messages
+        it=$((iters * 4 / n)) # fewer agreements on more ranks: each takes longer
         [ $it -ge 20 ] || it=20
         out=$(timeout -k 5 300 "$build/bin/mpiexec" -n "$n" -disable-auto-cleanup "$tmp/ulfm" "$it" 2>/dev/null)
         line=$(echo "$out" | awk '/^agree/ { a = $2; b = $4 } /^death/ { printf "%s %s %s %s\n", a, b, $4, $6 }')

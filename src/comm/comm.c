@@ -134,6 +134,7 @@ static void comm_setup(comm_t *c, group_t *g, int id, int my_world)
 {
     c->refcount = 1;
     c->ctx = (uint32_t)id * 2;
+    proto_ft_agree_unpark(c->ctx); /* a freed communicator's decision is not this one's */
     c->group = g;
     c->size = g->size;
     c->rank = MPI_UNDEFINED;
@@ -206,6 +207,7 @@ rm_status_t comm_hints_copy(const comm_hint_t *from, comm_hint_t **to)
 
 static void comm_destroy(comm_t *c)
 {
+    proto_ft_agree_park(c); /* survivors may still ask for its last agreement */
     if (c->attrs)
         attr_delete_all(&c->attrs, ATTR_COMM, c->handle);
     topo_free(c->topo);

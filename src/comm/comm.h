@@ -78,6 +78,9 @@ typedef struct comm {
     int revoked;   /* MPIX_Comm_revoke: every operation but the ULFM calls fails */
     int ft_acked;  /* failures acknowledged: this prefix of the job's failure list */
     uint32_t ft_agree_seq; /* agreements run on it (src/coll/agree.c): their tags */
+    uint32_t *ft_agree_rec; /* the decision of the last one finished here (proto_ft_agree_keep) */
+    uint32_t ft_agree_rec_seq;
+    int ft_agree_rec_len;
 } comm_t;
 
 extern comm_t *comm_world, *comm_self;
@@ -157,6 +160,12 @@ rm_status_t comm_inherit(comm_t *parent, rm_status_t st, comm_t **out);
 rm_status_t comm_inter_create(comm_t *local, int local_leader, comm_t *peer, int remote_leader,
                               int tag, int leader_err, int *errclass, comm_t **out);
 rm_status_t comm_inter_merge(comm_t *c, int high, comm_t **out);
+/* An intercommunicator between lg and rg, subsets of parent's groups, on
+ * ids agreed and taken by every member of both (ids[0] its own, ids[1]
+ * its local communicator's): MPIX_Comm_shrink. Takes over lg and rg when
+ * it succeeds; when it fails the ids are given back and the caller keeps
+ * the groups. */
+rm_status_t comm_inter_create_with_ids(comm_t *parent, group_t *lg, group_t *rg, const int *ids, comm_t **out);
 /* Dynamic processes (src/comm/dyn.c). `*errclass` returns an MPI error
  * class found at the root and shared by the group (unknown or closed port:
  * MPI_ERR_PORT), with RM_OK. */

@@ -122,6 +122,28 @@ static rm_status_t inter_build(comm_t *parent, group_t *lg, group_t *rg, comm_t 
     return st;
 }
 
+rm_status_t comm_inter_create_with_ids(comm_t *parent, group_t *lg, group_t *rg, const int *ids, comm_t **out)
+{
+    *out = NULL;
+    group_t *lcg = inter_group(lg->world, lg->size);
+    comm_t *lc = NULL;
+    rm_status_t st = lcg ? comm_new(lcg, NULL, ids[1], parent->local_comm->errh, 0, &lc) : RM_ERR_NOMEM;
+    if (st < 0) {
+        ctxid_release(ids[0]);
+        if (lcg)
+            group_release(lcg); /* comm_new gave ids[1] back */
+        else
+            ctxid_release(ids[1]);
+        return st;
+    }
+    if ((st = comm_inherit(parent, comm_new(lg, rg, ids[0], parent->errh, 1, out), out)) < 0) {
+        comm_release(lc); /* gives ids[1] back */
+        return st;
+    }
+    (*out)->local_comm = lc;
+    return RM_OK;
+}
+
 static int inter_overlap(const group_t *a, const int *b, int nb)
 {
     for (int i = 0; i < a->size; i++)

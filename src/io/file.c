@@ -6,6 +6,7 @@
 
 #include "coll/coll.h"
 #include "coll/op.h"
+#include "proto/proto.h"
 #include "util/config.h"
 
 #include <errno.h>
@@ -285,8 +286,19 @@ void io_file_quiesce(io_file_t *f)
     }
 }
 
+/* A revoke of the communicator files were opened on revokes them: their
+ * collective accesses fail (MPIX_ERR_REVOKED) and MPI_File_close closes
+ * without waiting for the other members. */
+static void io_revoked(uint32_t ctx)
+{
+    for (int i = 0; i < io_nfiles; i++)
+        if (io_files[i] && io_files[i]->parent_ctx == ctx && !io_files[i]->comm->revoked)
+            proto_ft_revoke_here(io_files[i]->comm);
+}
+
 int io_file_open(comm_t *comm, const char *name, int amode, io_file_t **out)
 {
+    proto_ft_on_revoke(io_revoked);
     *out = NULL;
     io_file_t *f = calloc(1, sizeof *f);
     if (!f) {
@@ -387,7 +399,9 @@ int io_file_close(io_file_t *f)
 {
     int rc = 0;
     io_file_quiesce(f);
-    if (coll_barrier(f->comm) < 0)
+    /* a revoked file closes here alone (the others may have closed it) */
+    int revoked = f->comm->revoked;
+    if (!revoked && coll_barrier(f->comm) < 0 && !f->comm->revoked)
         rc = -EIO;
     io_shfp_destroy(f);
     if (f->fd >= 0 && close(f->fd) < 0 && rc == 0)
@@ -395,7 +409,7 @@ int io_file_close(io_file_t *f)
     f->fd = -1;
     /* every process has closed before the file goes */
     if (f->amode & MPI_MODE_DELETE_ON_CLOSE) {
-        if (coll_barrier(f->comm) < 0 && rc == 0)
+        if (!revoked && coll_barrier(f->comm) < 0 && rc == 0 && !f->comm->revoked)
             rc = -EIO;
         if (f->comm->rank == 0 && unlink(f->path) < 0 && rc == 0)
             rc = -errno;

@@ -44,6 +44,7 @@ extern const char *const io_hint_names[IO_NHINTS];
 typedef struct io_file {
     int index;           /* MPI_File_c2f */
     comm_t *comm;        /* private duplicate of the opening communicator */
+    uint32_t parent_ctx; /* the opening communicator's context: its revoke revokes comm */
     int fd;
     char *path;
     int amode;

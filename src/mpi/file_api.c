@@ -45,9 +45,13 @@ int mpi_file_errclass(int rc)
 int mpi_file_err(io_file_t *f, int errclass, const char *fn, const char *fmt, ...)
 {
     /* src/io reports a collective that failed as an I/O error; when a member
-     * of the file's communicator has died, the death is the cause (ULFM) */
-    if (errclass == MPI_ERR_IO && f && proto_ft_nfailed && proto_ft_comm_check(f->comm) == RM_ERR_PROC_FAILED)
-        errclass = MPIX_ERR_PROC_FAILED;
+     * of the file's communicator has died, or the communicator the file was
+     * opened on was revoked, that is the cause (ULFM) */
+    if (errclass == MPI_ERR_IO && f && (proto_ft_nfailed || f->comm->revoked)) {
+        rm_status_t ft = proto_ft_comm_check(f->comm);
+        if (ft < 0)
+            errclass = mpi_err_from_status(ft);
+    }
     char detail[512], line[800];
     va_list ap;
     va_start(ap, fmt);
@@ -138,6 +142,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     int rc = io_file_open(fc, filename, amode, &f);
     FILE_CHECK_RC(rc, filename);
     f_ = f;
+    f->parent_ctx = c->ctx;
     f->errh = file_default_errh();
     if (!f->errh->builtin)
         f->errh->refcount++;

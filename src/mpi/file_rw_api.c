@@ -124,6 +124,8 @@ static int file_rw(const char *fn_name_, MPI_File fh, int write, enum file_pos p
     char why[160];
     int cls = file_rw_check(f, write, pos, offset, buf, count, dt, datatype, why, sizeof why);
     int rc = 0;
+    if ((coll || pos == POS_ORDERED) && f->comm->revoked)
+        FILE_FAIL(MPIX_ERR_REVOKED, "the file's communicator was revoked");
     if (coll && pos != POS_ORDERED) {
         /* the access's own agreement covers the arguments: a process with
          * bad ones takes part moving nothing */

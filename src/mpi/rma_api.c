@@ -57,6 +57,7 @@ static int rma_op_common(const char *fn_name_, rma_args_t *a, MPI_Datatype oh, M
         WIN_FAIL(w, MPI_ERR_RANK, "invalid target rank %d (window of %d processes)", a->target, w->size);
     if (request && a->target != MPI_PROC_NULL && !rma_passive(w, a->target))
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "request-based operations need a passive target epoch");
+    CHECK_WIN_REVOKED(w);
     if (a->target == MPI_PROC_NULL) {
         if (request) {
             request_t *r = proto_request_alloc(REQ_RMA);
@@ -100,7 +101,7 @@ static inline char *rma_seg_fast(MPI_Win win, int target, MPI_Aint disp, MPI_Cou
         ocount != tcount || ocount <= 0)
         return NULL;
     win_t *w = rma_win_get(win);
-    if (!w || !w->seg || (unsigned)target >= (unsigned)w->size)
+    if (!w || !w->seg || (unsigned)target >= (unsigned)w->size || w->comm->revoked)
         return NULL;
     const dtype_t *dt = dtype_get(tdt);
     if (!dt || !dt->builtin || !dt->contig || dt->extent != (MPI_Aint)dt->size || dt->true_lb)
@@ -416,6 +417,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     win_t *w;
     CHECK_WIN(w, win);
     CHECK_ASSERT(w, assert);
+    CHECK_WIN_REVOKED(w);
     if (w->nlocks || w->lock_all || w->acc_ranks || w->exposed)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "a lock or post/start epoch is open");
     WIN_CHECK_STATUS(w, rma_fence(w, assert));
@@ -435,6 +437,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     group_t *g;
     CHECK_WIN(w, win);
     CHECK_ASSERT(w, assert);
+    CHECK_WIN_REVOKED(w);
     if (!(g = rma_group(group)))
         WIN_FAIL(w, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
     if (w->acc_ranks || w->nlocks || w->lock_all)
@@ -452,6 +455,7 @@ int PMPI_Win_complete(MPI_Win win)
     MPI_BEGIN("MPI_Win_complete");
     win_t *w;
     CHECK_WIN(w, win);
+    CHECK_WIN_REVOKED(w);
     if (!w->acc_ranks)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "no MPI_Win_start epoch to complete");
     WIN_CHECK_STATUS(w, rma_complete(w));
@@ -466,6 +470,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     group_t *g;
     CHECK_WIN(w, win);
     CHECK_ASSERT(w, assert);
+    CHECK_WIN_REVOKED(w);
     if (!(g = rma_group(group)))
         WIN_FAIL(w, MPI_ERR_GROUP, "invalid group 0x%x", (unsigned)group);
     if (w->exposed)
@@ -483,6 +488,7 @@ int PMPI_Win_wait(MPI_Win win)
     MPI_BEGIN("MPI_Win_wait");
     win_t *w;
     CHECK_WIN(w, win);
+    CHECK_WIN_REVOKED(w);
     if (!w->exposed)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "no MPI_Win_post epoch to wait for");
     WIN_CHECK_STATUS(w, rma_wait(w));
@@ -497,6 +503,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     CHECK_WIN(w, win);
     if (!flag)
         WIN_FAIL(w, MPI_ERR_ARG, "flag is NULL");
+    CHECK_WIN_REVOKED(w);
     if (!w->exposed)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "no MPI_Win_post epoch to test");
     *flag = rma_test(w);
@@ -510,6 +517,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     win_t *w;
     CHECK_WIN(w, win);
     CHECK_ASSERT(w, assert);
+    CHECK_WIN_REVOKED(w);
     if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
         WIN_FAIL(w, MPI_ERR_LOCKTYPE, "invalid lock type %d", lock_type);
     if (rank == MPI_PROC_NULL)
@@ -528,6 +536,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     MPI_BEGIN("MPI_Win_unlock");
     win_t *w;
     CHECK_WIN(w, win);
+    CHECK_WIN_REVOKED(w);
     if (rank == MPI_PROC_NULL)
         goto fn_exit;
     if (rank < 0 || rank >= w->size)
@@ -545,6 +554,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     win_t *w;
     CHECK_WIN(w, win);
     CHECK_ASSERT(w, assert);
+    CHECK_WIN_REVOKED(w);
     if (w->nlocks || w->lock_all || w->acc_ranks)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "an access epoch is already open");
     WIN_CHECK_STATUS(w, rma_lock_all(w));
@@ -557,6 +567,7 @@ int PMPI_Win_unlock_all(MPI_Win win)
     MPI_BEGIN("MPI_Win_unlock_all");
     win_t *w;
     CHECK_WIN(w, win);
+    CHECK_WIN_REVOKED(w);
     if (!w->lock_all)
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch to end");
     WIN_CHECK_STATUS(w, rma_unlock_all(w));
@@ -568,6 +579,7 @@ static int rma_flush_common(const char *fn_name_, int rank, int all, MPI_Win win
     MPI_BEGIN_SHARED();
     win_t *w;
     CHECK_WIN(w, win);
+    CHECK_WIN_REVOKED(w);
     if (all) {
         if (!w->nlocks && !w->lock_all)
             WIN_FAIL(w, MPI_ERR_RMA_SYNC, "no passive target epoch is open");

@@ -122,8 +122,6 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
     comm_t *c;
     CHECK_COMM(c, comm);
     CHECK_ARG(c, flag, "flag is NULL");
-    if (comm_is_inter(c))
-        MPI_FAIL(c, MPI_ERR_COMM, "agreement on an intercommunicator is not implemented yet");
     rm_status_t st = coll_agree(c, flag);
     if (st == RM_ERR_PROC_FAILED)
         MPI_FAIL(c, MPIX_ERR_PROC_FAILED, "a member died during the agreement or a failure on the communicator "
@@ -139,8 +137,6 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     comm_t *c, *n;
     CHECK_COMM(c, comm);
     CHECK_ARG(c, newcomm, "newcomm is NULL");
-    if (comm_is_inter(c))
-        MPI_FAIL(c, MPI_ERR_COMM, "shrinking an intercommunicator is not implemented yet");
     MPI_CHECK_STATUS(c, coll_shrink(c, &n));
     *newcomm = n->handle;
     MPI_END();
@@ -163,8 +159,6 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     CHECK_COMM(c, comm);
     CHECK_ARG(c, flag, "flag is NULL");
     CHECK_ARG(c, request, "request is NULL");
-    if (comm_is_inter(c))
-        MPI_FAIL(c, MPI_ERR_COMM, "agreement on an intercommunicator is not implemented yet");
     MPI_CHECK_STATUS(c, coll_iagree(c, flag, &r));
     r->gq = ulfm_nb_query;
     *request = r->handle;
@@ -180,8 +174,6 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     CHECK_COMM(c, comm);
     CHECK_ARG(c, newcomm, "newcomm is NULL");
     CHECK_ARG(c, request, "request is NULL");
-    if (comm_is_inter(c))
-        MPI_FAIL(c, MPI_ERR_COMM, "shrinking an intercommunicator is not implemented yet");
     *newcomm = MPI_COMM_NULL; /* until the request completes */
     MPI_CHECK_STATUS(c, coll_ishrink(c, newcomm, &r));
     r->gq = ulfm_nb_query;

@@ -219,7 +219,8 @@ int PMPI_Win_free(MPI_Win *win)
     win_t *w;
     CHECK_ARG(NULL, win, "win is NULL");
     CHECK_WIN(w, *win);
-    if (w->nlocks || w->lock_all || w->acc_ranks || w->exposed)
+    /* a revoked window's epochs end with it (ULFM: it can only be freed) */
+    if (!w->comm->revoked && (w->nlocks || w->lock_all || w->acc_ranks || w->exposed))
         WIN_FAIL(w, MPI_ERR_RMA_SYNC, "an epoch is still open (lock, start or post)");
     if ((err = attr_delete_all(&w->attrs, ATTR_WIN, w->handle)) != MPI_SUCCESS)
         WIN_FAIL(w, err, "an attribute delete callback failed");

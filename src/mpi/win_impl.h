@@ -22,6 +22,15 @@ int mpi_win_raise(win_t *w, int errclass, const char *fn, const char *fmt, ...)
             WIN_FAIL(NULL, MPI_ERR_WIN, "invalid window 0x%x", (unsigned)(h));       \
     } while (0)
 
+/* ULFM: the communicator the window was created on was revoked (src/proto/ft.c
+ * revokes the window's own with it): every operation and synchronisation
+ * fails, at every member. */
+#define CHECK_WIN_REVOKED(w)                                                         \
+    do {                                                                             \
+        if (__builtin_expect((w)->comm->revoked, 0))                                 \
+            WIN_FAIL((w), MPIX_ERR_REVOKED, "the window's communicator was revoked"); \
+    } while (0)
+
 /* An internal status from src/rma; an error noted by a target (the
  * answers carry MPI error classes) comes first. */
 #define WIN_CHECK_STATUS(w, st)                                                      \

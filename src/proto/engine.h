@@ -97,6 +97,9 @@ static inline rail_channel_t *proto_chan(int idx)
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
 /* A PF_REVOKE frame arrived (ft.c). */
 void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h);
+/* PF_AGREE_Q and PF_AGREE_R frames arrived (ft.c). */
+void proto_ft_agree_query_recv(rail_channel_t *ch, const proto_hdr_t *h);
+void proto_ft_agree_answer_recv(rail_channel_t *ch, const proto_hdr_t *h, const void *payload, size_t len);
 void proto_peer_failed(rail_channel_t *ch, rm_status_t why);
 void *proto_data_locate(rail_channel_t *ch, const void *upper, size_t len);
 

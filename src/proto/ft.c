@@ -23,7 +23,10 @@
  * Revoke is a frame (PF_REVOKE, the communicator's context id) sent to every
  * member; each member that sees it first marks the communicator, fails what
  * is pending on it and sends it on to every member, so it reaches everyone
- * even when the revoking rank dies half-way. */
+ * even when the revoking rank dies half-way. Windows and files keep private
+ * communicators of their own; a revoke of the communicator they were
+ * created on revokes those too (proto_ft_on_revoke), at every member, since
+ * every member sees that revoke. */
 #include "boot/boot.h"
 #include "comm/comm.h"
 #include "dtype/dtype.h"
@@ -167,11 +170,42 @@ static void ft_revoke_send(comm_t *c, int except)
         }
 }
 
+#define FT_REVOKE_FNS 4
+static proto_ft_revoke_fn ft_revoke_fns[FT_REVOKE_FNS];
+
+void proto_ft_on_revoke(proto_ft_revoke_fn fn)
+{
+    for (int i = 0; i < FT_REVOKE_FNS; i++) {
+        if (ft_revoke_fns[i] == fn)
+            return;
+        if (!ft_revoke_fns[i]) {
+            ft_revoke_fns[i] = fn;
+            return;
+        }
+    }
+    rm_log_error("more than %d layers follow revokes", FT_REVOKE_FNS);
+}
+
+static void ft_revoke_derived(uint32_t ctx)
+{
+    for (int i = 0; i < FT_REVOKE_FNS && ft_revoke_fns[i]; i++)
+        ft_revoke_fns[i](ctx);
+}
+
+void proto_ft_revoke_here(comm_t *c)
+{
+    if (c->revoked)
+        return;
+    c->revoked = 1;
+    proto_request_foreach(ft_fail_revoked_one, c);
+}
+
 static void ft_revoke_apply(comm_t *c, int from)
 {
     c->revoked = 1;
     ft_revoke_send(c, from);
     proto_request_foreach(ft_fail_revoked_one, c);
+    ft_revoke_derived(c->ctx);
 }
 
 rm_status_t proto_ft_revoke(comm_t *c)
@@ -187,6 +221,8 @@ void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h)
     if (!c) {
         rm_log_debug("revoke of context %u from rank %d: no such communicator here", (unsigned)h->ctx,
                      rail_channel_peer(ch));
+        /* freed here, but windows or files built on it may still be open */
+        ft_revoke_derived(h->ctx);
         return;
     }
     if (!c->revoked) {
@@ -194,6 +230,111 @@ void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h)
                     rail_channel_peer(ch));
         ft_revoke_apply(c, rail_channel_peer(ch));
     }
+}
+
+/* ---- decisions of agreements that returned early --------------------- */
+
+static proto_ft_agree_query_fn ft_agree_query;
+static proto_ft_agree_answer_fn ft_agree_answer;
+
+void proto_ft_agree_hooks(proto_ft_agree_query_fn query, proto_ft_agree_answer_fn answer)
+{
+    ft_agree_query = query;
+    ft_agree_answer = answer;
+}
+
+void proto_ft_agree_keep(comm_t *c, uint32_t seq, const uint32_t *res, int words)
+{
+    if (c->ft_agree_rec_len != words) {
+        free(c->ft_agree_rec);
+        c->ft_agree_rec_len = 0;
+        if (!(c->ft_agree_rec = malloc(sizeof *res * (size_t)words)))
+            return; /* the survivors that would have asked get it from another member */
+        c->ft_agree_rec_len = words;
+    }
+    memcpy(c->ft_agree_rec, res, sizeof *res * (size_t)words);
+    c->ft_agree_rec_seq = seq;
+}
+
+void proto_ft_agree_ask(comm_t *c, uint32_t seq, int world)
+{
+    if (proto_ft_failed(world) || world == proto_proc.world_rank)
+        return;
+    rm_log_debug("agreement %u on context %u: asking rank %d for its decision", (unsigned)seq, (unsigned)c->ctx,
+                 world);
+    proto_hdr_t h;
+    proto_hdr_make(&h, PF_AGREE_Q, 0, proto_proc.world_rank, (int)seq, c->ctx, 0, 0);
+    rail_channel_send(proto_chan(world), &h, sizeof h, NULL, 0, 0, NULL, NULL);
+}
+
+void proto_ft_agree_answer(comm_t *c, uint32_t seq, int world, const uint32_t *res, int words)
+{
+    if (proto_ft_failed(world) || world == proto_proc.world_rank)
+        return;
+    rm_log_debug("agreement %u on context %u: answering rank %d", (unsigned)seq, (unsigned)c->ctx, world);
+    proto_hdr_t h;
+    proto_hdr_make(&h, PF_AGREE_R, 0, proto_proc.world_rank, (int)seq, c->ctx, (uint64_t)words, 0);
+    rail_channel_send(proto_chan(world), &h, sizeof h, res, sizeof *res * (size_t)words, 0, NULL, NULL);
+}
+
+#define FT_PARKED 16
+static struct ft_parked {
+    uint32_t ctx, seq;
+    uint32_t *res; /* NULL: free slot */
+    int len;
+} ft_parked[FT_PARKED];
+static unsigned ft_parked_next;
+
+void proto_ft_agree_park(comm_t *c)
+{
+    if (!c->ft_agree_rec)
+        return;
+    struct ft_parked *p = &ft_parked[ft_parked_next++ % FT_PARKED];
+    free(p->res);
+    *p = (struct ft_parked){c->ctx, c->ft_agree_rec_seq, c->ft_agree_rec, c->ft_agree_rec_len};
+    c->ft_agree_rec = NULL;
+}
+
+void proto_ft_agree_unpark(uint32_t ctx)
+{
+    for (int i = 0; i < FT_PARKED; i++)
+        if (ft_parked[i].res && ft_parked[i].ctx == ctx) {
+            free(ft_parked[i].res);
+            ft_parked[i].res = NULL;
+        }
+}
+
+/* A member asking about a communicator's agreement has it (it contributed
+ * before any member could decide), so a record parked under that context
+ * id is of that communicator: one made again here since has unparked it. */
+void proto_ft_agree_query_recv(rail_channel_t *ch, const proto_hdr_t *h)
+{
+    comm_t *c = comm_by_ctx(h->ctx);
+    int world = rail_channel_peer(ch);
+    uint32_t seq = (uint32_t)h->tag;
+    if (!c) {
+        for (int i = 0; i < FT_PARKED; i++)
+            if (ft_parked[i].res && ft_parked[i].ctx == h->ctx && ft_parked[i].seq == seq) {
+                proto_hdr_t a;
+                proto_hdr_make(&a, PF_AGREE_R, 0, proto_proc.world_rank, (int)seq, h->ctx,
+                               (uint64_t)ft_parked[i].len, 0);
+                rail_channel_send(ch, &a, sizeof a, ft_parked[i].res, sizeof(uint32_t) * (size_t)ft_parked[i].len,
+                                  0, NULL, NULL);
+            }
+        return;
+    }
+    if (c->ft_agree_rec && c->ft_agree_rec_seq == seq)
+        proto_ft_agree_answer(c, seq, world, c->ft_agree_rec, c->ft_agree_rec_len);
+    else if (ft_agree_query)
+        ft_agree_query(c, seq, world); /* running here: answered when decided */
+}
+
+void proto_ft_agree_answer_recv(rail_channel_t *ch, const proto_hdr_t *h, const void *payload, size_t len)
+{
+    comm_t *c = comm_by_ctx(h->ctx);
+    (void)ch;
+    if (c && ft_agree_answer && len % sizeof(uint32_t) == 0)
+        ft_agree_answer(c, (uint32_t)h->tag, payload, (int)(len / sizeof(uint32_t)));
 }
 
 /* ---- MPI_Finalize with dead ranks --------------------------------------- */
@@ -284,6 +425,10 @@ void proto_ft_finalize(void)
     ft_board_len = 0;
     free(ft_list);
     free(ft_is);
+    for (int i = 0; i < FT_PARKED; i++) {
+        free(ft_parked[i].res);
+        ft_parked[i].res = NULL;
+    }
     ft_list = NULL;
     ft_is = NULL;
     ft_cap = proto_ft_nfailed = 0;

@@ -301,6 +301,12 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
     case PF_REVOKE:
         proto_ft_revoke_recv(ch, &h);
         return;
+    case PF_AGREE_Q:
+        proto_ft_agree_query_recv(ch, &h);
+        return;
+    case PF_AGREE_R:
+        proto_ft_agree_answer_recv(ch, &h, payload, len);
+        return;
     case PF_AMDATA:
         proto_am_data_recv(ch, &h, payload, len);
         return;

@@ -287,6 +287,36 @@ rm_status_t proto_ft_comm_check(const comm_t *c);
 int proto_ft_recv_blocked(const request_t *r);
 /* Revoke c here and at every other member (MPIX_Comm_revoke). */
 rm_status_t proto_ft_revoke(comm_t *c);
+/* Mark c revoked in this process only and end its posted receives: for the
+ * private communicators of objects built on a revoked one (windows, files),
+ * whose other members see the same revoke. */
+void proto_ft_revoke_here(comm_t *c);
+/* Objects built on a communicator go with it: a layer that keeps such
+ * objects (src/rma, src/io) registers a function that every member calls
+ * with the context id of each communicator revoked there, the first time
+ * and again at each copy of the revoke that arrives (it must not mind).
+ * Registering the same function again does nothing. */
+typedef void (*proto_ft_revoke_fn)(uint32_t ctx);
+void proto_ft_on_revoke(proto_ft_revoke_fn fn);
+/* Agreements that returned early (src/coll/agree.c): each member keeps the
+ * decision of the last agreement it finished on a communicator (seq, its
+ * words), and answers a survivor that asks for it (a PF_AGREE_Q frame to
+ * world rank `world`) with a PF_AGREE_R frame, so that one whose way to the
+ * decision was cut by a death still gets it from a member that has
+ * returned. The agreement layer gets questions about agreements still
+ * running here (`query`: it answers when it has decided) and the answers
+ * (`answer`). */
+void proto_ft_agree_keep(comm_t *c, uint32_t seq, const uint32_t *res, int words);
+void proto_ft_agree_ask(comm_t *c, uint32_t seq, int world);
+void proto_ft_agree_answer(comm_t *c, uint32_t seq, int world, const uint32_t *res, int words);
+typedef void (*proto_ft_agree_query_fn)(comm_t *c, uint32_t seq, int world);
+typedef void (*proto_ft_agree_answer_fn)(comm_t *c, uint32_t seq, const uint32_t *res, int words);
+void proto_ft_agree_hooks(proto_ft_agree_query_fn query, proto_ft_agree_answer_fn answer);
+/* A communicator freed here takes its record along to a few kept by
+ * context id (a member may free it right after its last agreement while a
+ * survivor still asks), until a communicator of that id is made again. */
+void proto_ft_agree_park(comm_t *c);
+void proto_ft_agree_unpark(uint32_t ctx);
 /* MPI_Finalize's barrier when ranks of MPI_COMM_WORLD have died. */
 rm_status_t proto_ft_final_barrier(comm_t *world);
 void proto_ft_finalize(void);

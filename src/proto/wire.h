@@ -26,6 +26,9 @@ enum proto_frame_type {
     PF_AMDATA,     /* one-sided data, the payload all data (proto_am_data_t): flags = kind,
                       src = sender's rank in the window, ctx = window, aux = byte offset,
                       id = the origin's request */
+    PF_AGREE_Q,    /* is agreement `tag` on the communicator of context ctx decided
+                      (proto/ft.c)? src = world rank */
+    PF_AGREE_R,    /* its decision: the payload (32-bit words); tag, ctx as the question's */
 };
 
 enum proto_frame_flags {

@@ -37,6 +37,7 @@ typedef struct win {
     int handle;
     uint32_t id;        /* names the window on the wire: its communicator's context */
     comm_t *comm;       /* private duplicate of the creating communicator */
+    uint32_t parent_ctx; /* the creating communicator's context: its revoke revokes comm */
     int rank, size;     /* in comm */
     char *base;
     MPI_Aint len;       /* this rank's size */
@@ -90,6 +91,8 @@ rm_status_t rma_init(void);     /* registers the active-message handler */
 void rma_finalize(void);
 win_t *rma_win_get(MPI_Win h);  /* NULL if not a live window */
 win_t *rma_win_by_id(uint32_t id);
+/* Window `id` was revoked and freed here lately: its peers' frames may still come. */
+int rma_win_was_revoked(uint32_t id);
 /* Collective over comm. base/len: the memory (create), or NULL with
  * flavor ALLOCATE / SHARED to have it allocated; DYNAMIC: none.
  * noncontig: this rank allows a shared window's parts not to follow each
@@ -233,6 +236,8 @@ void rma_sync_recv(win_t *w, const rma_msg_t *m);
 rm_status_t rma_batch_flush(win_t *w, int rank);
 void rma_batch_free(win_t *w);
 /* Progress until done(arg) or the peer (world rank, -1 none) is lost. */
-rm_status_t rma_progress_until(int (*done)(void *), void *arg, int world);
+/* Progress until done(arg); RM_ERR_REVOKED once c (if not NULL) is revoked,
+ * the failure of world rank `world` (if >= 0) once it has failed. */
+rm_status_t rma_progress_until(const comm_t *c, int (*done)(void *), void *arg, int world);
 
 #endif

@@ -578,7 +578,10 @@ void rma_am_recv(int world_src, const void *payload, size_t len)
     memcpy(&m, payload, sizeof m);
     win_t *w = rma_win_by_id(m.win);
     if (!w || m.rank < 0 || m.rank >= w->size || len < sizeof m + m.tdlen) {
-        rm_log_error("rma: frame for no window here (%u) from rank %d", m.win, world_src);
+        if (!w && rma_win_was_revoked(m.win))
+            rm_log_debug("rma: frame for revoked window %u, freed here, from rank %d", m.win, world_src);
+        else
+            rm_log_error("rma: frame for no window here (%u) from rank %d", m.win, world_src);
         return;
     }
     const unsigned char *p = (const unsigned char *)payload + sizeof m;
@@ -636,7 +639,10 @@ static win_t *rma_data_win(int world_src, const proto_am_data_t *d)
 {
     win_t *w = rma_win_by_id(d->win);
     if (!w || d->rank < 0 || d->rank >= w->size) {
-        rm_log_error("rma: data for no window here (%u) from rank %d", d->win, world_src);
+        if (!w && rma_win_was_revoked(d->win))
+            rm_log_debug("rma: data for revoked window %u, freed here, from rank %d", d->win, world_src);
+        else
+            rm_log_error("rma: data for no window here (%u) from rank %d", d->win, world_src);
         return NULL;
     }
     return w;

@@ -17,10 +17,14 @@
 
 #define RMA_SPIN 64
 
-rm_status_t rma_progress_until(int (*done)(void *), void *arg, int world)
+rm_status_t rma_progress_until(const comm_t *c, int (*done)(void *), void *arg, int world)
 {
     int idle = 0;
     while (!done(arg)) {
+        /* a revoke of the window's communicator arrives as any frame: the
+         * answer waited for may never come (the peer has dropped the window) */
+        if (c && c->revoked)
+            return RM_ERR_REVOKED;
         rm_status_t f = world >= 0 ? proto_peer_failure(world) : RM_OK;
         if (f < 0)
             return f;
@@ -50,7 +54,7 @@ static int rma_one_done(void *arg)
 static rm_status_t rma_wait_rank(win_t *w, int rank, int answers)
 {
     rma_wait_one_t o = {w, rank, answers};
-    return rma_progress_until(rma_one_done, &o, comm_world_rank(w->comm, rank));
+    return rma_progress_until(w->comm, rma_one_done, &o, comm_world_rank(w->comm, rank));
 }
 
 /* Every rank answered (or its channel failed, which is reported). */
@@ -171,7 +175,7 @@ rm_status_t rma_start(win_t *w, group_t *g)
             return RM_ERR_INVALID;
         }
     rma_start_wait_t s = {w, ranks, g->size};
-    rm_status_t st = rma_progress_until(rma_posts_done, &s, -1);
+    rm_status_t st = rma_progress_until(w->comm, rma_posts_done, &s, -1);
     for (int i = 0; i < g->size; i++) {
         rm_status_t f = proto_peer_failure(comm_world_rank(w->comm, ranks[i]));
         if (f < 0 && st == RM_OK)
@@ -230,7 +234,7 @@ static void rma_exposure_end(win_t *w)
 
 rm_status_t rma_wait(win_t *w)
 {
-    rm_status_t st = rma_progress_until(rma_completes_done, w, -1);
+    rm_status_t st = rma_progress_until(w->comm, rma_completes_done, w, -1);
     if (st >= 0 && w->completes < w->nexp) {
         for (int i = 0; i < w->nexp && st >= 0; i++)
             st = proto_peer_failure(comm_world_rank(w->comm, w->exp_ranks[i]));

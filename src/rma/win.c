@@ -19,8 +19,22 @@
 static rm_htable_t rma_win_table = RM_HTABLE_INIT(RM_HOBJ_WIN, 0);
 static win_t *rma_wins; /* live windows, for frames that name one by id */
 
+/* A revoke of the communicator windows were created on revokes them:
+ * every operation and synchronisation on them fails (RM_ERR_REVOKED), also
+ * one waiting for an answer, and MPI_Win_free frees without waiting for
+ * the other members. */
+static void rma_revoked(uint32_t ctx)
+{
+    for (win_t *w = rma_wins; w; w = w->next)
+        if (w->parent_ctx == ctx && !w->comm->revoked) {
+            rm_log_info("rma: window %u revoked with the communicator it was created on", w->id);
+            proto_ft_revoke_here(w->comm);
+        }
+}
+
 rm_status_t rma_init(void)
 {
+    proto_ft_on_revoke(rma_revoked);
     proto_am_set(rma_am_recv);
     proto_am_data_set(rma_am_data_recv, rma_am_data_locate);
     return RM_OK;
@@ -65,6 +79,20 @@ void rma_finalize(void)
 win_t *rma_win_get(MPI_Win h)
 {
     return rm_htable_get(&rma_win_table, h);
+}
+
+/* The last windows freed while revoked (their ids are contexts, reused
+ * only after other creations): late frames for them are expected. */
+#define RMA_REVOKED_KEPT 8
+static uint32_t rma_revoked_ids[RMA_REVOKED_KEPT];
+static unsigned rma_revoked_n;
+
+int rma_win_was_revoked(uint32_t id)
+{
+    for (unsigned i = 0; i < rma_revoked_n && i < RMA_REVOKED_KEPT; i++)
+        if (rma_revoked_ids[i] == id)
+            return 1;
+    return 0;
 }
 
 win_t *rma_win_by_id(uint32_t id)
@@ -180,6 +208,7 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, MPI_Aint disp
     }
     int n = comm->size;
     w->id = w->comm->ctx;
+    w->parent_ctx = comm->ctx;
     w->rank = w->comm->rank;
     w->size = n;
     w->flavor = flavor;
@@ -279,14 +308,23 @@ rm_status_t rma_win_create(comm_t *comm, void *base, MPI_Aint len, MPI_Aint disp
 rm_status_t rma_win_free(win_t *w)
 {
     /* nobody frees before everyone's operations on it are complete (the
-     * epochs are closed, so nothing waits in a batch; sent in any case) */
-    rm_status_t st = rma_batch_flush(w, -1);
-    rm_status_t b = coll_barrier(w->comm);
-    if (st == RM_OK)
-        st = b;
+     * epochs are closed, so nothing waits in a batch; sent in any case).
+     * A revoked window is freed here alone: the others may have freed it
+     * already, or never synchronise on it again. */
+    rm_status_t st = RM_OK;
+    if (w->comm->revoked)
+        rma_revoked_ids[rma_revoked_n++ % RMA_REVOKED_KEPT] = w->id;
+    if (!w->comm->revoked) {
+        st = rma_batch_flush(w, -1);
+        rm_status_t b = coll_barrier(w->comm);
+        if (st == RM_OK)
+            st = b;
+        if (st == RM_ERR_REVOKED) /* revoked during the barrier */
+            st = RM_OK;
+    }
     /* and none of its memory is still referenced by frames not yet
      * acknowledged (answers to gets, sent from it) */
-    rm_status_t s = rma_progress_until(rma_win_unreferenced, w, -1);
+    rm_status_t s = rma_progress_until(NULL, rma_win_unreferenced, w, -1);
     if (st == RM_OK)
         st = s;
     rma_win_destroy(w);

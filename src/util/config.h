@@ -117,6 +117,9 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
       "Process fault tolerance (ULFM): a rank that dies is reported to the others, whose "       \
       "operations with it fail with MPIX_ERR_PROC_FAILED, instead of ending the job (set it "    \
       "for mpiexec and the ranks; mpiexec -disable-auto-cleanup sets it)")                      \
+    X(AGREE_RADIX, agree_radix, RM_CFG_INT, "8",                                                  \
+      "Fan-out of the tree MPIX_Comm_agree and MPIX_Comm_shrink run on (2 to 64; the same at "   \
+      "every rank): wider is fewer steps deep, each rank sending more messages per step")        \
     X(PATH_TIMEOUT_MS, path_timeout_ms, RM_CFG_INT, "300",                                        \
       "A rail path that receives nothing (data or heartbeat) for this long is failed")           \
     X(HEALTH_HEARTBEAT_MS, health_heartbeat_ms, RM_CFG_INT, "150",                              \

@@ -12,7 +12,10 @@
 # against MPICH's ULFM declarations (the same program runs unchanged).
 # ulfm_rma_io.c: one-sided operations and collective file access with a
 # dead member fail with MPIX_ERR_PROC_FAILED, and the window and the file
-# are freed.
+# are freed. ulfm_inter.c: agreement, acknowledgement and shrink on an
+# intercommunicator whose remote group lost a rank. ulfm_agree_deaths.c: 8
+# ranks, three of them (the first root among them) dying inside agreements;
+# every survivor's outcome is the same.
 # Every run is bounded (timeout) and leaves no process.
 set -u
 build=$1
@@ -20,7 +23,7 @@ build=$1
 skip_if_sanitized "$build" "the test program is built with the plain mpicc wrapper"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-for p in ulfm_basic ulfm_shrink ulfm_rma_io; do
+for p in ulfm_basic ulfm_shrink ulfm_rma_io ulfm_inter ulfm_agree_deaths; do
     "$build/bin/mpicc" -O1 "$(dirname "$0")/$p.c" -o "$tmp/$p" || { echo "FAIL: cannot build $p.c"; exit 1; }
 done
 prog=ulfm_basic
@@ -65,6 +68,20 @@ run "windows and files" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
 echo "$out" | grep "^FAIL" && fail "windows and files: a survivor's check failed"
 echo "$out" | grep -q "^OK ulfm_rma_io" || fail "windows and files: the survivors did not finish: $(echo "$out" | tail -3)"
 [ $rc = 137 ] || fail "windows and files: mpiexec exited $rc, expected 137"
+prog=ulfm_inter
+run "intercommunicator" "$build/bin/mpiexec" -n 4 -disable-auto-cleanup
+[ $rc = 124 ] && fail "intercommunicator: the job hung (killed by timeout after 60 s)"
+echo "$out" | grep "^FAIL" && fail "intercommunicator: a survivor's check failed"
+echo "$out" | grep -q "^OK ulfm_inter" || fail "intercommunicator: the survivors did not finish: $(echo "$out" | tail -3)"
+[ $rc = 137 ] || fail "intercommunicator: mpiexec exited $rc, expected 137"
+prog=ulfm_agree_deaths
+for radix in 8 2; do # one level below the root, and three (binomial)
+    run "deaths inside agreements, RAILMPI_AGREE_RADIX=$radix" env RAILMPI_AGREE_RADIX=$radix "$build/bin/mpiexec" -n 8 -disable-auto-cleanup
+    [ $rc = 124 ] && fail "deaths inside agreements ($radix): the job hung (killed by timeout after 60 s)"
+    echo "$out" | grep "^FAIL" && fail "deaths inside agreements ($radix): a survivor's check failed"
+    echo "$out" | grep -q "^OK ulfm_agree_deaths" ||
+        fail "deaths inside agreements ($radix): the survivors did not finish: $(echo "$out" | tail -3)"
+done
 if command -v mpicc.mpich >/dev/null; then
     prog=ulfm_shrink
     mpicc.mpich -O1 -DULFM_BLOCKING_ONLY -Werror=implicit-function-declaration "$(dirname "$0")/ulfm_shrink.c" \
