@@ -536,6 +536,7 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count,
 #define MPI_ERR_VALUE_TOO_LARGE        77
 #define MPI_T_ERR_NOT_SUPPORTED        78
 #define MPI_ERR_ERRHANDLER             79
+#define MPI_ERR_ABI                    80
 #define MPI_ERR_LASTCODE               0x3fffffff
 
 /* ------------------------------------------------------------------------
