@@ -223,12 +223,55 @@ static void op_bool(int op, const void *in, void *io, MPI_Count n)
     }
 }
 
+/* Fortran's .TRUE. and .FALSE. by LOGICAL size (1, 2, 4, 8, 16 bytes):
+ * gfortran's 1 and 0 until a Fortran binding layer gives its own
+ * (MPI_Abi_set_fortran_booleans). A LOGICAL is true when it is not the
+ * .FALSE. value; results are written as the layer's literals. */
+static struct {
+    int64_t t, f;
+    bool set;
+} op_logical[5] = {{1, 0, false}, {1, 0, false}, {1, 0, false}, {1, 0, false}, {1, 0, false}};
+
+static int op_logical_slot(int size)
+{
+    switch (size) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    case 16: return 4;
+    }
+    return -1;
+}
+
+int op_logical_set(int size, int64_t t, int64_t f)
+{
+    int s = op_logical_slot(size);
+    if (s < 0)
+        return -1;
+    op_logical[s].t = t;
+    op_logical[s].f = f;
+    op_logical[s].set = true;
+    return 0;
+}
+
+int op_logical_get(int size, int64_t *t, int64_t *f)
+{
+    int s = op_logical_slot(size);
+    if (s < 0)
+        return -1;
+    *t = op_logical[s].t;
+    *f = op_logical[s].f;
+    return op_logical[s].set;
+}
+
 static void op_flogical(int op, const void *in, void *io, MPI_Count n)
 {
+    const int32_t t = (int32_t)op_logical[2].t, f = (int32_t)op_logical[2].f;
     switch (op) {
-    case OP_LAND: OP_LOOP(int, a[i] && b[i]); break;
-    case OP_LOR: OP_LOOP(int, a[i] || b[i]); break;
-    case OP_LXOR: OP_LOOP(int, !a[i] != !b[i]); break;
+    case OP_LAND: OP_LOOP(int32_t, a[i] != f && b[i] != f ? t : f); break;
+    case OP_LOR: OP_LOOP(int32_t, a[i] != f || b[i] != f ? t : f); break;
+    case OP_LXOR: OP_LOOP(int32_t, (a[i] != f) != (b[i] != f) ? t : f); break;
     }
 }
 
