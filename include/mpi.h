@@ -168,6 +168,13 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX8           ((MPI_Datatype)0x4c000828)
 #define MPI_COMPLEX16          ((MPI_Datatype)0x4c00102a)
 #define MPI_COMPLEX32          ((MPI_Datatype)0x4c00202c)
+/* LOGICAL*n (MPI-5.0's optional datatypes): railmpi's own values (MPICH has
+ * none), n-byte Fortran LOGICALs (docs/abi.md) */
+#define MPI_LOGICAL1           ((MPI_Datatype)0x4c000147)
+#define MPI_LOGICAL2           ((MPI_Datatype)0x4c000248)
+#define MPI_LOGICAL4           ((MPI_Datatype)0x4c000449)
+#define MPI_LOGICAL8           ((MPI_Datatype)0x4c00084a)
+#define MPI_LOGICAL16          ((MPI_Datatype)0x4c00104b)
 
 /* Type classes for MPI_Type_match_size */
 #define MPI_TYPECLASS_REAL     1

@@ -95,6 +95,7 @@ static int op_type_class(MPI_Datatype t)
     case MPI_COMPLEX: case MPI_DOUBLE_COMPLEX: case MPI_COMPLEX8: case MPI_COMPLEX16: case MPI_COMPLEX32:
         return TC_COMPLEX;
     case MPI_C_BOOL: case MPI_CXX_BOOL: case MPI_LOGICAL:
+    case MPI_LOGICAL1: case MPI_LOGICAL2: case MPI_LOGICAL4: case MPI_LOGICAL8: case MPI_LOGICAL16:
         return TC_BOOL;
     case MPI_BYTE:
         return TC_BYTE;
@@ -265,15 +266,22 @@ int op_logical_get(int size, int64_t *t, int64_t *f)
     return op_logical[s].set;
 }
 
-static void op_flogical(int op, const void *in, void *io, MPI_Count n)
-{
-    const int32_t t = (int32_t)op_logical[2].t, f = (int32_t)op_logical[2].f;
-    switch (op) {
-    case OP_LAND: OP_LOOP(int32_t, a[i] != f && b[i] != f ? t : f); break;
-    case OP_LOR: OP_LOOP(int32_t, a[i] != f || b[i] != f ? t : f); break;
-    case OP_LXOR: OP_LOOP(int32_t, (a[i] != f) != (b[i] != f) ? t : f); break;
+#define OP_FLOGICAL(name, T, slot)                                                         \
+    static void name(int op, const void *in, void *io, MPI_Count n)                        \
+    {                                                                                      \
+        const T t = (T)op_logical[slot].t, f = (T)op_logical[slot].f;                      \
+        switch (op) {                                                                      \
+        case OP_LAND: OP_LOOP(T, a[i] != f && b[i] != f ? t : f); break;                   \
+        case OP_LOR: OP_LOOP(T, a[i] != f || b[i] != f ? t : f); break;                    \
+        case OP_LXOR: OP_LOOP(T, (a[i] != f) != (b[i] != f) ? t : f); break;               \
+        }                                                                                  \
     }
-}
+/* MPI_LOGICAL is a 4-byte LOGICAL, as MPI_LOGICAL4 */
+OP_FLOGICAL(op_flogical, int32_t, 2)
+OP_FLOGICAL(op_flogical1, int8_t, 0)
+OP_FLOGICAL(op_flogical2, int16_t, 1)
+OP_FLOGICAL(op_flogical8, int64_t, 3)
+OP_FLOGICAL(op_flogical16, __int128, 4)
 
 /* indexed by op_kernel_id */
 static const op_kernel_t op_kernels[] = {
@@ -281,7 +289,7 @@ static const op_kernel_t op_kernels[] = {
     op_int_int, op_int_unsigned, op_int_long, op_int_ulong, op_int_llong, op_int_ullong,
     op_float_float, op_float_double, op_float_ldouble, op_complex_f, op_complex_d, op_complex_ld,
     op_bool, op_flogical, op_pair_ii, op_pair_fi, op_pair_di, op_pair_li, op_pair_si, op_pair_ldi,
-    op_pair_ff, op_pair_dd,
+    op_pair_ff, op_pair_dd, op_flogical1, op_flogical2, op_flogical8, op_flogical16,
 };
 
 static int op_kernel_id(MPI_Datatype t)
@@ -310,7 +318,11 @@ static int op_kernel_id(MPI_Datatype t)
     case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX: case MPI_COMPLEX32:
         return 18;
     case MPI_C_BOOL: case MPI_CXX_BOOL: return 19;
-    case MPI_LOGICAL: return 20;
+    case MPI_LOGICAL: case MPI_LOGICAL4: return 20;
+    case MPI_LOGICAL1: return 29;
+    case MPI_LOGICAL2: return 30;
+    case MPI_LOGICAL8: return 31;
+    case MPI_LOGICAL16: return 32;
     case MPI_2INT: case MPI_2INTEGER: return 21;
     case MPI_FLOAT_INT: return 22;
     case MPI_DOUBLE_INT: return 23;

@@ -29,17 +29,17 @@ static const struct {
 };
 
 /* The optional Fortran datatypes and whether the engine handles them.
- * LOGICALn, INTEGER16, REAL2 and COMPLEX4 are not predefined datatypes of
- * the engine. MPI_REAL16/MPI_COMPLEX32 are C's long double (x87 extended
+ * INTEGER16, REAL2 and COMPLEX4 are not predefined datatypes of the engine
+ * (no C type carries half precision here). MPI_REAL16/MPI_COMPLEX32 are C's long double (x87 extended
  * precision in 16 bytes), which is not gfortran's REAL(16) (IEEE binary128):
  * they move such data but would reduce it wrongly, so they are not claimed. */
 static const struct {
     const char *key;
     bool engine;
 } ftypes[] = {
-    {"mpi_logical1_supported", false},  {"mpi_logical2_supported", false},
-    {"mpi_logical4_supported", false},  {"mpi_logical8_supported", false},
-    {"mpi_logical16_supported", false}, {"mpi_integer1_supported", true},
+    {"mpi_logical1_supported", true},   {"mpi_logical2_supported", true},
+    {"mpi_logical4_supported", true},   {"mpi_logical8_supported", true},
+    {"mpi_logical16_supported", true},  {"mpi_integer1_supported", true},
     {"mpi_integer2_supported", true},   {"mpi_integer4_supported", true},
     {"mpi_integer8_supported", true},   {"mpi_integer16_supported", false},
     {"mpi_real2_supported", false},     {"mpi_real4_supported", true},

@@ -4,7 +4,8 @@
  * a layer's info once (a contradiction or a second call is MPI_ERR_ABI, a
  * malformed value MPI_ERR_INFO_VALUE, neither uses up the one call);
  * MPI_Abi_set_fortran_booleans gives .TRUE. = -1 once, and LAND/LOR/LXOR
- * on MPI_LOGICAL then read and write -1 and 0; argument errors. 2 ranks. */
+ * on MPI_LOGICAL (and MPI_LOGICAL4) then read and write -1 and 0, LOGICAL*1
+ * and *8 keep 1 and 0; MPI_REAL2 stays invalid; argument errors. 2 ranks. */
 #include <mpi.h>
 #include "std_check.h"
 #include <stdint.h>
@@ -13,9 +14,9 @@
 static const char *const want[][2] = {
     {"mpi_logical_size", "4"},         {"mpi_integer_size", "4"},
     {"mpi_real_size", "4"},            {"mpi_double_precision_size", "8"},
-    {"mpi_logical1_supported", "false"}, {"mpi_logical2_supported", "false"},
-    {"mpi_logical4_supported", "false"}, {"mpi_logical8_supported", "false"},
-    {"mpi_logical16_supported", "false"}, {"mpi_integer1_supported", "true"},
+    {"mpi_logical1_supported", "true"}, {"mpi_logical2_supported", "true"},
+    {"mpi_logical4_supported", "true"}, {"mpi_logical8_supported", "true"},
+    {"mpi_logical16_supported", "true"}, {"mpi_integer1_supported", "true"},
     {"mpi_integer2_supported", "true"}, {"mpi_integer4_supported", "true"},
     {"mpi_integer8_supported", "true"}, {"mpi_integer16_supported", "false"},
     {"mpi_real2_supported", "false"},  {"mpi_real4_supported", "true"},
@@ -135,6 +136,26 @@ int main(int argc, char **argv)
         for (int i = 0; i < 4 && std_rank == 0; i++)
             CHECK(out[i] == res[o].want[i], "Reduce %s [%d] = %d", res[o].name, i, out[i]);
     }
+    /* MPI_LOGICAL4 is the same LOGICAL; LOGICAL*1 and *8 keep 1 and 0 */
+    OK(MPI_Allreduce(mine, out, 4, MPI_LOGICAL4, MPI_LOR, MPI_COMM_WORLD));
+    for (int i = 0; i < 4; i++)
+        CHECK(out[i] == res[1].want[i], "LOGICAL4 LOR [%d] = %d", i, out[i]);
+    int8_t m1[3] = {(int8_t)(std_rank ? 0 : 1), 1, 0}, o1[3];
+    OK(MPI_Allreduce(m1, o1, 3, MPI_LOGICAL1, MPI_LXOR, MPI_COMM_WORLD));
+    CHECK(o1[0] == 1 && o1[1] == 0 && o1[2] == 0, "LOGICAL1 LXOR: %d %d %d", o1[0], o1[1], o1[2]);
+    int64_t m8[2] = {std_rank ? 0 : 1, 1}, o8[2];
+    OK(MPI_Allreduce(m8, o8, 2, MPI_LOGICAL8, MPI_LAND, MPI_COMM_WORLD));
+    CHECK(o8[0] == 0 && o8[1] == 1, "LOGICAL8 LAND: %lld %lld", (long long)o8[0], (long long)o8[1]);
+    int sz = 0;
+    OK(MPI_Type_size(MPI_LOGICAL16, &sz));
+    CHECK(sz == 16, "MPI_LOGICAL16 size %d", sz);
+    OK(MPI_Type_size(MPI_LOGICAL2, &sz));
+    CHECK(sz == 2, "MPI_LOGICAL2 size %d", sz);
+    CHECK(cls(MPI_Allreduce(m8, o8, 2, MPI_LOGICAL8, MPI_SUM, MPI_COMM_WORLD)) == MPI_ERR_OP,
+          "SUM on LOGICAL8 accepted");
+    /* still not the engine's: REAL2, COMPLEX4, INTEGER16 */
+    CHECK(cls(MPI_Type_size(MPI_REAL2, &sz)) == MPI_ERR_TYPE, "MPI_REAL2 valid");
+
     OK(MPI_Barrier(MPI_COMM_WORLD));
     if (std_rank == 0)
         printf("OK\n");

@@ -6,7 +6,7 @@
  * contradiction or a second call is MPI_ERR_ABI); the booleans are the
  * library's (1 and 0, set) and cannot be changed (MPI_ERR_ABI); a size that
  * is not a power of two is MPI_ERR_ARG; MPI_ERR_ABI is a class with a string;
- * LAND on MPI_LOGICAL still writes 1. */
+ * LAND on MPI_LOGICAL still writes 1; MPI_LOGICAL1/8/16 reduce as LOGICALs. */
 #include <mpi.h>
 
 #include "check.h"
@@ -57,7 +57,8 @@ int main(int argc, char **argv)
     expect(info, "mpi_real2_supported", "false");
     expect(info, "mpi_real16_supported", "false");
     expect(info, "mpi_complex16_supported", "true");
-    expect(info, "mpi_logical1_supported", "false");
+    expect(info, "mpi_logical1_supported", "true");
+    expect(info, "mpi_logical16_supported", "true");
     MPI_Info_free(&info);
 
     MPI_Info layer;
@@ -86,6 +87,14 @@ int main(int argc, char **argv)
     int32_t in[3] = {5, 0, 1}, io[3] = {1, 1, 0};
     CHECK(MPI_Reduce_local(in, io, 3, MPI_LOGICAL, MPI_LAND) == MPI_SUCCESS, "LAND");
     CHECK(io[0] == 1 && io[1] == 0 && io[2] == 0, "LAND: %d %d %d", io[0], io[1], io[2]);
+    int8_t a1[2] = {0, 3}, b1[2] = {1, 1};
+    CHECK(MPI_Reduce_local(a1, b1, 2, MPI_LOGICAL1, MPI_LOR) == MPI_SUCCESS && b1[0] == 1 && b1[1] == 1,
+          "LOGICAL1 LOR: %d %d", b1[0], b1[1]);
+    __int128 a16[2] = {0, 1}, b16[2] = {1, 1};
+    CHECK(MPI_Reduce_local(a16, b16, 2, MPI_LOGICAL16, MPI_LXOR) == MPI_SUCCESS && b16[0] == 1 && b16[1] == 0,
+          "LOGICAL16 LXOR");
+    int sz = 0;
+    CHECK(MPI_Type_size(MPI_LOGICAL8, &sz) == MPI_SUCCESS && sz == 8, "MPI_LOGICAL8 size %d", sz);
     printf("OK\n");
     MPI_Finalize();
     return 0;
