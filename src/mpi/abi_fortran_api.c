@@ -30,9 +30,10 @@ static const struct {
 
 /* The optional Fortran datatypes and whether the engine handles them.
  * INTEGER16, REAL2 and COMPLEX4 are not predefined datatypes of the engine
- * (no C type carries half precision here). MPI_REAL16/MPI_COMPLEX32 are C's long double (x87 extended
- * precision in 16 bytes), which is not gfortran's REAL(16) (IEEE binary128):
- * they move such data but would reduce it wrongly, so they are not claimed. */
+ * (it has no half-precision arithmetic). MPI_REAL16/MPI_COMPLEX32 are C's
+ * long double (x87 extended precision in 16 bytes), which is not gfortran's
+ * REAL(16) (IEEE binary128): they move such data but would reduce it
+ * wrongly, so they are not claimed. */
 static const struct {
     const char *key;
     bool engine;
@@ -124,8 +125,8 @@ static bool fbool_size_ok(int n)
     return n == 1 || n == 2 || n == 4 || n == 8 || n == 16;
 }
 
-/* an n-byte Fortran LOGICAL's value as a sign-extended integer; 0 when it
- * does not fit in 64 bits (a 16-byte value whose upper half is not the
+/* an n-byte Fortran LOGICAL's value as a sign-extended integer; false when
+ * it does not fit in 64 bits (a 16-byte value whose upper half is not the
  * sign of the lower) */
 static bool fbool_read(int n, const void *p, int64_t *v)
 {
