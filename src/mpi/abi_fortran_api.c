@@ -5,8 +5,10 @@
  *
  * libmpi.so.12 carries its own Fortran bindings, built with gfortran: the
  * booleans are fixed there (1 and 0, set by the library). libmpi_abi.so
- * (these bindings compiled again with RM_STD_ABI) has no Fortran bindings of
- * its own: a binding layer built elsewhere gives its booleans once. In both a
+ * (these bindings compiled again with RM_STD_ABI, shared with libmpi.so.40,
+ * which does not export these calls: Open MPI 4.1 has none) has no Fortran
+ * bindings of its own: a binding layer built elsewhere gives its booleans
+ * once. In both a
  * layer may state its sizes and optional types once (docs/abi.md). */
 #include "coll/op.h"
 #include "mpi/mpiimpl.h"
