@@ -1,0 +1,138 @@
+/* Process failures under a launcher that reports none (docs/ulfm.md,
+ * "Launchers"): Slurm's srun, MPICH's Hydra, Open MPI's mpirun.
+ *
+ * railmpi's mpiexec lists deaths on the failure board (ft.c). Without it,
+ * this process keeps a board of its own, in the same format and polled
+ * the same way by every progress pass, and fills it from two sources:
+ * - the process's own eyes: at most every RAILMPI_PROC_FT_CHECK_MS, it
+ *   looks at every peer whose channel the rail layer can judge
+ *   (rail_channel_peer_gone): on this host whether its process has exited,
+ *   on another whether its connections were all ended from its side and
+ *   its host refuses a new one. A network fault ends no connection from
+ *   the peer's side and refuses nothing, so it never enters the board: it
+ *   stays the rail layer's business. It looks from a wait that has spun
+ *   without completing (rm_lock_idle_hook) and from every health tick,
+ *   which the asynchronous thread runs while the application computes:
+ *   that thread is started here also on one host (proto_async_wanted),
+ *   so the message path is unchanged but the process is multi-threaded.
+ * - the launcher's PMIx events (boot_watch_deaths), which arrive on
+ *   libpmix's thread: hence the mutex, and the count published last.
+ * Either way proto_ft_proc_failed is called from a progress pass, as for
+ * mpiexec's notices. */
+#include "boot/boot.h"
+#include "proto/engine.h"
+#include "rail/health.h"
+#include "util/clock.h"
+#include "util/config.h"
+#include "util/lock.h"
+#include "util/log.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/mman.h>
+
+static uint32_t *det_board;   /* count, then world ranks */
+static size_t det_len;
+static unsigned char *det_listed; /* by world rank */
+static pthread_mutex_t det_mx = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t det_every, det_next; /* ns */
+static int det_on;
+
+static void det_list(int world, const char *how)
+{
+    if (world < 0 || world >= proto_proc.world_size || world == proto_proc.world_rank)
+        return;
+    pthread_mutex_lock(&det_mx);
+    if (det_board && !det_listed[world]) {
+        det_listed[world] = 1;
+        uint32_t n = __atomic_load_n(det_board, __ATOMIC_RELAXED);
+        __atomic_store_n(&det_board[1 + n], (uint32_t)world, __ATOMIC_RELAXED);
+        __atomic_store_n(det_board, n + 1, __ATOMIC_RELEASE);
+        rm_log_info("rank %d: %s", world, how);
+    }
+    pthread_mutex_unlock(&det_mx);
+}
+
+/* libpmix's thread */
+static void det_launcher_says(int world)
+{
+    det_list(world, "the launcher's PMIx event");
+}
+
+static void det_look(void)
+{
+    if (!det_on)
+        return;
+    uint64_t now = rm_now();
+    if (now < det_next)
+        return;
+    det_next = now + det_every;
+    for (int w = 0; w < proto_proc.world_size; w++) {
+        if (w == proto_proc.world_rank || det_listed[w] || proto_ft_failed(w))
+            continue;
+        if (rail_channel_peer_gone(proto_chan(w)))
+            det_list(w, proto_proc.node_of[w] == proto_proc.node ? "its process has exited"
+                                                                  : "its connections ended, its host refuses new ones");
+    }
+}
+
+int proto_ft_detect_wanted(int launcher_board)
+{
+    const char *how = RM_CFG_STR(proc_ft_detect);
+    if (!strcasecmp(how, "on"))
+        return 1;
+    if (!strcasecmp(how, "off"))
+        return 0;
+    if (strcasecmp(how, "auto"))
+        rm_log_error("RAILMPI_PROC_FT_DETECT='%s': expected auto, on or off; auto it is", how);
+    return !launcher_board;
+}
+
+const uint32_t *proto_ft_detect_init(size_t *len)
+{
+    size_t n = sizeof(uint32_t) * ((size_t)proto_proc.world_size + 1);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || !(det_listed = calloc((size_t)proto_proc.world_size, 1))) {
+        if (p != MAP_FAILED)
+            munmap(p, n);
+        rm_log_error("no memory for the list of failed ranks; deaths will not be noticed");
+        return NULL;
+    }
+    det_board = p;
+    det_len = n;
+    *len = n;
+    int every = (int)RM_CFG(proc_ft_check_ms);
+    det_every = (uint64_t)(every > 0 ? every : 1) * RM_MS;
+    det_next = 0;
+    det_on = 1;
+    rm_lock_idle_hook = det_look;
+    rail_set_tick_hook(det_look);
+    proto_async_wanted = 1; /* its ticks look while the application computes */
+    rm_status_t st = boot_watch_deaths(det_launcher_says);
+    rm_log_debug("process failures: no launcher board; watching peers%s",
+                 st == RM_OK ? " and the launcher's PMIx events" : "");
+    return det_board;
+}
+
+void proto_ft_detect_stop(void)
+{
+    det_on = 0;
+}
+
+/* The board itself is unmapped by proto_ft_finalize (ft.c). */
+void proto_ft_detect_finalize(void)
+{
+    det_on = 0;
+    if (rm_lock_idle_hook == det_look)
+        rm_lock_idle_hook = NULL;
+    rail_set_tick_hook(NULL);
+    proto_async_wanted = 0;
+    boot_watch_deaths(NULL);
+    pthread_mutex_lock(&det_mx);
+    det_board = NULL;
+    det_len = 0;
+    free(det_listed);
+    det_listed = NULL;
+    pthread_mutex_unlock(&det_mx);
+}

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Deaths found by the ranks themselves (src/proto/ft_detect.c), as under a
+# launcher that reports none (srun, Open MPI's mpirun, Hydra): railmpi's
+# mpiexec keeps the job (RAILMPI_PROC_FT=1) but its failure board is not
+# used (RAILMPI_PROC_FT_DETECT=on), so only the ranks' own looking can fail
+# the dead rank. ulfm_detect.c: 4 ranks, rank 3 kills itself; on one host
+# (its pid, over shared memory) and on two virtual hosts (RAILMPI_HOST_ID:
+# ranks 0 and 2 reach it over TCP, its connections end and its listener
+# refuses; rank 1 over shared memory). Then the control: with the board
+# withheld and the ranks not looking (RAILMPI_PROC_FT_DETECT=off) nobody
+# learns of the death and the survivors wait until mpiexec's --timeout.
+# Every run is bounded and leaves no process.
+set -u
+build=$1
+. "$(dirname "$0")/lib.sh"
+skip_if_sanitized "$build" "the test program is built with the plain mpicc wrapper"
+tmp=$(mktemp -d)
+trap 'pkill -KILL -f "$tmp/ulfm_detect" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+"$build/bin/mpicc" -O1 "$(dirname "$0")/ulfm_detect.c" -o "$tmp/ulfm_detect" || { echo "FAIL: cannot build ulfm_detect.c"; exit 1; }
+run() { # HOSTS TIMEOUT RANK_ENV [NAME=VALUE...]: the ranks sit round-robin on HOSTS virtual hosts
+    local hosts=$1 limit=$2 renv=$3
+    shift 3
+    out=$(env RAILMPI_PROC_FT=1 RAILMPI_VERBOSE=1 "$@" timeout $((limit + 10)) "$build/bin/mpiexec" -n 4 --timeout $limit \
+        bash -c "$renv RAILMPI_HOST_ID=vhost\$((PMI_RANK % $hosts)) exec \"\$0\"" "$tmp/ulfm_detect" 2>&1)
+    rc=$?
+}
+for hosts in 1 2; do
+    run $hosts 30 "" RAILMPI_PROC_FT_DETECT=on
+    echo "$out" | grep -E "^(rank|OK|FAIL)"
+    echo "$out" | grep "^FAIL" && fail "$hosts host(s): a survivor's check failed"
+    echo "$out" | grep -q "^OK ulfm_detect" || fail "$hosts host(s): the survivors did not finish: $(echo "$out" | tail -5)"
+    [ $rc = 137 ] || fail "$hosts host(s): mpiexec exited $rc, expected 137 (a rank killed by signal 9)"
+    echo "$out" | grep -q "rank 3: its process has exited" || fail "$hosts host(s): no rank saw the dead rank's pid gone"
+    if [ $hosts = 2 ]; then
+        echo "$out" | grep -q "rank 3: its connections ended, its host refuses new ones" ||
+            fail "2 hosts: no rank saw the dead rank's connections end and its listener refuse"
+    fi
+done
+# the control: nothing reports the death (the board withheld from the ranks,
+# which do not look), the survivors wait for it
+run 2 4 RAILMPI_FT_FD=-1 RAILMPI_PROC_FT_DETECT=off
+echo "$out" | grep -q "^OK ulfm_detect" && fail "control: the survivors learned of the death with nobody looking"
+echo "$out" | grep -q "timeout" || fail "control: mpiexec did not end the job at its --timeout: $(echo "$out" | tail -3)"
+sleep 0.5
+pgrep -f "$tmp/ulfm_detect" >/dev/null && fail "processes left behind: $(pgrep -af "$tmp/ulfm_detect")"
+[ $fails = 0 ] && echo "OK: the ranks find a dead peer themselves, over shared memory and TCP"
+exit $((fails > 0))
