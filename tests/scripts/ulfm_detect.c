@@ -6,7 +6,9 @@
  *    a few seconds,
  *  - the others, outside MPI but for MPIX_Comm_get_failed every
  *    millisecond, see it in the failed group within a few seconds,
- *  - MPIX_Comm_shrink gives a communicator of the survivors that works.
+ *  - MPIX_Comm_shrink gives a communicator of the survivors that works;
+ *    with an argument, they keep working on it (an allreduce every 10 ms)
+ *    for that many seconds: whether the launcher lets the survivors live.
  * Rank 0 prints "OK ulfm_detect" at the end. */
 #include <mpi.h>
 
@@ -14,6 +16,7 @@
 #include "../mpi/check.h"
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static int rank;
@@ -45,6 +48,7 @@ int main(int argc, char **argv)
               MPIX_ERR_PROC_FAILED);
         CHECK(took < 5.0, "the receive from the dead rank took %.2f s", took);
         printf("rank 0: receive from the dead rank failed after %.3f s\n", took);
+        fflush(stdout);
     }
     int n = 0;
     MPI_Group g = MPI_GROUP_EMPTY;
@@ -67,6 +71,7 @@ int main(int argc, char **argv)
     MPI_Group_free(&g);
     if (rank != 0)
         printf("rank %d: the death known after %.3f s\n", rank, took);
+    fflush(stdout);
 
     MPI_Comm s;
     int rc = MPIX_Comm_shrink(MPI_COMM_WORLD, &s);
@@ -76,6 +81,15 @@ int main(int argc, char **argv)
     CHECK(ssize == size - 1, "the shrunk communicator has %d ranks, not %d", ssize, size - 1);
     rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, s);
     CHECK(rc == MPI_SUCCESS && sum == size - 1, "allreduce on the survivors: rc %d sum %d", rc, sum);
+    double keep = argc > 1 ? atof(argv[1]) : 0, t1 = MPI_Wtime();
+    while (MPI_Wtime() - t1 < keep) {
+        rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, s);
+        CHECK(rc == MPI_SUCCESS && sum == size - 1, "allreduce on the survivors, %.1f s on: rc %d sum %d",
+              MPI_Wtime() - t1, rc, sum);
+        usleep(10000);
+    }
+    if (keep > 0 && rank == 0)
+        printf("rank 0: the survivors worked on for %.1f s\n", keep);
     MPI_Comm_free(&s);
     MPI_Finalize();
     if (rank == 0) {

@@ -6,7 +6,8 @@
 # the dead rank. ulfm_detect.c: 4 ranks, rank 3 kills itself; on one host
 # (its pid, over shared memory) and on two virtual hosts (RAILMPI_HOST_ID:
 # ranks 0 and 2 reach it over TCP, its connections end and its listener
-# refuses; rank 1 over shared memory). Then the control: with the board
+# refuses; rank 1 over shared memory), and under Open MPI's mpirun
+# --enable-recovery where it is installed. Then the control: with the board
 # withheld and the ranks not looking (RAILMPI_PROC_FT_DETECT=off) nobody
 # learns of the death and the survivors wait until mpiexec's --timeout.
 # Every run is bounded and leaves no process.
@@ -36,6 +37,20 @@ for hosts in 1 2; do
             fail "2 hosts: no rank saw the dead rank's connections end and its listener refuse"
     fi
 done
+# Open MPI's mpirun keeps the job with --enable-recovery but tells the ranks
+# nothing (docs/ulfm.md, "Launchers"): they find the death themselves
+if mpirun=$(command -v mpirun.openmpi); then
+    out=$(env -u PMIX_NAMESPACE -u PMIX_RANK RAILMPI_PROC_FT=1 RAILMPI_VERBOSE=1 timeout 60 "$mpirun" --allow-run-as-root \
+        --oversubscribe --timeout 40 --enable-recovery -n 4 -x RAILMPI_PROC_FT -x RAILMPI_VERBOSE "$tmp/ulfm_detect" 1 2>&1)
+    rc=$?
+    echo "$out" | grep -E "^(rank|OK|FAIL)"
+    echo "$out" | grep "^FAIL" && fail "mpirun: a survivor's check failed"
+    echo "$out" | grep -q "^rank 0: the survivors worked on for 1.0 s" || fail "mpirun: the survivors did not work on: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "^OK ulfm_detect" || fail "mpirun: the survivors did not finish: $(echo "$out" | tail -5)"
+    echo "$out" | grep -q "rank 3: its process has exited" || fail "mpirun: no rank saw the dead rank's pid gone"
+else
+    echo "(no mpirun.openmpi: the Open MPI run is left out)"
+fi
 # the control: nothing reports the death (the board withheld from the ranks,
 # which do not look), the survivors wait for it
 run 2 4 RAILMPI_FT_FD=-1 RAILMPI_PROC_FT_DETECT=off
