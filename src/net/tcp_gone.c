@@ -25,6 +25,8 @@ int tcp_gone_check(tcp_gone_t *g, struct in_addr from, const struct sockaddr_in 
     if (g->refused)
         return 1;
     uint64_t now = rm_now();
+    if (g->fd < 0 && now < g->next)
+        return 0;
     if (g->fd < 0) {
         int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0)
@@ -33,6 +35,7 @@ int tcp_gone_check(tcp_gone_t *g, struct in_addr from, const struct sockaddr_in 
         bind(fd, (struct sockaddr *)&me, sizeof me); /* leave through the path's own rail */
         if (connect(fd, (const struct sockaddr *)to, sizeof *to) == 0) {
             close(fd); /* something listens: the peer is there */
+            g->next = now + patience_ns;
             return 0;
         }
         if (errno == ECONNREFUSED) {
@@ -58,5 +61,9 @@ int tcp_gone_check(tcp_gone_t *g, struct in_addr from, const struct sockaddr_in 
     if (getsockopt(g->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
         err = errno;
     tcp_gone_close(g);
-    return err == ECONNREFUSED ? (g->refused = 1) : 0;
+    if (err == ECONNREFUSED)
+        return g->refused = 1;
+    if (!err)
+        g->next = now + patience_ns;
+    return 0;
 }

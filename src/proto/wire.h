@@ -26,6 +26,8 @@ enum proto_frame_type {
     PF_AMDATA,     /* one-sided data, the payload all data (proto_am_data_t): flags = kind,
                       src = sender's rank in the window, ctx = window, aux = byte offset,
                       id = the origin's request */
+    PF_DEAD,       /* world rank id is dead, as the sender found it itself (proto/ft_detect.c);
+                      src = the sender's world rank */
 };
 
 enum proto_frame_flags {

@@ -297,8 +297,11 @@ static inline uint64_t rail_path_down_ns(const rail_path_t *p, uint64_t now)
  * and the peer's listener on such a rail refuses a new connection. A rail
  * failure, a flapping rail or a partition never gives 1: they end no
  * connection from the peer's side, or its host does not answer, or
- * something still listens. 0 as well for a peer that said goodbye. */
-int rail_channel_peer_gone(rail_channel_t *ch);
+ * something still listens. 0 as well for a peer that said goodbye.
+ * `waited`: the layer above waits on the peer (a pending receive from it or
+ * send to it); a peer never heard from is then asked too (its listener), as
+ * no connection of ours can end. */
+int rail_channel_peer_gone(rail_channel_t *ch, int waited);
 
 /* The channel's path with NET_CAP_LOCAL, for single-copy reads, or NULL. */
 rail_path_t *rail_channel_local_path(rail_channel_t *ch);

@@ -619,26 +619,31 @@ int rail_migrate(int rail, int off)
     return n;
 }
 
-int rail_channel_peer_gone(rail_channel_t *ch)
+int rail_channel_peer_gone(rail_channel_t *ch, int waited)
 {
     if (ch->failed || ch->bye || !ch->npaths)
         return 0;
-    int closed = 0;
+    int closed = 0, heard = 0;
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
         if (p->caps & NET_CAP_LOCAL)
             return p->ops->peer_gone && p->ops->peer_gone(p->np);
+        heard |= p->rx_frames > 0 || p->peer_closed;
         if (p->state == RAIL_PATH_UP || p->state == RAIL_PATH_SUSPECT || p->state == RAIL_PATH_ARMED ||
             p->state == RAIL_PATH_CONNECTING)
-            return 0; /* something still connects us */
-        closed += p->peer_closed;
+            closed = -1; /* something may still connect us */
+        else if (closed >= 0)
+            closed += p->peer_closed;
     }
-    if (!closed)
-        return 0; /* only silence: a network fault until the partition timeout says more */
+    /* a peer never heard from that we wait on: its listener alone can tell */
+    int unheard = waited && !heard;
+    if (closed <= 0 && !unheard)
+        return 0; /* a path works, or only silence: a network fault until the partition timeout says more */
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
-        if (p->peer_closed && p->ops->peer_gone && p->ops->peer_gone(p->np)) {
-            rail_event(ch, p, "peer process gone (its connections ended from its side, its listener refuses)");
+        if ((unheard || p->peer_closed) && p->ops->peer_gone && p->ops->peer_gone(p->np)) {
+            rail_event(ch, p, "peer process gone (%s, its listener refuses)",
+                       unheard ? "never heard from" : "its connections ended from its side");
             return 1;
         }
     }

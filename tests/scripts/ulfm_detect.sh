@@ -4,9 +4,10 @@
 # mpiexec keeps the job (RAILMPI_PROC_FT=1) but its failure board is not
 # used (RAILMPI_PROC_FT_DETECT=on), so only the ranks' own looking can fail
 # the dead rank. ulfm_detect.c: 4 ranks, rank 3 kills itself; on one host
-# (its pid, over shared memory) and on two virtual hosts (RAILMPI_HOST_ID:
-# ranks 0 and 2 reach it over TCP, its connections end and its listener
-# refuses; rank 1 over shared memory), and under Open MPI's mpirun
+# (its pid, over shared memory), alone on a virtual host (RAILMPI_HOST_ID:
+# the others reach it over TCP only, its connections end and its listener
+# refuses), on two virtual hosts of two ranks (rank 1 finds it over shared
+# memory and tells the others), and under Open MPI's mpirun
 # --enable-recovery where it is installed. Then the control: with the board
 # withheld and the ranks not looking (RAILMPI_PROC_FT_DETECT=off) nobody
 # learns of the death and the survivors wait until mpiexec's --timeout.
@@ -18,25 +19,33 @@ skip_if_sanitized "$build" "the test program is built with the plain mpicc wrapp
 tmp=$(mktemp -d)
 trap 'pkill -KILL -f "$tmp/ulfm_detect" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 "$build/bin/mpicc" -O1 "$(dirname "$0")/ulfm_detect.c" -o "$tmp/ulfm_detect" || { echo "FAIL: cannot build ulfm_detect.c"; exit 1; }
-run() { # HOSTS TIMEOUT RANK_ENV [NAME=VALUE...]: the ranks sit round-robin on HOSTS virtual hosts
-    local hosts=$1 limit=$2 renv=$3
+run() { # HOST TIMEOUT RANK_ENV [NAME=VALUE...]: HOST, of PMI_RANK, numbers the rank's virtual host
+    local host=$1 limit=$2 renv=$3
     shift 3
     out=$(env RAILMPI_PROC_FT=1 RAILMPI_VERBOSE=1 "$@" timeout $((limit + 10)) "$build/bin/mpiexec" -n 4 --timeout $limit \
-        bash -c "$renv RAILMPI_HOST_ID=vhost\$((PMI_RANK % $hosts)) exec \"\$0\"" "$tmp/ulfm_detect" 2>&1)
+        bash -c "$renv RAILMPI_HOST_ID=vhost\$(($host)) exec \"\$0\"" "$tmp/ulfm_detect" 2>&1)
     rc=$?
 }
-for hosts in 1 2; do
-    run $hosts 30 "" RAILMPI_PROC_FT_DETECT=on
+check() { # LAYOUT PATTERN...: the run's checks; each PATTERN must be in its output
+    local what=$1
+    shift
     echo "$out" | grep -E "^(rank|OK|FAIL)"
-    echo "$out" | grep "^FAIL" && fail "$hosts host(s): a survivor's check failed"
-    echo "$out" | grep -q "^OK ulfm_detect" || fail "$hosts host(s): the survivors did not finish: $(echo "$out" | tail -5)"
-    [ $rc = 137 ] || fail "$hosts host(s): mpiexec exited $rc, expected 137 (a rank killed by signal 9)"
-    echo "$out" | grep -q "rank 3: its process has exited" || fail "$hosts host(s): no rank saw the dead rank's pid gone"
-    if [ $hosts = 2 ]; then
-        echo "$out" | grep -q "rank 3: its connections ended, its host refuses new ones" ||
-            fail "2 hosts: no rank saw the dead rank's connections end and its listener refuse"
-    fi
-done
+    echo "$out" | grep "^FAIL" && fail "$what: a survivor's check failed"
+    echo "$out" | grep -q "^OK ulfm_detect" || fail "$what: the survivors did not finish: $(echo "$out" | tail -5)"
+    [ $rc = 137 ] || fail "$what: mpiexec exited $rc, expected 137 (a rank killed by signal 9)"
+    for p in "$@"; do
+        echo "$out" | grep -q "$p" || fail "$what: no '$p'"
+    done
+}
+# one host: shared memory
+run 0 30 "" RAILMPI_PROC_FT_DETECT=on
+check "one host" "rank 3: its process has exited"
+# the dead rank alone on its host: only TCP can tell
+run "PMI_RANK == 3" 30 "" RAILMPI_PROC_FT_DETECT=on
+check "rank 3 alone on a host" "rank 3: its host refuses a connection to it"
+# two hosts, two ranks each: rank 1 finds it over shared memory and tells the others
+run "PMI_RANK % 2" 30 "" RAILMPI_PROC_FT_DETECT=on
+check "two hosts" "rank 3: its process has exited"
 # Open MPI's mpirun keeps the job with --enable-recovery but tells the ranks
 # nothing (docs/ulfm.md, "Launchers"): they find the death themselves
 if mpirun=$(command -v mpirun.openmpi); then
@@ -53,7 +62,7 @@ else
 fi
 # the control: nothing reports the death (the board withheld from the ranks,
 # which do not look), the survivors wait for it
-run 2 4 RAILMPI_FT_FD=-1 RAILMPI_PROC_FT_DETECT=off
+run "PMI_RANK % 2" 4 RAILMPI_FT_FD=-1 RAILMPI_PROC_FT_DETECT=off
 echo "$out" | grep -q "^OK ulfm_detect" && fail "control: the survivors learned of the death with nobody looking"
 echo "$out" | grep -q "timeout" || fail "control: mpiexec did not end the job at its --timeout: $(echo "$out" | tail -3)"
 sleep 0.5
