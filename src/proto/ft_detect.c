@@ -3,7 +3,7 @@
  *
  * railmpi's mpiexec lists deaths on the failure board (ft.c). Without it,
  * this process keeps a board of its own, in the same format and polled
- * the same way by every progress pass, and fills it from two sources:
+ * the same way by every progress pass, and fills it from three sources:
  * - the process's own eyes: at most every RAILMPI_PROC_FT_CHECK_MS, it
  *   looks at every peer whose channel the rail layer can judge
  *   (rail_channel_peer_gone): on this host whether its process has exited,
@@ -16,6 +16,8 @@
  *   which the asynchronous thread runs while the application computes:
  *   that thread is started here also on one host (proto_async_wanted),
  *   so the message path is unchanged but the process is multi-threaded.
+ * - the other ranks: what a rank finds itself it tells every other live
+ *   rank (PF_DEAD, det_tell);
  * - the launcher's PMIx events (boot_watch_deaths), which arrive on
  *   libpmix's thread: hence the mutex, and the count published last.
  * Either way proto_ft_proc_failed is called from a progress pass, as for
@@ -46,13 +48,15 @@ static int det_on;
 
 static unsigned char *det_told; /* by world rank: listed, and the others told (or told us) */
 
-static void det_list(int world, const char *how)
+/* `told`: the others know already (nothing for det_tell to pass on). */
+static void det_list(int world, const char *how, int told)
 {
     if (world < 0 || world >= proto_proc.world_size || world == proto_proc.world_rank)
         return;
     pthread_mutex_lock(&det_mx);
     if (det_board && !det_listed[world]) {
         det_listed[world] = 1;
+        det_told[world] |= (unsigned char)told;
         uint32_t n = __atomic_load_n(det_board, __ATOMIC_RELAXED);
         __atomic_store_n(&det_board[1 + n], (uint32_t)world, __ATOMIC_RELAXED);
         __atomic_store_n(det_board, n + 1, __ATOMIC_RELEASE);
@@ -86,14 +90,13 @@ void proto_ft_detect_heard(rail_channel_t *ch, const proto_hdr_t *h)
         return;
     char how[64];
     snprintf(how, sizeof how, "rank %d found its process gone", from);
-    det_told[h->id] = 1;
-    det_list((int)h->id, how);
+    det_list((int)h->id, how, 1);
 }
 
-/* libpmix's thread */
+/* libpmix's thread; the launcher tells every rank, nobody need pass it on */
 static void det_launcher_says(int world)
 {
-    det_list(world, "the launcher's PMIx event");
+    det_list(world, "the launcher's PMIx event", 1);
 }
 
 /* The peers a pending operation waits on: a receive from a named source,
@@ -125,7 +128,8 @@ static void det_look(void)
             continue;
         if (rail_channel_peer_gone(proto_chan(w), det_waited[w]))
             det_list(w, proto_proc.node_of[w] == proto_proc.node ? "its process has exited"
-                                                                  : "its host refuses a connection to it");
+                                                                  : "its host refuses a connection to it",
+                     0);
     }
     det_tell();
 }
