@@ -23,6 +23,10 @@ command -v mpicc.openmpi >/dev/null || { echo "SKIP: mpicc.openmpi (Debian's lib
 . "$(dirname "$0")/../fault/lib.sh"
 fault_cluster o 1gbit
 mx+=(-abi openmpi)
+# a sanitizer build of the library: its runtime must come first in programs
+# built without it, and the Python interpreter's own leaks are not railmpi's
+san=$(ldd "$fault_build/lib/openmpi-abi/libmpi.so.40" | awk '/lib(asan|tsan)\.so/ {print $3; exit}')
+[ -z "$san" ] || mx+=(-genv LD_PRELOAD "$san" -genv ASAN_OPTIONS "detect_leaks=0:abort_on_error=1")
 # Open MPI's own launcher variables must not leak into the ranks
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
 mpicc.openmpi -O2 "$here/stress.c" -o "$tmp/stress" || { echo "FAIL: cannot build stress.c with mpicc.openmpi"; exit 1; }
