@@ -35,7 +35,7 @@ readelf -d "$tmp/stress" | grep -q 'NEEDED.*\[libmpi\.so\.40\]' || { echo "FAIL:
 # the rail events and statistics only railmpi prints: the ranks ran on it,
 # over both rails, and rail 1 failed and came back
 check_railmpi() { # WHAT
-    grep -qE "stats: peer [0-9]+ rail 1 \(tcp\): sent [1-9]" "$tmp/stress.out" || fail "$1: no traffic on rail 1 (railmpi's statistics)"
+    grep -qE "stats: peer [0-9]+ rail 1 \((tcp|ofi)\): sent [1-9]" "$tmp/stress.out" || fail "$1: no traffic on rail 1 (railmpi's statistics)"
     check_event 1 failed
     check_event 1 up
 }
@@ -47,7 +47,7 @@ check_stress
 check_mid_run
 check_gap 3
 check_railmpi "C program"
-resent=$(grep -E "stats: peer [0-9]+ rail [0-9] \(tcp\)" "$tmp/stress.out" | sed -nE 's/.*resent ([0-9]+) frames.*/\1/p' | awk '{s += $1} END {print s + 0}')
+resent=$(grep -E "stats: peer [0-9]+ rail [0-9] \((tcp|ofi)\)" "$tmp/stress.out" | sed -nE 's/.*resent ([0-9]+) frames.*/\1/p' | awk '{s += $1} END {print s + 0}')
 echo "C program: $(grep -m1 '^OK' "$tmp/stress.out"); $resent frames sent again"
 [ $fails = 0 ] || { echo "--- part 1 (C program built with mpicc.openmpi):"; stress_log; }
 mv "$tmp/stress.out" "$tmp/stress_c.out"
@@ -80,7 +80,7 @@ rc=$?
 for r in 0 1 2 3; do
     echo "$out" | grep -q "^Hello, World! I am process $r of 4 on " || { fail "mpi4py.bench helloworld (exit $rc): no line from rank $r"; break; }
 done
-echo "$out" | grep -qE "stats: peer [0-9]+ rail [01] \(tcp\)" || fail "mpi4py.bench helloworld: no traffic between the hosts"
+echo "$out" | grep -qE "stats: peer [0-9]+ rail [01] \((tcp|ofi)\)" || fail "mpi4py.bench helloworld: no traffic between the hosts"
 [ $rc = 0 ] || fail "mpi4py.bench helloworld exited with $rc: $(echo "$out" | tail -5)"
 out=$(timeout -k 5 40 "${mx[@]}" -ppn 2 "$py" -m mpi4py.bench ringtest -n 1048576 -s 5 -l 50 2>&1)
 rc=$?
