@@ -1,0 +1,113 @@
+// MPI's C++ bindings of Open MPI's header (mpicxx.openmpi) on railmpi's
+// libmpi_cxx.so.40 and libmpi.so.40: the predefined objects, point to point
+// with MPI::Status, a reduction with a predefined and with a C++ MPI::Op,
+// ERRORS_THROW_EXCEPTIONS, Dup/Free and a Cartcomm. 2 ranks.
+#include <mpi.h>
+#include <cstdio>
+#include <cstdlib>
+
+static int failures;
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+// inout[i] = 10 * in[i] + inout[i]: not commutative, tells the operands apart
+static void tens(const void *in, void *inout, int len, const MPI::Datatype &type)
+{
+    CHECK(type == MPI::INT);
+    const int *a = static_cast<const int *>(in);
+    int *b = static_cast<int *>(inout);
+    for (int i = 0; i < len; i++)
+        b[i] = 10 * a[i] + b[i];
+}
+
+int main(int argc, char **argv)
+{
+    MPI::Init(argc, argv);
+    MPI::Intracomm &world = MPI::COMM_WORLD;
+    int rank = world.Get_rank(), size = world.Get_size();
+    CHECK(size == 2);
+    CHECK(MPI_Comm(world) == MPI_COMM_WORLD && MPI_Datatype(MPI::INT) == MPI_INT &&
+          MPI_Op(MPI::SUM) == MPI_SUM);
+
+    // point to point with a status
+    int buf[3] = {rank, rank + 1, rank + 2};
+    if (rank == 0) {
+        world.Send(buf, 3, MPI::INT, 1, 7);
+    } else {
+        MPI::Status st;
+        int got[4] = {-1, -1, -1, -1};
+        world.Recv(got, 4, MPI::INT, MPI::ANY_SOURCE, MPI::ANY_TAG, st);
+        CHECK(st.Get_source() == 0 && st.Get_tag() == 7 && st.Get_count(MPI::INT) == 3);
+        CHECK(got[0] == 0 && got[1] == 1 && got[2] == 2 && got[3] == -1);
+    }
+
+    // predefined reduction
+    int sum = -1;
+    world.Allreduce(&rank, &sum, 1, MPI::INT, MPI::SUM);
+    CHECK(sum == 1);
+
+    // a C++ reduction: rank 0's operand comes first, so 10 * 1 + 2
+    MPI::Op op;
+    op.Init(tens, false);
+    int mine = rank + 1, res = -1;
+    world.Allreduce(&mine, &res, 1, MPI::INT, op);
+    CHECK(res == 12);
+    CHECK(!op.Is_commutative());
+    op.Free();
+
+    // errors become exceptions
+    world.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
+    bool caught = false;
+    try {
+        world.Send(buf, 1, MPI::INT, size + 5, 0);
+    } catch (MPI::Exception &e) {
+        caught = true;
+        CHECK(e.Get_error_class() == MPI::ERR_RANK);
+        CHECK(e.Get_error_string() && e.Get_error_string()[0]);
+    }
+    CHECK(caught);
+    caught = false;
+    try {
+        world.Bcast(buf, -1, MPI::INT, 0);
+    } catch (MPI::Exception &e) {
+        caught = true;
+        CHECK(e.Get_error_class() == MPI::ERR_COUNT);
+    }
+    CHECK(caught);
+    world.Set_errhandler(MPI::ERRORS_RETURN);
+
+    // a duplicate, used and freed
+    MPI::Intracomm dup = world.Dup();
+    CHECK(dup != MPI::COMM_NULL && dup.Get_size() == 2 && dup.Get_rank() == rank);
+    int max = -1;
+    dup.Allreduce(&rank, &max, 1, MPI::INT, MPI::MAX);
+    CHECK(max == 1);
+    dup.Free();
+    CHECK(dup == MPI::COMM_NULL);
+
+    // a periodic ring as a Cartcomm
+    int dims[1] = {0};
+    MPI::Compute_dims(size, 1, dims);
+    bool periods[1] = {true};
+    MPI::Cartcomm cart = world.Create_cart(1, dims, periods, false);
+    CHECK(cart.Get_topology() == MPI::CART && cart.Get_dim() == 1);
+    int src = -1, dst = -1;
+    cart.Shift(0, 1, src, dst);
+    CHECK(src == (rank + size - 1) % size && dst == (rank + 1) % size);
+    int coords[1] = {-1};
+    cart.Get_coords(rank, 1, coords);
+    CHECK(coords[0] == rank);
+    cart.Free();
+
+    int all = 0;
+    world.Allreduce(&failures, &all, 1, MPI::INT, MPI::SUM);
+    if (rank == 0 && all == 0)
+        std::printf("OK\n");
+    MPI::Finalize();
+    return all == 0 ? 0 : 1;
+}
