@@ -1,7 +1,8 @@
 // MPI's C++ bindings of Open MPI's header (mpicxx.openmpi) on railmpi's
 // libmpi_cxx.so.40 and libmpi.so.40: the predefined objects, point to point
 // with MPI::Status, a reduction with a predefined and with a C++ MPI::Op,
-// ERRORS_THROW_EXCEPTIONS, Dup/Free and a Cartcomm. 2 ranks.
+// ERRORS_THROW_EXCEPTIONS, a C++ error handler, C++ attribute functions,
+// a generalized request, Dup/Free and a Cartcomm. 2 ranks.
 #include <mpi.h>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,51 @@ static void tens(const void *in, void *inout, int len, const MPI::Datatype &type
     int *b = static_cast<int *>(inout);
     for (int i = 0; i < len; i++)
         b[i] = 10 * a[i] + b[i];
+}
+
+// a C++ error handler: gets the communicator as its C++ class
+static int handled_class = -1;
+static bool handled_cart = false;
+static void on_error(MPI::Comm &comm, int *code, ...)
+{
+    handled_class = MPI::Get_error_class(*code);
+    handled_cart = dynamic_cast<MPI::Cartcomm *>(&comm) != nullptr;
+}
+
+// C++ attribute functions: the copy doubles the value, the delete counts
+static int deleted;
+static int copy_attr(const MPI::Comm &old, int keyval, void *extra, void *in, void *out,
+                     bool &flag)
+{
+    CHECK(old.Get_size() == 2 && *static_cast<int *>(extra) == 42);
+    *static_cast<void **>(out) = static_cast<char *>(in) + 1;
+    flag = true;
+    return MPI::SUCCESS;
+}
+static int delete_attr(MPI::Comm &comm, int keyval, void *val, void *extra)
+{
+    deleted++;
+    return MPI::SUCCESS;
+}
+
+// a generalized request whose query fills the status
+static int query_fn(void *extra, MPI::Status &st)
+{
+    st.Set_source(*static_cast<int *>(extra));
+    st.Set_tag(5);
+    st.Set_cancelled(false);
+    st.Set_elements(MPI::BYTE, 3);
+    return MPI::SUCCESS;
+}
+static int greq_freed;
+static int free_fn(void *extra)
+{
+    greq_freed++;
+    return MPI::SUCCESS;
+}
+static int cancel_fn(void *extra, bool complete)
+{
+    return MPI::SUCCESS;
 }
 
 int main(int argc, char **argv)
@@ -81,6 +127,29 @@ int main(int argc, char **argv)
     CHECK(caught);
     world.Set_errhandler(MPI::ERRORS_RETURN);
 
+    // a C++ attribute, copied into a duplicate and deleted with it
+    static int extra = 42;
+    int keyval = MPI::Comm::Create_keyval(copy_attr, delete_attr, &extra);
+    static char base[4];
+    world.Set_attr(keyval, base);
+    MPI::Intracomm withattr = world.Dup();
+    void *val = nullptr;
+    CHECK(withattr.Get_attr(keyval, &val) && val == base + 1);
+    withattr.Free();
+    CHECK(deleted == 1);
+    world.Delete_attr(keyval);
+    CHECK(deleted == 2);
+    MPI::Comm::Free_keyval(keyval);
+
+    // a generalized request
+    static int greq_extra = 3;
+    MPI::Grequest greq = MPI::Grequest::Start(query_fn, free_fn, cancel_fn, &greq_extra);
+    greq.Complete();
+    MPI::Status gst;
+    greq.Wait(gst);
+    CHECK(gst.Get_source() == 3 && gst.Get_tag() == 5 && gst.Get_elements(MPI::BYTE) == 3);
+    CHECK(greq_freed == 1);
+
     // a duplicate, used and freed
     MPI::Intracomm dup = world.Dup();
     CHECK(dup != MPI::COMM_NULL && dup.Get_size() == 2 && dup.Get_rank() == rank);
@@ -102,6 +171,13 @@ int main(int argc, char **argv)
     int coords[1] = {-1};
     cart.Get_coords(rank, 1, coords);
     CHECK(coords[0] == rank);
+
+    // a C++ error handler on the Cartcomm
+    MPI::Errhandler eh = MPI::Comm::Create_errhandler(on_error);
+    cart.Set_errhandler(eh);
+    cart.Send(buf, 1, MPI::INT, size + 5, 0);
+    CHECK(handled_class == MPI::ERR_RANK && handled_cart);
+    eh.Free();
     cart.Free();
 
     int all = 0;
