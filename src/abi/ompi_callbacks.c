@@ -6,6 +6,7 @@
 #include "ompi_conv.h"
 #include "abi_tables.h"
 #include "abi_callbacks.c"
+#include "mpi/mpiimpl.h"
 
 /* MPI-1's name for MPI_Comm_create_errhandler, which Open MPI 4.1 still has */
 int PMPI_Errhandler_create(abi_handle_errhandler *fn, abi_Errhandler *errhandler)
@@ -38,10 +39,18 @@ void ompi_op_set_cxx_callback(abi_Op op, abi_User_function *fn)
     rm_lock();
     op_t *o = op_get(h_in(op));
     /* only an op MPI_Op_create made, not yet turned into a C++ one */
-    if (o && !o->builtin && o->call == op_call && o->abi_fn && fn) {
+    int ok = o && !o->builtin && o->call == op_call && o->abi_fn && fn;
+    if (ok) {
         cxx_op_intercept = (ompi_cxx_op_intercept *)o->abi_fn;
         o->abi_fn = (void (*)(void))fn;
         o->call = op_call_cxx;
     }
     rm_unlock();
+    /* no return code: the error goes to the handler, which may throw (out
+     * of the lock) */
+    if (!fn)
+        mpi_err_raise(NULL, MPI_ERR_ARG, "ompi_op_set_cxx_callback", "fn is NULL");
+    else if (!ok)
+        mpi_err_raise(NULL, MPI_ERR_OP, "ompi_op_set_cxx_callback",
+                      "op is not an operation MPI_Op_create made with a C function");
 }

@@ -125,6 +125,28 @@ int main(int argc, char **argv)
         CHECK(e.Get_error_class() == MPI::ERR_COUNT);
     }
     CHECK(caught);
+    // errors on no object: an op without its C++ function, an error handler
+    // without one
+    MPI::COMM_SELF.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
+    caught = false;
+    MPI::Op bad;
+    try {
+        bad.Init(nullptr, true);
+    } catch (MPI::Exception &e) {
+        caught = true;
+        CHECK(e.Get_error_class() == MPI::ERR_ARG);
+    }
+    CHECK(caught);
+    bad.Free();
+    caught = false;
+    try {
+        MPI::Comm::Create_errhandler(nullptr);
+    } catch (MPI::Exception &e) {
+        caught = true;
+        CHECK(e.Get_error_class() == MPI::ERR_ARG);
+    }
+    CHECK(caught);
+    MPI::COMM_SELF.Set_errhandler(MPI::ERRORS_RETURN);
     world.Set_errhandler(MPI::ERRORS_RETURN);
 
     // a C++ attribute, copied into a duplicate and deleted with it

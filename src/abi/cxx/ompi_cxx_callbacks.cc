@@ -104,24 +104,25 @@ template <class T> T *keyval_data(const T &d)
 
 } // namespace
 
+// a NULL function goes to the C function, which reports MPI_ERR_ARG
 MPI::Errhandler MPI::Comm::Create_errhandler(MPI::Comm::Errhandler_function *function)
 {
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    int rc = MPI_Comm_create_errhandler(comm_eh_intercept, &eh);
+    int rc = MPI_Comm_create_errhandler(function ? comm_eh_intercept : nullptr, &eh);
     return eh_made(rc, eh, (void (*)())function);
 }
 
 MPI::Errhandler MPI::Win::Create_errhandler(MPI::Win::Errhandler_function *function)
 {
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    int rc = MPI_Win_create_errhandler(win_eh_intercept, &eh);
+    int rc = MPI_Win_create_errhandler(function ? win_eh_intercept : nullptr, &eh);
     return eh_made(rc, eh, (void (*)())function);
 }
 
 MPI::Errhandler MPI::File::Create_errhandler(MPI::File::Errhandler_function *function)
 {
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    int rc = MPI_File_create_errhandler(file_eh_intercept, &eh);
+    int rc = MPI_File_create_errhandler(function ? file_eh_intercept : nullptr, &eh);
     return eh_made(rc, eh, (void (*)())function);
 }
 
@@ -352,8 +353,10 @@ void datarep(const char *name, MPI::Datarep_conversion_function *cxx_read,
         return;
     }
     auto *d = new datarep_data{cxx_read, cxx_write, extent, extra_state};
+    // a NULL extent function goes to the C function, which reports MPI_ERR_ARG
     int rc = MPI_Register_datarep(const_cast<char *>(name), cxx_read ? datarep_read : c_read,
-                                  cxx_write ? datarep_write : c_write, datarep_extent, d);
+                                  cxx_write ? datarep_write : c_write,
+                                  extent ? datarep_extent : nullptr, d);
     if (rc != MPI_SUCCESS)
         delete d;
 }
