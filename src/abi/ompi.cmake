@@ -48,7 +48,13 @@ install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 find_path(RM_OMPI_CXX_INCLUDE openmpi/ompi/mpi/cxx/mpicxx.h
   HINTS /usr/lib/x86_64-linux-gnu/openmpi/include /usr/lib/openmpi/include /usr/include/openmpi
   NO_DEFAULT_PATH)
-if(RM_OMPI_CXX_INCLUDE AND EXISTS ${RM_OMPI_CXX_INCLUDE}/mpi.h)
+# It is railmpi's one C++ part: the C++ compiler is enabled for it alone.
+include(CheckLanguage)
+if(RM_OMPI_CXX_INCLUDE)
+  check_language(CXX)
+endif()
+if(RM_OMPI_CXX_INCLUDE AND EXISTS ${RM_OMPI_CXX_INCLUDE}/mpi.h AND CMAKE_CXX_COMPILER)
+  enable_language(CXX)
   add_library(mpi_cxx_ompi SHARED abi/cxx/ompi_cxx.cc abi/cxx/ompi_cxx_callbacks.cc)
   # Open MPI's header, as a system one: its inline code does not build
   # warning-free
@@ -61,5 +67,5 @@ if(RM_OMPI_CXX_INCLUDE AND EXISTS ${RM_OMPI_CXX_INCLUDE}/mpi.h)
     LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/abi/cxx/libmpi_cxx.map)
   install(TARGETS mpi_cxx_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 else()
-  message(STATUS "Open MPI's C++ header not found: lib/openmpi-abi/libmpi_cxx.so.40 is not built")
+  message(STATUS "Open MPI's C++ header or a C++ compiler not found: lib/openmpi-abi/libmpi_cxx.so.40 is not built")
 endif()

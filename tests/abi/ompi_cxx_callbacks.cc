@@ -1,6 +1,7 @@
 // C++ procedures of Open MPI's C++ bindings on railmpi's libmpi_cxx.so.40,
 // beside those of ompi_cxx_bindings.cc: datatype and window attribute
-// functions, window and file error handlers, a data representation with C++
+// functions, window and file error handlers (C++ ones and
+// ERRORS_THROW_EXCEPTIONS), a data representation with C++
 // conversion functions. Each rank works alone (COMM_SELF). 2 ranks.
 #include <mpi.h>
 #include <cstdio>
@@ -110,6 +111,16 @@ int main(int argc, char **argv)
     win.Put(wbuf, 1, MPI::INT, 5, 0, 1, MPI::INT);
     win.Fence(0);
     CHECK(win_errors == 1);
+    // ERRORS_THROW_EXCEPTIONS on a window
+    win.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
+    bool caught = false;
+    try {
+        win.Put(wbuf, 1, MPI::INT, 5, 0, 1, MPI::INT);
+    } catch (MPI::Exception &e) {
+        caught = e.Get_error_class() == MPI::ERR_RANK;
+    }
+    CHECK(caught);
+    win.Fence(0);
     win.Delete_attr(wkey);
     CHECK(win_deletes == 1);
     MPI::Win::Free_keyval(wkey);
@@ -121,6 +132,15 @@ int main(int argc, char **argv)
     MPI::FILE_NULL.Set_errhandler(feh);
     MPI::File::Open(MPI::COMM_SELF, "no/such/dir/file", MPI::MODE_RDONLY, MPI::INFO_NULL);
     CHECK(file_errors == 1 && file_was_null && file_error_class == MPI::ERR_NO_SUCH_FILE);
+    // and ERRORS_THROW_EXCEPTIONS there
+    MPI::FILE_NULL.Set_errhandler(MPI::ERRORS_THROW_EXCEPTIONS);
+    caught = false;
+    try {
+        MPI::File::Open(MPI::COMM_SELF, "no/such/dir/file", MPI::MODE_RDONLY, MPI::INFO_NULL);
+    } catch (MPI::Exception &e) {
+        caught = e.Get_error_class() == MPI::ERR_NO_SUCH_FILE;
+    }
+    CHECK(caught);
     MPI::FILE_NULL.Set_errhandler(MPI::ERRORS_RETURN);
     feh.Free();
 
