@@ -40,3 +40,32 @@ set_target_properties(mpi_ompi PROPERTIES OUTPUT_NAME mpi VERSION 40.30.4 SOVERS
   LINK_DEPENDS "${RM_OMPI_DIR}/libmpi_ompi.map;${RM_ABI_BIND_LIB}")
 # no libmpi.so link: nothing is meant to link against this library
 install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+
+# railmpi's libmpi_cxx.so.40 (docs/abi.md, "C++ programs"): Open MPI's C++
+# bindings over libmpi.so.40 above, compiled against the class declarations of
+# the installed Open MPI header (Debian's libopenmpi-dev); without that header
+# it is not built and the tests that need it skip.
+find_path(RM_OMPI_CXX_INCLUDE openmpi/ompi/mpi/cxx/mpicxx.h
+  HINTS /usr/lib/x86_64-linux-gnu/openmpi/include /usr/lib/openmpi/include /usr/include/openmpi
+  NO_DEFAULT_PATH)
+# It is railmpi's one C++ part: the C++ compiler is enabled for it alone.
+include(CheckLanguage)
+if(RM_OMPI_CXX_INCLUDE)
+  check_language(CXX)
+endif()
+if(RM_OMPI_CXX_INCLUDE AND EXISTS ${RM_OMPI_CXX_INCLUDE}/mpi.h AND CMAKE_CXX_COMPILER)
+  enable_language(CXX)
+  add_library(mpi_cxx_ompi SHARED abi/cxx/ompi_cxx.cc abi/cxx/ompi_cxx_callbacks.cc)
+  # Open MPI's header, as a system one: its inline code does not build
+  # warning-free
+  target_include_directories(mpi_cxx_ompi SYSTEM PRIVATE ${RM_OMPI_CXX_INCLUDE} ${RM_OMPI_CXX_INCLUDE}/openmpi)
+  target_link_libraries(mpi_cxx_ompi PRIVATE mpi_ompi)
+  target_link_options(mpi_cxx_ompi PRIVATE -Wl,-z,defs
+    -Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/abi/cxx/libmpi_cxx.map)
+  set_target_properties(mpi_cxx_ompi PROPERTIES OUTPUT_NAME mpi_cxx VERSION 40.30.1 SOVERSION 40
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi
+    LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/abi/cxx/libmpi_cxx.map)
+  install(TARGETS mpi_cxx_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+else()
+  message(STATUS "Open MPI's C++ header or a C++ compiler not found: lib/openmpi-abi/libmpi_cxx.so.40 is not built")
+endif()

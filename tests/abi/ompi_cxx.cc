@@ -1,6 +1,6 @@
-// A C++ program using MPI's C API, built by Open MPI's mpicxx without its C++
-// bindings (-DOMPI_SKIP_MPICXX=1 -Wl,--as-needed: Open MPI's libmpi_cxx.so.40
-// needs Open MPI's internals), on railmpi's libmpi.so.40. 2 ranks.
+// A C++ program using MPI's C API, built by Open MPI's mpicxx as it builds every
+// program (linked with libmpi_cxx.so.40: the vtables of the header's inline
+// C++ classes need it), on railmpi's libmpi.so.40 and libmpi_cxx.so.40. 2 ranks.
 #include <mpi.h>
 #include <cstdio>
 #include <cstdlib>

@@ -8,7 +8,8 @@
 #   that is installed (a program built without PIE copies the object);
 # - every MPI_/PMPI_ function it exports is one Open MPI exports, and the
 #   functions of the core API are all there;
-# - Open MPI's MPI_*_DUP_FN and MPI_*_NULL_*_FN functions are exported.
+# - Open MPI's MPI_*_DUP_FN and MPI_*_NULL_*_FN functions are exported, and
+#   ompi_op_set_cxx_callback (MPI::Op::Init of Open MPI's C++ header).
 set -u
 lib=$1 objs=$2 funcs=$3 ompi=${4:-/usr/lib/x86_64-linux-gnu/libmpi.so.40}
 fail=0
@@ -50,5 +51,7 @@ for o in "" COMM_ TYPE_ WIN_; do
         grep -q " T OMPI_C_MPI_$o$k\$" <<<"$ours" || bad "OMPI_C_MPI_$o$k is not exported"
     done
 done
+# what the inline code of Open MPI's C++ header calls (MPI::Op::Init)
+grep -q " T ompi_op_set_cxx_callback\$" <<<"$ours" || bad "ompi_op_set_cxx_callback is not exported"
 [ $fail = 0 ] && echo "OK: $nobj predefined objects, $nfun functions (and their PMPI_ names)"
 exit $fail

@@ -11,9 +11,9 @@ src=$1 mpiexec=$2 n=${3:-2}
 shift $(($# < 3 ? $# : 3))
 wrapper=mpicc.openmpi
 case $src in
-    # C++ with MPI's C API only: Open MPI's libmpi_cxx.so.40 needs Open MPI's
-    # internals, so neither its bindings nor the library (docs/abi.md)
-    *.cc) wrapper=mpicxx.openmpi; set -- -DOMPI_SKIP_MPICXX=1 -Wl,--as-needed "$@" ;;
+    # C++, built as Open MPI's mpicxx builds it: linked with libmpi_cxx.so.40
+    # too, which is railmpi's own in lib/openmpi-abi (docs/abi.md)
+    *.cc) wrapper=mpicxx.openmpi ;;
 esac
 mpicc=$(command -v $wrapper || true)
 if [ -z "$mpicc" ]; then
@@ -24,6 +24,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 exe=$tmp/$(basename "${src%.*}")
 "$mpicc" -O1 -Wall -Werror "$@" -I"$(dirname "$src")" -o "$exe" "$src" || { echo "FAIL: does not build"; exit 1; }
 readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi\.so\.40\]' || { echo "FAIL: not linked with libmpi.so.40"; exit 1; }
+case $src in
+    *.cc) readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi_cxx\.so\.40\]' ||
+              { echo "FAIL: not linked with libmpi_cxx.so.40"; exit 1; } ;;
+esac
 cd "$tmp" || exit 1
 # Open MPI's own launcher variables must not leak into the ranks
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK

@@ -58,6 +58,9 @@ OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c', 'MPI_C
 # (src/abi/ompi_conv.c)
 PREDEF_FN = ['OMPI_C_MPI_%s%s' % (o, f) for o in ('', 'COMM_', 'TYPE_', 'WIN_')
              for f in ('NULL_COPY_FN', 'NULL_DELETE_FN', 'DUP_FN')]
+# what the inline code of Open MPI's C++ header calls in libmpi.so.40
+# (src/abi/ompi_callbacks.c)
+CXX_FN = ['ompi_op_set_cxx_callback']
 
 
 def read_objects(path):
@@ -101,7 +104,7 @@ class OmpiGen(Gen):
         names = sorted(set([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
                            + [f['name'] for f in self.covered]))
         syms = sorted(set(s for _, _, s, _ in self.objs))
-        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN
+        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + CXX_FN
 
     def arg(self, fn, aname, kind, p, argmap, decl, pre, call, post):
         base = kind.split('/')[0]
