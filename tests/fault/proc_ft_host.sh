@@ -33,7 +33,7 @@ grep "^FAIL" "$tmp/rail.out" && fail "rail down: a survivor's check failed"
 grep -q "^OK ulfm_host 3$" "$tmp/rail.out" || fail "rail down: the survivors did not finish as 3 ranks"
 [ $rc = 137 ] || fail "rail down: mpiexec exited $rc, expected 137"
 grep -qE "rail 1: failed" "$tmp/rail.out" || fail "rail down: no rail failure was seen (the fault was not real)"
-[ "$(grep -c "has failed (reported by the launcher)" "$tmp/rail.out")" = 3 ] ||
+[ "$(grep -cE "rank [0-9]+ has failed$" "$tmp/rail.out")" = 3 ] ||
     fail "rail down: not exactly one death reported to the 3 survivors"
 ! grep -qE "partition-timeout|MPI_ERR.*unreachable" "$tmp/rail.out" || fail "rail down: a partition was reported"
 
