@@ -15,17 +15,18 @@ add_custom_command(
           --table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_constants.txt
           --objects-table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_objects.txt
           --functions ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt
+          --fortran-table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_fortran.txt
           --c ${RM_OMPI_DIR}/ompi_bind.c --tables ${RM_OMPI_DIR}/abi_tables.h
           --objects ${RM_OMPI_DIR}/ompi_objects.c
           --rename ${RM_OMPI_DIR}/abi_rename.h --unrename ${RM_OMPI_DIR}/abi_unrename.h
           --map ${RM_OMPI_DIR}/libmpi_ompi.map
   DEPENDS ${RM_OGEN} ${RM_AGEN} ${PROJECT_SOURCE_DIR}/tools/abi/abi_kinds.py
           ${PROJECT_SOURCE_DIR}/tools/abi/ompi_constants.txt ${PROJECT_SOURCE_DIR}/tools/abi/ompi_objects.txt
-          ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt ${RM_FAPI} ${PROJECT_SOURCE_DIR}/include/mpi.h
+          ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt ${PROJECT_SOURCE_DIR}/tools/abi/ompi_fortran.txt ${RM_FAPI} ${PROJECT_SOURCE_DIR}/include/mpi.h
   COMMENT "Generating Open MPI's ABI bindings")
 add_custom_target(ompi_gen DEPENDS ${RM_OGEN_OUT})
 
-add_library(mpi_ompi SHARED abi/ompi_conv.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
+add_library(mpi_ompi SHARED abi/ompi_conv.c abi/ompi_fhandle.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
   ${RM_OMPI_DIR}/ompi_objects.c)
 add_dependencies(mpi_ompi ompi_gen abi_bind_rmi)
 # the generated abi_tables.h and abi_rename.h are Open MPI's here, not the standard ABI's
@@ -40,3 +41,4 @@ set_target_properties(mpi_ompi PROPERTIES OUTPUT_NAME mpi VERSION 40.30.4 SOVERS
   LINK_DEPENDS "${RM_OMPI_DIR}/libmpi_ompi.map;${RM_ABI_BIND_LIB}")
 # no libmpi.so link: nothing is meant to link against this library
 install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+
