@@ -42,3 +42,22 @@ set_target_properties(mpi_ompi PROPERTIES OUTPUT_NAME mpi VERSION 40.30.4 SOVERS
 # no libmpi.so link: nothing is meant to link against this library
 install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 
+# libmpi_mpifh.so.40: the bindings of Open MPI's mpif.h (its Fortran handles,
+# statuses and sentinels) over the C ABI above, written by
+# tools/fortran/ompi_fgen.py from the same description as railmpi's own
+# Fortran bindings; functions libmpi.so.40 exports only.
+set(RM_OFGEN ${PROJECT_SOURCE_DIR}/tools/fortran/ompi_fgen.py)
+add_custom_command(
+  OUTPUT ${RM_OMPI_DIR}/ompi_fbind.c
+  COMMAND Python3::Interpreter ${RM_OFGEN} --api ${RM_FAPI} --map ${RM_OMPI_DIR}/libmpi_ompi.map
+          --c ${RM_OMPI_DIR}/ompi_fbind.c
+  DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
+  COMMENT "Generating Open MPI's mpif.h bindings")
+add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_fbind.c)
+target_include_directories(mpi_mpifh_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+target_link_libraries(mpi_mpifh_ompi PRIVATE mpi_ompi)
+target_link_options(mpi_mpifh_ompi PRIVATE -Wl,-z,defs)
+set_target_properties(mpi_mpifh_ompi PROPERTIES OUTPUT_NAME mpi_mpifh VERSION 40.30.0 SOVERSION 40
+  C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
+install(TARGETS mpi_mpifh_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)

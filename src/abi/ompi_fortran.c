@@ -1,0 +1,130 @@
+/* libmpi_mpifh.so.40's run time: strings, attribute values and handle
+ * arrays for the generated wrappers (ompi_fbind.c; ompi_fortran.h). */
+#include "ompi_fortran.h"
+
+#include <string.h>
+
+MPI_Comm PMPI_Comm_f2c(MPI_Fint f);
+MPI_Datatype PMPI_Type_f2c(MPI_Fint f);
+MPI_Info PMPI_Info_f2c(MPI_Fint f);
+MPI_Request PMPI_Request_f2c(MPI_Fint f);
+MPI_Fint PMPI_Comm_c2f(MPI_Comm c);
+MPI_Fint PMPI_Type_c2f(MPI_Datatype c);
+MPI_Fint PMPI_Info_c2f(MPI_Info c);
+MPI_Fint PMPI_Request_c2f(MPI_Request c);
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int PMPI_Comm_size(MPI_Comm comm, int *size);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+
+/* Open MPI's predefined attribute keys (its mpi.h's enum) */
+enum { K_TAG_UB, K_HOST, K_IO, K_WTIME_IS_GLOBAL, K_APPNUM, K_LASTUSEDCODE, K_UNIVERSE_SIZE,
+       K_WIN_BASE, K_WIN_SIZE, K_WIN_DISP_UNIT, K_WIN_CREATE_FLAVOR, K_WIN_MODEL };
+
+/* C gets a pointer to a predefined attribute's value, Fortran the value */
+MPI_Aint f_attr_value(MPI_Fint keyval, void *v)
+{
+    switch (keyval) {
+    case K_TAG_UB: case K_HOST: case K_IO: case K_WTIME_IS_GLOBAL: case K_APPNUM:
+    case K_LASTUSEDCODE: case K_UNIVERSE_SIZE: case K_WIN_DISP_UNIT: case K_WIN_CREATE_FLAVOR:
+    case K_WIN_MODEL:
+        return v ? *(int *)v : 0;
+    case K_WIN_SIZE:
+        return v ? *(MPI_Aint *)v : 0;
+    default:
+        return (MPI_Aint)v;
+    }
+}
+
+char *f_str_in(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    size_t lead = 0;
+    while (lead < len && s[lead] == ' ')
+        lead++;
+    char *c = malloc(len - lead + 1);
+    if (!c)
+        return NULL;
+    memcpy(c, s + lead, len - lead);
+    c[len - lead] = 0;
+    return c;
+}
+
+char *f_str_out_buf(size_t len)
+{
+    /* the library may write up to its own maximum whatever the Fortran length */
+    size_t n = len > MPI_MAX_LIBRARY_VERSION_STRING ? len : MPI_MAX_LIBRARY_VERSION_STRING;
+    return calloc(n + 1, 1);
+}
+
+void f_str_out(const char *c, char *f, size_t len)
+{
+    size_t n = strlen(c);
+    if (n > len)
+        n = len;
+    memcpy(f, c, n);
+    memset(f + n, ' ', len - n);
+}
+
+MPI_Aint *f_aint_array(const MPI_Fint *a, MPI_Fint n)
+{
+    if (n <= 0)
+        return NULL;
+    MPI_Aint *c = malloc((size_t)n * sizeof *c);
+    if (!c)
+        return NULL;
+    for (MPI_Fint i = 0; i < n; i++)
+        c[i] = a[i];
+    return c;
+}
+
+static void *h_in(int cls, MPI_Fint f)
+{
+    switch (cls) {
+    case F_COMM: return PMPI_Comm_f2c(f);
+    case F_DATATYPE: return PMPI_Type_f2c(f);
+    case F_INFO: return PMPI_Info_f2c(f);
+    default: return PMPI_Request_f2c(f);
+    }
+}
+
+static MPI_Fint h_out(int cls, void *c)
+{
+    switch (cls) {
+    case F_COMM: return PMPI_Comm_c2f(c);
+    case F_DATATYPE: return PMPI_Type_c2f(c);
+    case F_INFO: return PMPI_Info_c2f(c);
+    default: return PMPI_Request_c2f(c);
+    }
+}
+
+void **f_handles_room(int n)
+{
+    return n > 0 ? calloc((size_t)n, sizeof(void *)) : NULL;
+}
+
+void **f_handles_in(int cls, const MPI_Fint *f, int n)
+{
+    void **c = f_handles_room(n);
+    if (c)
+        for (int i = 0; i < n; i++)
+            c[i] = h_in(cls, f[i]);
+    return c;
+}
+
+void f_handles_out(int cls, MPI_Fint *f, void **c, int n)
+{
+    if (c)
+        for (int i = 0; i < n; i++)
+            f[i] = h_out(cls, c[i]);
+}
+
+int f_comm_span(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
