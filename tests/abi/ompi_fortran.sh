@@ -1,6 +1,6 @@
 #!/bin/bash
 # A Fortran program built with Open MPI's compiler wrapper (mpif90.openmpi:
-# its mpif.h, linked with libmpi_mpifh.so.40 and libmpi.so.40) runs on
+# its mpif.h or its `mpi` module, linked with libmpi_mpifh.so.40) runs on
 # railmpi unchanged under `mpiexec -abi openmpi` (docs/abi.md).
 #   ompi_fortran.sh SOURCE MPIEXEC [C_SOURCE]
 # C_SOURCE (built with mpicc.openmpi) is linked in. (mpif.h has no interfaces:
