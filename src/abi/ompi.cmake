@@ -48,9 +48,9 @@ install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 # Fortran bindings; functions libmpi.so.40 exports only.
 set(RM_OFGEN ${PROJECT_SOURCE_DIR}/tools/fortran/ompi_fgen.py)
 add_custom_command(
-  OUTPUT ${RM_OMPI_DIR}/ompi_fbind.c
+  OUTPUT ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c
   COMMAND Python3::Interpreter ${RM_OFGEN} --api ${RM_FAPI} --map ${RM_OMPI_DIR}/libmpi_ompi.map
-          --c ${RM_OMPI_DIR}/ompi_fbind.c
+          --c ${RM_OMPI_DIR}/ompi_fbind.c --c-f08 ${RM_OMPI_DIR}/ompi_f08bind.c
   DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
   COMMENT "Generating Open MPI's mpif.h bindings")
 add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_fbind.c)
@@ -61,3 +61,14 @@ set_target_properties(mpi_mpifh_ompi PROPERTIES OUTPUT_NAME mpi_mpifh VERSION 40
   C_VISIBILITY_PRESET hidden
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
 install(TARGETS mpi_mpifh_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+
+# libmpi_usempif08.so.40: the entry points of Open MPI's mpi_f08 module for
+# gfortran (mpi_send_f08_, ...; the same bodies) and its handles' == and /=
+add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08bind.c)
+target_include_directories(mpi_usempif08_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+target_link_libraries(mpi_usempif08_ompi PRIVATE mpi_ompi)
+target_link_options(mpi_usempif08_ompi PRIVATE -Wl,-z,defs)
+set_target_properties(mpi_usempif08_ompi PROPERTIES OUTPUT_NAME mpi_usempif08 VERSION 40.30.0 SOVERSION 40
+  C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
+install(TARGETS mpi_usempif08_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A Fortran program built with Open MPI's compiler wrapper (mpif90.openmpi:
-# its mpif.h or its `mpi` module, linked with libmpi_mpifh.so.40) runs on
+# its mpif.h, its `mpi` module (libmpi_mpifh.so.40) or its `mpi_f08` module
+# (libmpi_usempif08.so.40)) runs on
 # railmpi unchanged under `mpiexec -abi openmpi` (docs/abi.md).
 #   ompi_fortran.sh SOURCE MPIEXEC [C_SOURCE]
 # C_SOURCE (built with mpicc.openmpi) is linked in. (mpif.h has no interfaces:
@@ -23,7 +24,7 @@ if [ -n "$csrc" ]; then
 fi
 mpif90.openmpi -O1 -fallow-argument-mismatch -w \
     -o "$exe" "$src" "${objs[@]}" || { echo "FAIL: does not build"; exit 1; }
-readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi_mpifh\.so\.40\]' || { echo "FAIL: not linked with libmpi_mpifh.so.40"; exit 1; }
+readelf -d "$exe" | grep -Eq 'NEEDED.*\[libmpi_(mpifh|usempif08)\.so\.40\]' || { echo "FAIL: not linked with Open MPI's Fortran libraries"; exit 1; }
 cd "$tmp" || exit 1
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
 timeout -k 5 60 "$mpiexec" -abi openmpi -n 2 --timeout 50 "$exe"
