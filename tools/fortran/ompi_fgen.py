@@ -101,6 +101,13 @@ def prototype(f):
 F08_OPS = ["comm", "datatype", "errhandler", "file", "group", "info", "message", "op", "request", "win"]
 
 
+# not in mpi_f08: the MPI-1 functions MPI-3.0 removed, and MPI_Wtime and
+# MPI_Wtick, which the module binds to the C functions
+F08_NONE = {"MPI_Address", "MPI_Attr_delete", "MPI_Attr_get", "MPI_Attr_put", "MPI_Errhandler_get",
+            "MPI_Errhandler_set", "MPI_Keyval_free", "MPI_Type_extent", "MPI_Type_hindexed",
+            "MPI_Type_hvector", "MPI_Type_lb", "MPI_Type_struct", "MPI_Type_ub", "MPI_Wtick", "MPI_Wtime"}
+
+
 def gen_c(funcs, exported, f08=False):
     """The mpif.h bindings (libmpi_mpifh.so.40), or with f08 the entry points
     of Open MPI's mpi_f08 module (libmpi_usempif08.so.40: mpi_send_f08_, ...),
@@ -118,7 +125,7 @@ def gen_c(funcs, exported, f08=False):
         cty = "MPI_Datatype" if T == "Type" else "MPI_" + T
         out.append("%s PMPI_%s_f2c(MPI_Fint f);" % (cty, T))
         out.append("MPI_Fint PMPI_%s_c2f(%s c);" % (T, cty))
-    bound = [f for f in funcs if why_not(f, exported) is None]
+    bound = [f for f in funcs if why_not(f, exported) is None and not (f08 and f.name in F08_NONE)]
     out += [prototype(f) for f in bound] + [""]
     if f08:
         for h in F08_OPS:
