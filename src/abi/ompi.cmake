@@ -26,7 +26,7 @@ add_custom_command(
   COMMENT "Generating Open MPI's ABI bindings")
 add_custom_target(ompi_gen DEPENDS ${RM_OGEN_OUT})
 
-add_library(mpi_ompi SHARED abi/ompi_conv.c abi/ompi_fhandle.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
+add_library(mpi_ompi SHARED abi/ompi_conv.c abi/ompi_fhandle.c abi/ompi_fpredef.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
   ${RM_OMPI_DIR}/ompi_objects.c)
 add_dependencies(mpi_ompi ompi_gen abi_bind_rmi)
 # the generated abi_tables.h and abi_rename.h are Open MPI's here, not the standard ABI's
@@ -53,7 +53,7 @@ add_custom_command(
           --c ${RM_OMPI_DIR}/ompi_fbind.c --c-f08 ${RM_OMPI_DIR}/ompi_f08bind.c
   DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
   COMMENT "Generating Open MPI's mpif.h bindings")
-add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_fbind.c)
+add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c)
 target_include_directories(mpi_mpifh_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
 target_link_libraries(mpi_mpifh_ompi PRIVATE mpi_ompi)
 target_link_options(mpi_mpifh_ompi PRIVATE -Wl,-z,defs)

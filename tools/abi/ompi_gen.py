@@ -41,6 +41,13 @@ EXTRA_DATA = ['MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE']
 FORTRAN_SENTINELS = ['mpi_fortran_%s_' % n for n in ('bottom', 'in_place', 'argv_null', 'argvs_null',
                                                     'errcodes_ignore', 'status_ignore',
                                                     'statuses_ignore', 'unweighted', 'weights_empty')]
+# the predefined attribute procedures of Open MPI's mpif.h, Fortran procedures
+# under its manglings (src/abi/ompi_fpredef.c)
+FORTRAN_PREDEF = [n % m for p in ('comm_', 'type_', 'win_', '')
+                  for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')
+                  for m in ('mpi_' + p + f,) for n in ('%s', '%s_', '%s__')] + [
+    ('MPI_' + p + f).upper() for p in ('comm_', 'type_', 'win_', '')
+    for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')]
 # the classes of Fortran integers (MPI_<T>_c2f/_f2c), in src/abi/ompi_conv.h's order
 F_CLASSES = ['Comm', 'Datatype', 'Group', 'Op', 'Errhandler', 'Request', 'Message', 'Info', 'Win',
              'File']
@@ -120,7 +127,7 @@ class OmpiGen(Gen):
         names = sorted(set([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
                            + [f['name'] for f in self.covered]))
         syms = sorted(set(s for _, _, s, _ in self.objs))
-        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + FORTRAN_SENTINELS
+        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + FORTRAN_SENTINELS + FORTRAN_PREDEF
 
     def c2f_function(self, name, T):
         """Open MPI's Fortran integers: a table for the predefined objects, an

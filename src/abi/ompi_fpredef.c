@@ -1,0 +1,57 @@
+/* The predefined attribute procedures Open MPI's mpif.h names
+ * (MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, MPI_NULL_COPY_FN, ...): Fortran
+ * procedures, which Open MPI's libmpi.so.40 exports under its Fortran
+ * manglings (mpi_comm_dup_fn_, ...). A program passes them to the keyval
+ * creators of libmpi_mpifh.so.40 (src/abi/ompi_fcallbacks.c), which call
+ * them as any Fortran procedure; they do what the standard says. */
+#include <stdint.h>
+
+/* Open MPI's Fortran types and MPI_SUCCESS (no engine header: its mpi.h
+ * defines the same names as macros) */
+typedef int MPI_Fint;
+typedef intptr_t MPI_Aint;
+#define MPI_SUCCESS 0
+
+#define FEXPORT __attribute__((visibility("default")))
+#define FALIASES(sym, upper)                                                                 \
+    extern __typeof__(sym##_) sym, sym##__;                                                  \
+    extern __typeof__(sym##_) sym __attribute__((alias(#sym "_")));                          \
+    extern __typeof__(sym##_) sym##__ __attribute__((alias(#sym "_")));                      \
+    extern __typeof__(sym##_) sym##_upper __asm__(#upper) __attribute__((alias(#sym "_")));
+
+/* copy: (OLDOBJ, KEYVAL, EXTRA_STATE, ATTRIBUTE_VAL_IN, ATTRIBUTE_VAL_OUT, FLAG, IERROR),
+ * the values INTEGER(KIND=MPI_ADDRESS_KIND), INTEGER for the MPI-1 ones */
+#define COPY_FNS(pre, upre, T)                                                               \
+    FEXPORT void pre##null_copy_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out,           \
+                                    MPI_Fint *flag, MPI_Fint *ierr);                         \
+    void pre##null_copy_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag,   \
+                            MPI_Fint *ierr)                                                  \
+    {                                                                                        \
+        (void)o, (void)k, (void)e, (void)in, (void)out;                                      \
+        *flag = 0;                                                                           \
+        *ierr = MPI_SUCCESS;                                                                 \
+    }                                                                                        \
+    FALIASES(pre##null_copy_fn, upre##NULL_COPY_FN)                                          \
+    FEXPORT void pre##dup_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag, \
+                              MPI_Fint *ierr);                                               \
+    void pre##dup_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag,         \
+                      MPI_Fint *ierr)                                                        \
+    {                                                                                        \
+        (void)o, (void)k, (void)e;                                                           \
+        *out = *in;                                                                          \
+        *flag = 1;                                                                           \
+        *ierr = MPI_SUCCESS;                                                                 \
+    }                                                                                        \
+    FALIASES(pre##dup_fn, upre##DUP_FN)                                                      \
+    FEXPORT void pre##null_delete_fn_(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr); \
+    void pre##null_delete_fn_(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr)          \
+    {                                                                                        \
+        (void)o, (void)k, (void)v, (void)e;                                                  \
+        *ierr = MPI_SUCCESS;                                                                 \
+    }                                                                                        \
+    FALIASES(pre##null_delete_fn, upre##NULL_DELETE_FN)
+
+COPY_FNS(mpi_comm_, MPI_COMM_, MPI_Aint)
+COPY_FNS(mpi_type_, MPI_TYPE_, MPI_Aint)
+COPY_FNS(mpi_win_, MPI_WIN_, MPI_Aint)
+COPY_FNS(mpi_, MPI_, MPI_Fint)
