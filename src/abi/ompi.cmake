@@ -64,7 +64,10 @@ install(TARGETS mpi_mpifh_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP
 
 # libmpi_usempif08.so.40: the entry points of Open MPI's mpi_f08 module for
 # gfortran (mpi_send_f08_, ...; the same bodies) and its handles' == and /=
-add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08bind.c)
+# and the procedures of ompi_fcallbacks.c and ompi_fpredef.c under the module's names
+add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08bind.c
+  abi/ompi_fcallbacks.c abi/ompi_fpredef.c)
+target_compile_definitions(mpi_usempif08_ompi PRIVATE OMPI_F08)
 target_include_directories(mpi_usempif08_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
 target_link_libraries(mpi_usempif08_ompi PRIVATE mpi_ompi)
 target_link_options(mpi_usempif08_ompi PRIVATE -Wl,-z,defs)

@@ -14,6 +14,20 @@
 
 #include <pthread.h>
 
+/* the names: mpif.h's manglings, or with OMPI_F08 (libmpi_usempif08.so.40)
+ * the mpi_f08 module's, whose procedures take the same arguments */
+#ifdef OMPI_F08
+#define F_BODY
+#define F_NAMES(lower, upper) RM_FALIAS(p##lower##_, lower##_f08_) RM_FALIAS(p##lower##_, p##lower##_f08_)
+#else
+#define F_BODY RM_FEXPORT
+#define F_NAMES(lower, upper)                                                                   \
+    RM_FALIAS(p##lower##_, lower##_) RM_FALIAS(p##lower##_, lower)                              \
+    RM_FALIAS(p##lower##_, lower##__) RM_FALIAS(p##lower##_, upper)                             \
+    RM_FALIAS(p##lower##_, p##lower) RM_FALIAS(p##lower##_, p##lower##__)                       \
+    RM_FALIAS(p##lower##_, P##upper)
+#endif
+
 #define MPI_ERR_OTHER 16
 #define MPI_ERR_INTERN 17
 #define F_SLOTS 32
@@ -95,7 +109,8 @@ static void create_keyval(int kind, void (*copy)(void), void (*del)(void), MPI_F
 {
     struct f_keyval *k = malloc(sizeof *k);
     if (!k) {
-        *ierr = MPI_ERR_OTHER;
+        if (ierr)
+            *ierr = MPI_ERR_OTHER;
         return;
     }
     k->copy = (f_copy_t *)copy;
@@ -111,24 +126,24 @@ static void create_keyval(int kind, void (*copy)(void), void (*del)(void), MPI_F
         *keyval = kv;
     else
         free(k);
-    *ierr = rc;
+    if (ierr) /* optional in mpi_f08 */
+        *ierr = rc;
 }
 
 #define KEYVAL_CREATOR(lower, upper, kind)                                                      \
-    RM_FEXPORT void p##lower##_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,         \
+    F_BODY void p##lower##_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,         \
                                 void *extra, MPI_Fint *ierr)                                    \
     {                                                                                           \
         create_keyval(kind, copy, del, keyval, extra, ierr);                                    \
     }                                                                                           \
-    RM_FALIAS(p##lower##_, lower##_) RM_FALIAS(p##lower##_, lower)                              \
-    RM_FALIAS(p##lower##_, lower##__) RM_FALIAS(p##lower##_, upper)                             \
-    RM_FALIAS(p##lower##_, p##lower) RM_FALIAS(p##lower##_, p##lower##__)                       \
-    RM_FALIAS(p##lower##_, P##upper)
+    F_NAMES(lower, upper)
 
 KEYVAL_CREATOR(mpi_comm_create_keyval, MPI_COMM_CREATE_KEYVAL, K_COMM)
 KEYVAL_CREATOR(mpi_type_create_keyval, MPI_TYPE_CREATE_KEYVAL, K_TYPE)
 KEYVAL_CREATOR(mpi_win_create_keyval, MPI_WIN_CREATE_KEYVAL, K_WIN)
+#ifndef OMPI_F08 /* MPI-1's, which mpi_f08 has not */
 KEYVAL_CREATOR(mpi_keyval_create, MPI_KEYVAL_CREATE, K_MPI1)
+#endif
 
 /* ------------------------------------ user reductions, error handlers */
 typedef void f_user_t(void *, void *, MPI_Fint *, MPI_Fint *);
@@ -179,19 +194,17 @@ static c_user_fn *const op_tramps[F_SLOTS] = {ALL(op)};
 static c_errh_fn *const errh_tramps[P_NKINDS][F_SLOTS] = {
     [P_COMM] = {ALL(comm)}, [P_WIN] = {ALL(win)}, [P_FILE] = {ALL(file)}};
 
-RM_FEXPORT void pmpi_op_create_(void (*fn)(void), MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+F_BODY void pmpi_op_create_(void (*fn)(void), MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
 {
     int i = slot_of(P_OP, fn);
     MPI_Op c = NULL;
     int rc = i < 0 ? MPI_ERR_INTERN : PMPI_Op_create(op_tramps[i], *commute != 0, &c);
     if (rc == MPI_SUCCESS)
         *op = PMPI_Op_c2f(c);
-    *ierr = rc;
+    if (ierr) /* optional in mpi_f08 */
+        *ierr = rc;
 }
-RM_FALIAS(pmpi_op_create_, mpi_op_create_) RM_FALIAS(pmpi_op_create_, mpi_op_create)
-RM_FALIAS(pmpi_op_create_, mpi_op_create__) RM_FALIAS(pmpi_op_create_, MPI_OP_CREATE)
-RM_FALIAS(pmpi_op_create_, pmpi_op_create) RM_FALIAS(pmpi_op_create_, pmpi_op_create__)
-RM_FALIAS(pmpi_op_create_, PMPI_OP_CREATE)
+F_NAMES(mpi_op_create, MPI_OP_CREATE)
 
 static void create_errh(int kind, int (*create)(c_errh_fn *, MPI_Errhandler *), void (*fn)(void),
                         MPI_Fint *errh, MPI_Fint *ierr)
@@ -201,21 +214,21 @@ static void create_errh(int kind, int (*create)(c_errh_fn *, MPI_Errhandler *), 
     int rc = i < 0 ? MPI_ERR_INTERN : create(errh_tramps[kind][i], &c);
     if (rc == MPI_SUCCESS)
         *errh = PMPI_Errhandler_c2f(c);
-    *ierr = rc;
+    if (ierr) /* optional in mpi_f08 */
+        *ierr = rc;
 }
 
 #define ERRH_CREATOR(lower, upper, kind, create)                                                \
-    RM_FEXPORT void p##lower##_(void (*fn)(void), MPI_Fint *errh, MPI_Fint *ierr)               \
+    F_BODY void p##lower##_(void (*fn)(void), MPI_Fint *errh, MPI_Fint *ierr)               \
     {                                                                                           \
         create_errh(kind, create, fn, errh, ierr);                                              \
     }                                                                                           \
-    RM_FALIAS(p##lower##_, lower##_) RM_FALIAS(p##lower##_, lower)                              \
-    RM_FALIAS(p##lower##_, lower##__) RM_FALIAS(p##lower##_, upper)                             \
-    RM_FALIAS(p##lower##_, p##lower) RM_FALIAS(p##lower##_, p##lower##__)                       \
-    RM_FALIAS(p##lower##_, P##upper)
+    F_NAMES(lower, upper)
 
 ERRH_CREATOR(mpi_comm_create_errhandler, MPI_COMM_CREATE_ERRHANDLER, P_COMM, PMPI_Comm_create_errhandler)
+#ifndef OMPI_F08
 ERRH_CREATOR(mpi_errhandler_create, MPI_ERRHANDLER_CREATE, P_COMM, PMPI_Errhandler_create)
+#endif
 ERRH_CREATOR(mpi_win_create_errhandler, MPI_WIN_CREATE_ERRHANDLER, P_WIN, PMPI_Win_create_errhandler)
 ERRH_CREATOR(mpi_file_create_errhandler, MPI_FILE_CREATE_ERRHANDLER, P_FILE, PMPI_File_create_errhandler)
 
@@ -263,12 +276,13 @@ static int greq_cancel(void *e, int complete)
     return err;
 }
 
-RM_FEXPORT void pmpi_grequest_start_(void (*query)(void), void (*fre)(void), void (*cancel)(void),
+F_BODY void pmpi_grequest_start_(void (*query)(void), void (*fre)(void), void (*cancel)(void),
                                      MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierr)
 {
     struct f_greq *g = malloc(sizeof *g);
     if (!g) {
-        *ierr = MPI_ERR_OTHER;
+        if (ierr)
+            *ierr = MPI_ERR_OTHER;
         return;
     }
     g->query = (f_query_t *)query;
@@ -281,9 +295,7 @@ RM_FEXPORT void pmpi_grequest_start_(void (*query)(void), void (*fre)(void), voi
         *request = PMPI_Request_c2f(c);
     else
         free(g);
-    *ierr = rc;
+    if (ierr) /* optional in mpi_f08 */
+        *ierr = rc;
 }
-RM_FALIAS(pmpi_grequest_start_, mpi_grequest_start_) RM_FALIAS(pmpi_grequest_start_, mpi_grequest_start)
-RM_FALIAS(pmpi_grequest_start_, mpi_grequest_start__) RM_FALIAS(pmpi_grequest_start_, MPI_GREQUEST_START)
-RM_FALIAS(pmpi_grequest_start_, pmpi_grequest_start) RM_FALIAS(pmpi_grequest_start_, pmpi_grequest_start__)
-RM_FALIAS(pmpi_grequest_start_, PMPI_GREQUEST_START)
+F_NAMES(mpi_grequest_start, MPI_GREQUEST_START)

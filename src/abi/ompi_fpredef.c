@@ -3,7 +3,9 @@
  * procedures, which Open MPI's libmpi.so.40 exports under its Fortran
  * manglings (mpi_comm_dup_fn_, ...). A program passes them to the keyval
  * creators of libmpi_mpifh.so.40 (src/abi/ompi_fcallbacks.c), which call
- * them as any Fortran procedure; they do what the standard says. */
+ * them as any Fortran procedure; they do what the standard says. Compiled
+ * again with OMPI_F08 for libmpi_usempif08.so.40, under the names of Open
+ * MPI's mpi_f08_callbacks module (the same arguments). */
 #include <stdint.h>
 
 /* Open MPI's Fortran types and MPI_SUCCESS (no engine header: its mpi.h
@@ -13,7 +15,15 @@ typedef intptr_t MPI_Aint;
 #define MPI_SUCCESS 0
 
 #define FEXPORT __attribute__((visibility("default")))
-#define FALIASES(sym, upper)                                                                 \
+#ifdef OMPI_F08
+/* libmpi_usempif08.so.40: the procedures of Open MPI's mpi_f08_callbacks module */
+#define FNAME(sym) __mpi_f08_callbacks_MOD_##sym
+#define FALIASES(sym, upper)
+#else
+#define FNAME(sym) sym##_
+#define FALIASES(sym, upper) FALIASES_(sym, upper)
+#endif
+#define FALIASES_(sym, upper)                                                                 \
     extern __typeof__(sym##_) sym, sym##__;                                                  \
     extern __typeof__(sym##_) sym __attribute__((alias(#sym "_")));                          \
     extern __typeof__(sym##_) sym##__ __attribute__((alias(#sym "_")));                      \
@@ -22,9 +32,9 @@ typedef intptr_t MPI_Aint;
 /* copy: (OLDOBJ, KEYVAL, EXTRA_STATE, ATTRIBUTE_VAL_IN, ATTRIBUTE_VAL_OUT, FLAG, IERROR),
  * the values INTEGER(KIND=MPI_ADDRESS_KIND), INTEGER for the MPI-1 ones */
 #define COPY_FNS(pre, upre, T)                                                               \
-    FEXPORT void pre##null_copy_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out,           \
+    FEXPORT void FNAME(pre##null_copy_fn)(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out,           \
                                     MPI_Fint *flag, MPI_Fint *ierr);                         \
-    void pre##null_copy_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag,   \
+    void FNAME(pre##null_copy_fn)(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag,   \
                             MPI_Fint *ierr)                                                  \
     {                                                                                        \
         (void)o, (void)k, (void)e, (void)in, (void)out;                                      \
@@ -32,9 +42,9 @@ typedef intptr_t MPI_Aint;
         *ierr = MPI_SUCCESS;                                                                 \
     }                                                                                        \
     FALIASES(pre##null_copy_fn, upre##NULL_COPY_FN)                                          \
-    FEXPORT void pre##dup_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag, \
+    FEXPORT void FNAME(pre##dup_fn)(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag, \
                               MPI_Fint *ierr);                                               \
-    void pre##dup_fn_(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag,         \
+    void FNAME(pre##dup_fn)(MPI_Fint *o, MPI_Fint *k, T *e, T *in, T *out, MPI_Fint *flag,         \
                       MPI_Fint *ierr)                                                        \
     {                                                                                        \
         (void)o, (void)k, (void)e;                                                           \
@@ -43,8 +53,8 @@ typedef intptr_t MPI_Aint;
         *ierr = MPI_SUCCESS;                                                                 \
     }                                                                                        \
     FALIASES(pre##dup_fn, upre##DUP_FN)                                                      \
-    FEXPORT void pre##null_delete_fn_(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr); \
-    void pre##null_delete_fn_(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr)          \
+    FEXPORT void FNAME(pre##null_delete_fn)(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr); \
+    void FNAME(pre##null_delete_fn)(MPI_Fint *o, MPI_Fint *k, T *v, T *e, MPI_Fint *ierr)          \
     {                                                                                        \
         (void)o, (void)k, (void)v, (void)e;                                                  \
         *ierr = MPI_SUCCESS;                                                                 \
@@ -54,4 +64,6 @@ typedef intptr_t MPI_Aint;
 COPY_FNS(mpi_comm_, MPI_COMM_, MPI_Aint)
 COPY_FNS(mpi_type_, MPI_TYPE_, MPI_Aint)
 COPY_FNS(mpi_win_, MPI_WIN_, MPI_Aint)
+#ifndef OMPI_F08 /* MPI-1's, which mpi_f08 has not */
 COPY_FNS(mpi_, MPI_, MPI_Fint)
+#endif

@@ -10,6 +10,10 @@ program ompi_f08
   type(MPI_Request) :: req(2)
   type(MPI_Datatype) :: vtype
   type(MPI_Comm) :: dup
+  type(MPI_Op) :: op
+  integer :: key
+  integer(kind=MPI_ADDRESS_KIND) :: val
+  logical :: flag
   double precision :: d(2)
 
   call MPI_Init()
@@ -69,6 +73,20 @@ program ompi_f08
   call MPI_Comm_free(dup)
   if (dup /= MPI_COMM_NULL) call fail('comm_free')
 
+  ! procedures written in Fortran: a reduction, the module's MPI_COMM_DUP_FN
+  call MPI_Op_create(mysum, .true., op)
+  call MPI_Allreduce(rank + 1, res, 1, MPI_INTEGER, op, MPI_COMM_WORLD)
+  if (res /= 13) call fail('user reduction')
+  call MPI_Op_free(op)
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, key, 0_MPI_ADDRESS_KIND)
+  call MPI_Comm_set_attr(MPI_COMM_WORLD, key, 4242_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_get_attr(dup, key, val, flag)
+  if (.not. flag .or. val /= 4242) call fail('MPI_COMM_DUP_FN')
+  call MPI_Comm_free(dup)
+  call MPI_Comm_delete_attr(MPI_COMM_WORLD, key)
+  call MPI_Comm_free_keyval(key)
+
   ! errors as Open MPI's classes, with and without IERROR
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
   call MPI_Send(ibuf, 1, MPI_INTEGER, np + 5, 0, MPI_COMM_WORLD, ierr)
@@ -80,6 +98,22 @@ program ompi_f08
   call MPI_Finalize()
   if (rank == 0) print '(a)', ' OK'
 contains
+  ! 10 + a + b: the operation really is this one, and sees MPI_INTEGER
+  subroutine mysum(invec, inoutvec, len, datatype)
+    use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
+    type(c_ptr), value :: invec, inoutvec
+    integer :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: a(:), b(:)
+    call c_f_pointer(invec, a, [len])
+    call c_f_pointer(inoutvec, b, [len])
+    if (datatype /= MPI_INTEGER) then
+       b = -1
+    else
+       b = a + b + 10
+    end if
+  end subroutine mysum
+
   subroutine fail(what)
     character(len=*), intent(in) :: what
     print '(a,i0,2a)', 'FAIL rank ', rank, ': ', what
