@@ -299,3 +299,33 @@ F_BODY void pmpi_grequest_start_(void (*query)(void), void (*fre)(void), void (*
         *ierr = rc;
 }
 F_NAMES(mpi_grequest_start, MPI_GREQUEST_START)
+
+/* --------------------------------------------------- MPI_COMM_IDUP */
+/* libmpi.so.40 writes the new communicator into the handle it was given when
+ * the request completes: here a cell of libmpi.so.40's, whose Fortran integer
+ * (given now) stands for what the cell will hold (src/abi/ompi_fhandle.c) */
+int railmpi_ompi_f_pending(int cls, void *cell);
+int PMPI_Comm_idup(MPI_Comm, MPI_Comm *, MPI_Request *);
+MPI_Comm PMPI_Comm_f2c(MPI_Fint);
+#define OMPI_F_COMM 0 /* src/abi/ompi_conv.h */
+
+F_BODY void pmpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Comm *cell = calloc(1, sizeof *cell);
+    MPI_Request req = NULL;
+    int rc = !cell ? MPI_ERR_OTHER : PMPI_Comm_idup(PMPI_Comm_f2c(*comm), cell, &req);
+    if (rc == MPI_SUCCESS) {
+        int f = railmpi_ompi_f_pending(OMPI_F_COMM, cell);
+        if (f < 0)
+            rc = MPI_ERR_OTHER; /* the request goes on; the cell is the engine's */
+        else
+            *newcomm = f;
+        *request = PMPI_Request_c2f(req);
+    } else {
+        free(cell);
+    }
+    if (ierr)
+        *ierr = rc;
+}
+F_NAMES(mpi_comm_idup, MPI_COMM_IDUP)
+

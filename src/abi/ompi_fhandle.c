@@ -15,12 +15,18 @@
 #include "ompi_conv.h"
 #include "abi_tables.h"
 
+/* an integer given out before its handle exists (MPI_COMM_IDUP from Fortran:
+ * the engine writes the communicator into a cell when the request
+ * completes) has the cell's address with this bit as its key until then */
+#define F_PENDING (1ull << 63)
+
 struct ftab {
     pthread_mutex_t mu;
+    int npending;
     uint64_t *key; /* handle by integer - base */
     int n, cap;
     int *slot;     /* open addressing: 1 + index into key, 0 empty */
-    int nslot;     /* a power of two, at least twice n */
+    int nslot;     /* a power of two, at least four times n */
 };
 
 static struct ftab ftabs[OMPI_F_NCLASS] = {
@@ -42,7 +48,9 @@ static int ftab_grow(struct ftab *t)
         t->key = k;
         t->cap = cap;
     }
-    if (2 * (t->n + 1) > t->nslot) {
+    /* an entry has up to two slots (a pending one's cell, then its handle):
+     * at most half of them are taken */
+    if (4 * (t->n + 1) > t->nslot) {
         int nslot = t->nslot ? 2 * t->nslot : 128;
         int *s = calloc((size_t)nslot, sizeof *s);
         if (!s)
@@ -60,13 +68,47 @@ static int ftab_grow(struct ftab *t)
     return 0;
 }
 
+static void ftab_insert_slot(struct ftab *t, uint64_t k, int idx)
+{
+    unsigned j = fhash(k, t->nslot);
+    while (t->slot[j])
+        j = (j + 1) & (unsigned)(t->nslot - 1);
+    t->slot[j] = idx + 1;
+}
+
+/* entry i is pending: its handle, when the engine has written it (then the
+ * entry is the handle's from now on), else 0. Called locked. */
+static uint64_t pending_resolve(struct ftab *t, int i)
+{
+    uint64_t *cell = (uint64_t *)(uintptr_t)(t->key[i] & ~F_PENDING);
+    uint64_t h = __atomic_load_n(cell, __ATOMIC_ACQUIRE);
+    if (!h)
+        return 0;
+    /* the engine reuses freed objects' handles: an older entry of the same
+     * handle (of a freed object) gives way, so that the handle's integer is
+     * the one given out; the older integer converts to the null handle */
+    for (unsigned j = fhash(h, t->nslot); t->slot[j]; j = (j + 1) & (unsigned)(t->nslot - 1))
+        if (t->key[t->slot[j] - 1] == h)
+            t->key[t->slot[j] - 1] = 0;
+    t->key[i] = h;
+    t->npending--;
+    free(cell);
+    /* the slot of the cell's key stays; it leads to the same entry */
+    ftab_insert_slot(t, h, i);
+    return h;
+}
+
 /* the integer of a handle that is not one of the objects */
 static int f_created(int cls, uint64_t k)
 {
     struct ftab *t = &ftabs[cls];
     int base = ompi_f_pre[cls].n, r = -1;
     pthread_mutex_lock(&t->mu);
-    if (t->nslot) {
+    /* an integer given out for this handle before it existed */
+    for (int i = 0; r < 0 && t->npending && i < t->n; i++)
+        if ((t->key[i] & F_PENDING) && pending_resolve(t, i) == k)
+            r = base + i;
+    if (r < 0 && t->nslot) {
         for (unsigned j = fhash(k, t->nslot); t->slot[j]; j = (j + 1) & (unsigned)(t->nslot - 1)) {
             if (t->key[t->slot[j] - 1] == k) {
                 r = base + t->slot[j] - 1;
@@ -75,12 +117,9 @@ static int f_created(int cls, uint64_t k)
         }
     }
     if (r < 0 && ftab_grow(t) == 0) {
-        unsigned j = fhash(k, t->nslot);
-        while (t->slot[j])
-            j = (j + 1) & (unsigned)(t->nslot - 1);
         t->key[t->n] = k;
-        t->slot[j] = ++t->n;
-        r = base + t->n - 1;
+        ftab_insert_slot(t, k, t->n);
+        r = base + t->n++;
     }
     pthread_mutex_unlock(&t->mu);
     /* out of memory: the null object's integer */
@@ -117,11 +156,34 @@ void *ompi_f_in(int cls, int f)
     struct ftab *t = &ftabs[cls];
     uint64_t k = 0;
     pthread_mutex_lock(&t->mu);
-    if (f - p->n < t->n)
+    if (f - p->n < t->n) {
         k = t->key[f - p->n];
+        if (k & F_PENDING)
+            k = pending_resolve(t, f - p->n);
+    }
     pthread_mutex_unlock(&t->mu);
     /* an integer never handed out is no handle: the null object */
     return k ? (void *)(uintptr_t)k : p->null;
+}
+
+/* libmpi_mpifh.so.40's MPI_COMM_IDUP: an integer for the communicator the
+ * engine will write into *cell (zeroed, malloc'ed; freed here once written),
+ * -1 when out of memory */
+int railmpi_ompi_f_pending(int cls, void *cell);
+int railmpi_ompi_f_pending(int cls, void *cell)
+{
+    struct ftab *t = &ftabs[cls];
+    int r = -1;
+    pthread_mutex_lock(&t->mu);
+    if (ftab_grow(t) == 0) {
+        uint64_t k = (uint64_t)(uintptr_t)cell | F_PENDING;
+        t->key[t->n] = k;
+        ftab_insert_slot(t, k, t->n);
+        t->npending++;
+        r = ompi_f_pre[cls].n + t->n++;
+    }
+    pthread_mutex_unlock(&t->mu);
+    return r;
 }
 
 /* Open MPI's sentinels: the common blocks of its mpif.h (and the objects its

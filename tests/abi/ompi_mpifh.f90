@@ -6,7 +6,7 @@ program ompi_mpifh
   include 'mpif.h'
   integer :: ierr, rank, np, i, cnt, iclass, rlen, other
   integer :: st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2), req(2)
-  integer :: ibuf(10), jbuf(10), mat(4, 3), col(3), vtype, stype, dup, half, grp
+  integer :: ibuf(10), jbuf(10), mat(4, 3), col(3), vtype, stype, dup, half, grp, dup2, dup3
   integer :: types(2), blens(2), res, pair(2), best(2)
   integer(kind=MPI_ADDRESS_KIND) :: disps(2), lb, extent, tagub
   double precision :: d(2)
@@ -107,6 +107,20 @@ program ompi_mpifh
   if (cnt /= 2) call fail('group size')
   call check_c(MPI_COMM_WORLD, dup, MPI_INTEGER, vtype, MPI_SUM, res)
   if (res /= 0) call fail('C disagrees with Fortran handles')
+  ! MPI_COMM_IDUP: the communicators come when the requests complete
+  call MPI_COMM_IDUP(MPI_COMM_WORLD, dup2, req(1), ierr)
+  call MPI_COMM_IDUP(dup, dup3, req(2), ierr)
+  if (ierr /= MPI_SUCCESS .or. dup2 == dup3) call fail('comm_idup')
+  call MPI_WAITALL(2, req, MPI_STATUSES_IGNORE, ierr)
+  call MPI_COMM_COMPARE(dup3, MPI_COMM_WORLD, res, ierr)
+  if (res /= MPI_CONGRUENT) call fail('idup compare')
+  call MPI_ALLREDUCE(1, cnt, 1, MPI_INTEGER, MPI_SUM, dup2, ierr)
+  if (ierr /= MPI_SUCCESS .or. cnt /= 2) call fail('allreduce on an idup communicator')
+  call check_c(MPI_COMM_WORLD, dup2, MPI_INTEGER, vtype, MPI_SUM, res)
+  if (res /= 0) call fail('C disagrees on an idup communicator')
+  call MPI_COMM_FREE(dup2, ierr)
+  call MPI_COMM_FREE(dup3, ierr)
+  if (dup2 /= MPI_COMM_NULL .or. ierr /= MPI_SUCCESS) call fail('free idup communicators')
   call MPI_GROUP_FREE(grp, ierr)
   call MPI_COMM_FREE(half, ierr)
   call MPI_COMM_FREE(dup, ierr)

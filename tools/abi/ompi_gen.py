@@ -127,7 +127,7 @@ class OmpiGen(Gen):
         names = sorted(set([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
                            + [f['name'] for f in self.covered]))
         syms = sorted(set(s for _, _, s, _ in self.objs))
-        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + FORTRAN_SENTINELS + FORTRAN_PREDEF
+        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + FORTRAN_SENTINELS + FORTRAN_PREDEF + ['railmpi_ompi_f_pending']
 
     def c2f_function(self, name, T):
         """Open MPI's Fortran integers: a table for the predefined objects, an

@@ -34,13 +34,12 @@ UNSUPPORTED = ("fn:", "copy_fn", "delete_fn", "grequest_fn", "argv_in", "argvs_i
                "f08status", "fstatus", "h.session")
 
 
-# written by hand (src/abi/ompi_fcallbacks.c): their procedures need trampolines
+# written by hand (src/abi/ompi_fcallbacks.c): their procedures need
+# trampolines, or (MPI_Comm_idup) their communicator comes at completion
 HAND = {"MPI_Op_create", "MPI_Comm_create_errhandler", "MPI_Win_create_errhandler",
         "MPI_File_create_errhandler", "MPI_Errhandler_create", "MPI_Comm_create_keyval",
-        "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Grequest_start"}
-# libmpi.so.40 writes their new communicator when the request completes, into
-# the handle the call was given: a Fortran integer needs converting then
-LATER = {"MPI_Comm_idup", "MPI_Comm_idup_with_info"}
+        "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Grequest_start",
+        "MPI_Comm_idup"}
 
 
 def arr_len(f, a):
@@ -91,8 +90,6 @@ def why_not(f, exported):
         return "not in libmpi.so.40"
     if f.name in HAND:
         return "written by hand in src/abi/ompi_fcallbacks.c"
-    if f.name in LATER:
-        return "its output handle is written at completion"
     if f.hand:
         return "written by hand for railmpi's own bindings"
     for a in f.args:
