@@ -128,3 +128,33 @@ int f_comm_span(MPI_Comm comm)
         return 0;
     return n;
 }
+
+int PMPI_Topo_test(MPI_Comm comm, int *status);
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *n);
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indeg, int *outdeg, int *weighted);
+
+/* Open MPI's topology kinds */
+enum { T_CART = 1, T_GRAPH = 2, T_DIST_GRAPH = 3 };
+
+int f_neighbor_span(MPI_Comm comm, int out)
+{
+    int kind = 0, n = 0, rank = 0, in = 0, outd = 0, w = 0;
+    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+        return 0;
+    switch (kind) {
+    case T_CART:
+        return PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS ? 2 * n : 0;
+    case T_GRAPH:
+        if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+            return 0;
+        return PMPI_Graph_neighbors_count(comm, rank, &n) == MPI_SUCCESS ? n : 0;
+    case T_DIST_GRAPH:
+        if (PMPI_Dist_graph_neighbors_count(comm, &in, &outd, &w) != MPI_SUCCESS)
+            return 0;
+        return out ? outd : in;
+    default:
+        return 0;
+    }
+}

@@ -103,5 +103,7 @@ void f_handles_out(int cls, MPI_Fint *f, void **c, int n);
 /* the length of alltoallw's type arrays: the group's size, the remote
  * group's for an intercommunicator */
 int f_comm_span(MPI_Comm comm);
+/* the neighbour alltoallw's: the topology's out-degree (out) or in-degree */
+int f_neighbor_span(MPI_Comm comm, int out);
 
 #endif

@@ -7,7 +7,8 @@ program ompi_mpifh
   integer :: ierr, rank, np, i, cnt, iclass, rlen, other
   integer :: st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2), req(2)
   integer :: ibuf(10), jbuf(10), mat(4, 3), col(3), vtype, stype, dup, half, grp, dup2, dup3
-  integer :: types(2), blens(2), res, pair(2), best(2)
+  integer :: types(2), blens(2), res, pair(2), best(2), cart, dims(1)
+  logical :: periods(1)
   integer(kind=MPI_ADDRESS_KIND) :: disps(2), lb, extent, tagub
   double precision :: d(2)
   logical :: flag
@@ -72,6 +73,19 @@ program ompi_mpifh
   pair = [10 - rank, rank]
   call MPI_ALLREDUCE(pair, best, 1, MPI_2INTEGER, MPI_MINLOC, MPI_COMM_WORLD, ierr)
   if (best(1) /= 9 .or. best(2) /= 1) call fail('minloc on MPI_2INTEGER')
+
+  ! a neighbour alltoallw: its type arrays have one entry per neighbour
+  dims = 2
+  periods = .true.
+  call MPI_CART_CREATE(MPI_COMM_WORLD, 1, dims, periods, .false., cart, ierr)
+  types = MPI_INTEGER
+  blens = 1
+  disps = [0_MPI_ADDRESS_KIND, 4_MPI_ADDRESS_KIND]
+  ibuf(1:2) = [rank * 10, rank * 10 + 1]
+  jbuf = -1
+  call MPI_NEIGHBOR_ALLTOALLW(ibuf, blens, disps, types, jbuf, blens, disps, types, cart, ierr)
+  if (ierr /= MPI_SUCCESS .or. jbuf(1) + jbuf(2) /= 20 * other + 1) call fail('neighbor_alltoallw')
+  call MPI_COMM_FREE(cart, ierr)
 
   ! derived datatypes: a matrix row (strided), a struct from a handle array
   call MPI_TYPE_VECTOR(3, 1, 4, MPI_INTEGER, vtype, ierr)

@@ -47,8 +47,10 @@ def arr_len(f, a):
     names = [x.name for x in f.args]
     if a.name in ("sendtypes", "recvtypes"):
         # alltoallw: one per process of the (remote) group; the neighbour
-        # forms' length is the topology's degree, not computed here
-        return None if "neighbor" in f.name.lower() else "f_comm_span(PMPI_Comm_f2c(*f_comm))"
+        # forms': one per neighbour, out for sending, in for receiving
+        if "neighbor" in f.name.lower():
+            return "f_neighbor_span(PMPI_Comm_f2c(*f_comm), %d)" % (a.name == "sendtypes")
+        return "f_comm_span(PMPI_Comm_f2c(*f_comm))"
     for n in ("count", "incount", "max_datatypes"):
         if n in names:
             return "*f_" + n
