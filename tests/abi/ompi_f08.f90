@@ -15,6 +15,8 @@ program ompi_f08
   integer(kind=MPI_ADDRESS_KIND) :: val
   logical :: flag
   double precision :: d(2)
+  complex(kind=8) :: z(2, 2)
+  character(len=3) :: ch
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -93,6 +95,18 @@ program ompi_f08
   call MPI_Error_class(ierr, iclass)
   if (iclass /= MPI_ERR_RANK) call fail('class of a bad rank')
   call MPI_Send(ibuf, 1, MPI_INTEGER, 0, -5, MPI_COMM_WORLD)
+
+  ! MPI_SIZEOF: one specific per type and shape
+  call MPI_Sizeof(d, cnt, ierr)
+  if (ierr /= MPI_SUCCESS .or. cnt /= 8) call fail('sizeof double precision')
+  call MPI_Sizeof(z, cnt)
+  if (cnt /= 16) call fail('sizeof complex(8) array')
+  call MPI_Sizeof(mat, cnt)
+  if (cnt /= 4) call fail('sizeof integer matrix')
+  call MPI_Sizeof(ch, cnt)
+  if (cnt /= 1) call fail('sizeof character')
+  call MPI_Sizeof(flag, cnt)
+  if (cnt /= 4) call fail('sizeof logical')
 
   call MPI_Barrier(MPI_COMM_WORLD)
   call MPI_Finalize()

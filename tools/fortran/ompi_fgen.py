@@ -120,6 +120,29 @@ F08_NONE = {"MPI_Address", "MPI_Attr_delete", "MPI_Attr_get", "MPI_Attr_put", "M
             "MPI_Type_hvector", "MPI_Type_lb", "MPI_Type_struct", "MPI_Type_ub", "MPI_Wtick", "MPI_Wtime"}
 
 
+# MPI_SIZEOF of Open MPI's modules: one specific per type and shape
+# (mpi_sizeof_real64_scalar_, mpi_sizeof_int32_r3_, ...), exported by its
+# mpi_f08 library, where programs of both modules find them; element sizes
+SIZEOF_TYPES = [("character", 1), ("logical", 4), ("int8", 1), ("int16", 2), ("int32", 4),
+                ("int64", 8), ("real32", 4), ("real64", 8), ("real128", 16), ("complex32", 8),
+                ("complex64", 16), ("complex128", 32)]
+SIZEOF_SHAPES = ["scalar"] + ["r%d" % i for i in range(1, 16)]
+
+
+def gen_sizeof():
+    """MPI_SIZEOF(X, SIZE, IERROR): the size of an element of X's type (X is
+    not read; a CHARACTER X's hidden length comes last and is not read)."""
+    out = []
+    for t, n in SIZEOF_TYPES:
+        sym = "f08_sizeof_" + t
+        out += ["static void %s(const void *x, MPI_Fint *size, MPI_Fint *ierr)" % sym, "{",
+                "    (void)x;", "    *size = %d;" % n, "    if (ierr) *ierr = MPI_SUCCESS;", "}"]
+        for shape in SIZEOF_SHAPES:
+            for pre in ("mpi", "pmpi"):
+                out.append("RM_FALIAS(%s, %s_sizeof_%s_%s_)" % (sym, pre, t, shape))
+    return out + [""]
+
+
 def gen_c(funcs, exported, f08=False):
     """The mpif.h bindings (libmpi_mpifh.so.40), or with f08 the entry points
     of Open MPI's mpi_f08 module (libmpi_usempif08.so.40: mpi_send_f08_, ...),
@@ -145,6 +168,7 @@ def gen_c(funcs, exported, f08=False):
                 out.append("RM_FEXPORT MPI_Fint __mpi_f08_types_MOD_ompi_%s_op_%s(const MPI_Fint *a, const MPI_Fint *b)"
                            " { return *a %s *b; }" % (h, op, rel))
         out.append("")
+        out += gen_sizeof()
     for f in bound:
         low = f.name.lower()
         sym = ("f08_" if f08 else "p") + low + "_"
