@@ -53,7 +53,10 @@ add_custom_command(
           --c ${RM_OMPI_DIR}/ompi_fbind.c --c-f08 ${RM_OMPI_DIR}/ompi_f08bind.c
   DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
   COMMENT "Generating Open MPI's mpif.h bindings")
-add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c)
+add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c
+  fortran/f_strings.c)
+# f_strings.c with Open MPI's types and sentinels
+target_compile_definitions(mpi_mpifh_ompi PRIVATE F_STRINGS_HEADER="ompi_fortran.h")
 target_include_directories(mpi_mpifh_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
 target_link_libraries(mpi_mpifh_ompi PRIVATE mpi_ompi)
 target_link_options(mpi_mpifh_ompi PRIVATE -Wl,-z,defs)
@@ -66,8 +69,8 @@ install(TARGETS mpi_mpifh_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP
 # gfortran (mpi_send_f08_, ...; the same bodies) and its handles' == and /=
 # and the procedures of ompi_fcallbacks.c and ompi_fpredef.c under the module's names
 add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08bind.c
-  abi/ompi_fcallbacks.c abi/ompi_fpredef.c)
-target_compile_definitions(mpi_usempif08_ompi PRIVATE OMPI_F08)
+  abi/ompi_fcallbacks.c abi/ompi_fpredef.c fortran/f_strings.c)
+target_compile_definitions(mpi_usempif08_ompi PRIVATE OMPI_F08 F_STRINGS_HEADER="ompi_fortran.h")
 target_include_directories(mpi_usempif08_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
 target_link_libraries(mpi_usempif08_ompi PRIVATE mpi_ompi)
 target_link_options(mpi_usempif08_ompi PRIVATE -Wl,-z,defs)

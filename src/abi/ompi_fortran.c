@@ -1,5 +1,6 @@
-/* libmpi_mpifh.so.40's run time: strings, attribute values and handle
- * arrays for the generated wrappers (ompi_fbind.c; ompi_fortran.h). */
+/* libmpi_mpifh.so.40's run time: attribute values and handle arrays for the
+ * generated wrappers (ompi_fbind.c; ompi_fortran.h); strings are
+ * src/fortran/f_strings.c's. */
 #include "ompi_fortran.h"
 
 #include <string.h>
@@ -33,37 +34,6 @@ MPI_Aint f_attr_value(MPI_Fint keyval, void *v)
     default:
         return (MPI_Aint)v;
     }
-}
-
-char *f_str_in(const char *s, size_t len)
-{
-    while (len > 0 && s[len - 1] == ' ')
-        len--;
-    size_t lead = 0;
-    while (lead < len && s[lead] == ' ')
-        lead++;
-    char *c = malloc(len - lead + 1);
-    if (!c)
-        return NULL;
-    memcpy(c, s + lead, len - lead);
-    c[len - lead] = 0;
-    return c;
-}
-
-char *f_str_out_buf(size_t len)
-{
-    /* the library may write up to its own maximum whatever the Fortran length */
-    size_t n = len > MPI_MAX_LIBRARY_VERSION_STRING ? len : MPI_MAX_LIBRARY_VERSION_STRING;
-    return calloc(n + 1, 1);
-}
-
-void f_str_out(const char *c, char *f, size_t len)
-{
-    size_t n = strlen(c);
-    if (n > len)
-        n = len;
-    memcpy(f, c, n);
-    memset(f + n, ' ', len - n);
 }
 
 MPI_Aint *f_aint_array(const MPI_Fint *a, MPI_Fint n)

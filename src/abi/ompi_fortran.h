@@ -50,9 +50,14 @@ typedef struct {
 #define MPI_UNWEIGHTED ((int *)2)
 #define MPI_WEIGHTS_EMPTY ((int *)3)
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
 
 /* the objects of Open MPI's mpif.h's sentinel common blocks (defined by
  * libmpi.so.40; a program's own copy takes their place) */
+extern char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];
+#define F_IS_ARGV_NULL(f) ((f) == mpi_fortran_argv_null_)
+#define F_IS_ARGVS_NULL(f) ((f) == mpi_fortran_argvs_null_)
 extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_, mpi_fortran_errcodes_ignore_[1],
     mpi_fortran_status_ignore_[6], mpi_fortran_statuses_ignore_[6], mpi_fortran_unweighted_[1],
     mpi_fortran_weights_empty_[1];
@@ -89,9 +94,15 @@ static inline int f_keyval_c(MPI_Fint k)
 }
 MPI_Aint f_attr_value(MPI_Fint keyval, void *v);
 
+/* src/fortran/f_strings.c, compiled again with this header */
 char *f_str_in(const char *s, size_t len);
 char *f_str_out_buf(size_t len);
 void f_str_out(const char *c, char *f, size_t len);
+int f_argv_in(const char *f, size_t len, char ***out);
+void f_argv_free(char **argv);
+int f_argvs_in(const char *f, int count, size_t len, char ****out);
+void f_argvs_free(char ***argvs, int count);
+int f_str_arr_in(const char *f, int count, size_t len, char ***out);
 MPI_Aint *f_aint_array(const MPI_Fint *a, MPI_Fint n);
 
 /* handle arrays: Fortran integers to C handles (malloc'ed, NULL when n <= 0
