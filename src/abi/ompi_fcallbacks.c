@@ -329,3 +329,78 @@ F_BODY void pmpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request
 }
 F_NAMES(mpi_comm_idup, MPI_COMM_IDUP)
 
+
+/* ------------------------------------------------ data representations */
+typedef void f_conv_t(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Offset *, MPI_Aint *, MPI_Fint *);
+typedef void f_extent_t(MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *);
+typedef int c_conv_fn(void *, MPI_Datatype, int, void *, MPI_Offset, void *);
+typedef int c_extent_fn(MPI_Datatype, MPI_Aint *, void *);
+int PMPI_Register_datarep(const char *, c_conv_fn *, c_conv_fn *, c_extent_fn *, void *);
+
+/* MPI_CONVERSION_FN_NULL of Open MPI's mpif.h and modules: Fortran procedures
+ * of libmpi.so.40 (src/abi/ompi_fpredef.c), which stand for C's NULL */
+#ifdef OMPI_F08
+extern void conv_null(void) __asm__("__mpi_f08_callbacks_MOD_mpi_conversion_fn_null");
+#else
+extern void conv_null(void) __asm__("mpi_conversion_fn_null_");
+#endif
+
+/* the data representation's extra_state: kept, as the representation is */
+struct f_datarep {
+    f_conv_t *read, *write;
+    f_extent_t *extent;
+    MPI_Aint extra;
+};
+
+static int datarep_conv(f_conv_t *fn, void *userbuf, MPI_Datatype type, int count, void *filebuf,
+                        MPI_Offset position, struct f_datarep *d)
+{
+    MPI_Fint t = PMPI_Type_c2f(type), n = count, err = MPI_SUCCESS;
+    MPI_Offset pos = position;
+    fn(userbuf, &t, &n, filebuf, &pos, &d->extra, &err);
+    return err;
+}
+
+static int datarep_read(void *userbuf, MPI_Datatype type, int count, void *filebuf, MPI_Offset position,
+                        void *extra)
+{
+    return datarep_conv(((struct f_datarep *)extra)->read, userbuf, type, count, filebuf, position, extra);
+}
+
+static int datarep_write(void *userbuf, MPI_Datatype type, int count, void *filebuf, MPI_Offset position,
+                         void *extra)
+{
+    return datarep_conv(((struct f_datarep *)extra)->write, userbuf, type, count, filebuf, position, extra);
+}
+
+static int datarep_extent(MPI_Datatype type, MPI_Aint *extent, void *extra)
+{
+    struct f_datarep *d = extra;
+    MPI_Fint t = PMPI_Type_c2f(type), err = MPI_SUCCESS;
+    MPI_Aint e = 0;
+    d->extent(&t, &e, &d->extra, &err);
+    *extent = e;
+    return err;
+}
+
+F_BODY void pmpi_register_datarep_(const char *datarep, void (*rd)(void), void (*wr)(void),
+                                   void (*ext)(void), MPI_Aint *extra, MPI_Fint *ierr, size_t len)
+{
+    char *name = f_str_in(datarep, len);
+    struct f_datarep *d = malloc(sizeof *d);
+    int rc = MPI_ERR_OTHER;
+    if (name && d) {
+        d->read = (f_conv_t *)rd;
+        d->write = (f_conv_t *)wr;
+        d->extent = (f_extent_t *)ext;
+        d->extra = *extra;
+        rc = PMPI_Register_datarep(name, rd == conv_null ? NULL : datarep_read,
+                                   wr == conv_null ? NULL : datarep_write, datarep_extent, d);
+    }
+    if (rc != MPI_SUCCESS)
+        free(d);
+    free(name);
+    if (ierr)
+        *ierr = rc;
+}
+F_NAMES(mpi_register_datarep, MPI_REGISTER_DATAREP)

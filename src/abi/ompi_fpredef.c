@@ -67,3 +67,15 @@ COPY_FNS(mpi_win_, MPI_WIN_, MPI_Aint)
 #ifndef OMPI_F08 /* MPI-1's, which mpi_f08 has not */
 COPY_FNS(mpi_, MPI_, MPI_Fint)
 #endif
+
+/* MPI_CONVERSION_FN_NULL: never called; MPI_REGISTER_DATAREP
+ * (src/abi/ompi_fcallbacks.c) passes C's NULL for it */
+FEXPORT void FNAME(mpi_conversion_fn_null)(void *u, MPI_Fint *t, MPI_Fint *n, void *f, int64_t *pos,
+                                           MPI_Aint *e, MPI_Fint *ierr);
+void FNAME(mpi_conversion_fn_null)(void *u, MPI_Fint *t, MPI_Fint *n, void *f, int64_t *pos,
+                                   MPI_Aint *e, MPI_Fint *ierr)
+{
+    (void)u, (void)t, (void)n, (void)f, (void)pos, (void)e;
+    *ierr = MPI_SUCCESS;
+}
+FALIASES(mpi_conversion_fn_null, MPI_CONVERSION_FN_NULL)

@@ -9,6 +9,10 @@ program ompi_mpifh
   integer :: ibuf(10), jbuf(10), mat(4, 3), col(3), vtype, stype, dup, half, grp, dup2, dup3
   integer :: types(2), blens(2), res, pair(2), best(2), cart, dims(1)
   logical :: periods(1)
+  integer :: fh
+  integer(kind=MPI_OFFSET_KIND) :: disp0
+  character(len=64) :: fname
+  external :: int_extent
   integer(kind=MPI_ADDRESS_KIND) :: disps(2), lb, extent, tagub
   double precision :: d(2)
   logical :: flag
@@ -160,6 +164,28 @@ program ompi_mpifh
   call MPI_ERROR_STRING(ierr, msg, rlen, i)
   if (i /= MPI_SUCCESS .or. rlen <= 0 .or. rlen > MPI_MAX_ERROR_STRING) call fail('error_string')
 
+  ! a data representation with MPI_CONVERSION_FN_NULL: the file holds the
+  ! bytes as they are; the extent function is Fortran
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+  call MPI_REGISTER_DATAREP('ompinull', MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL, &
+                            int_extent, 0_MPI_ADDRESS_KIND, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('register_datarep')
+  write (fname, '(a,i0,a)') 'ompi_mpifh_', rank, '.dat'
+  call MPI_FILE_OPEN(MPI_COMM_SELF, fname, MPI_MODE_CREATE + MPI_MODE_RDWR + MPI_MODE_DELETE_ON_CLOSE, &
+                     MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS .or. fh == MPI_FILE_NULL) call fail('file_open')
+  disp0 = 0
+  call MPI_FILE_SET_VIEW(fh, disp0, MPI_INTEGER, MPI_INTEGER, 'ompinull', MPI_INFO_NULL, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('set_view with the representation')
+  ibuf(1:3) = [7, 8, 9 + rank]
+  call MPI_FILE_WRITE_AT(fh, disp0, ibuf, 3, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+  jbuf = 0
+  call MPI_FILE_READ_AT(fh, disp0, jbuf, 3, MPI_INTEGER, st, ierr)
+  call MPI_GET_COUNT(st, MPI_INTEGER, cnt, ierr)
+  if (cnt /= 3 .or. any(jbuf(1:3) /= [7, 8, 9 + rank])) call fail('file data')
+  call MPI_FILE_CLOSE(fh, ierr)
+  if (fh /= MPI_FILE_NULL) call fail('file_close')
+
   call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   call MPI_FINALIZE(ierr)
   if (rank == 0) print '(a)', ' OK'
@@ -171,3 +197,13 @@ contains
     call MPI_ABORT(MPI_COMM_WORLD, 1, e)
   end subroutine fail
 end program ompi_mpifh
+
+subroutine int_extent(datatype, extent, extra_state, ierror)
+  implicit none
+  include 'mpif.h'
+  integer :: datatype, ierror
+  integer(kind=MPI_ADDRESS_KIND) :: extent, extra_state
+  extent = 4
+  if (datatype /= MPI_INTEGER) extent = -1
+  ierror = MPI_SUCCESS
+end subroutine int_extent

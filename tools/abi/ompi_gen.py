@@ -47,7 +47,8 @@ FORTRAN_PREDEF = [n % m for p in ('comm_', 'type_', 'win_', '')
                   for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')
                   for m in ('mpi_' + p + f,) for n in ('%s', '%s_', '%s__')] + [
     ('MPI_' + p + f).upper() for p in ('comm_', 'type_', 'win_', '')
-    for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')]
+    for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')] + [
+    'mpi_conversion_fn_null', 'mpi_conversion_fn_null_', 'mpi_conversion_fn_null__', 'MPI_CONVERSION_FN_NULL']
 # the classes of Fortran integers (MPI_<T>_c2f/_f2c), in src/abi/ompi_conv.h's order
 F_CLASSES = ['Comm', 'Datatype', 'Group', 'Op', 'Errhandler', 'Request', 'Message', 'Info', 'Win',
              'File']

@@ -38,7 +38,7 @@ UNSUPPORTED = ("fn:", "copy_fn", "delete_fn", "grequest_fn", "f08status", "fstat
 HAND = {"MPI_Op_create", "MPI_Comm_create_errhandler", "MPI_Win_create_errhandler",
         "MPI_File_create_errhandler", "MPI_Errhandler_create", "MPI_Comm_create_keyval",
         "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Grequest_start",
-        "MPI_Comm_idup"}
+        "MPI_Comm_idup", "MPI_Register_datarep"}
 
 
 def arr_len(f, a):
