@@ -198,3 +198,12 @@ MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_, mpi_fortran_errcodes_ignore
     mpi_fortran_status_ignore_[6], mpi_fortran_statuses_ignore_[6], mpi_fortran_unweighted_[1],
     mpi_fortran_weights_empty_[1];
 char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];
+
+/* MPI_F_STATUS_IGNORE and MPI_F_STATUSES_IGNORE of Open MPI's mpi.h: the
+ * addresses of its mpif.h's blocks (the engine's variables, src/mpi/init.c,
+ * which this library's MPI_Status_f2c and _c2f compare against too) */
+__attribute__((constructor)) static void f_status_ignore_init(void)
+{
+    MPI_F_STATUS_IGNORE = mpi_fortran_status_ignore_;
+    MPI_F_STATUSES_IGNORE = mpi_fortran_statuses_ignore_;
+}

@@ -125,6 +125,11 @@ program ompi_mpifh
   if (cnt /= 2) call fail('group size')
   call check_c(MPI_COMM_WORLD, dup, MPI_INTEGER, vtype, MPI_SUM, res)
   if (res /= 0) call fail('C disagrees with Fortran handles')
+  ! (an error on no communicator goes to MPI_COMM_SELF's handler)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
+  call check_ignore(MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, res)
+  if (res /= 0) call fail('MPI_F_STATUS(ES)_IGNORE')
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL, ierr)
   ! MPI_COMM_IDUP: the communicators come when the requests complete
   call MPI_COMM_IDUP(MPI_COMM_WORLD, dup2, req(1), ierr)
   call MPI_COMM_IDUP(dup, dup3, req(2), ierr)

@@ -45,3 +45,16 @@ void check_c_(const MPI_Fint *world, const MPI_Fint *dup, const MPI_Fint *intege
     /* an integer never handed out is no handle */
     CHECK(MPI_Comm_f2c(123456) == MPI_COMM_NULL && MPI_Comm_f2c(-7) == MPI_COMM_NULL);
 }
+
+/* Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE are what C's
+ * MPI_F_STATUS_IGNORE and MPI_F_STATUSES_IGNORE name */
+void check_ignore_(const MPI_Fint *st, const MPI_Fint *sts, MPI_Fint *res);
+
+void check_ignore_(const MPI_Fint *st, const MPI_Fint *sts, MPI_Fint *res)
+{
+    MPI_Status c;
+    *res = 0;
+    CHECK(st == MPI_F_STATUS_IGNORE);
+    CHECK(sts == MPI_F_STATUSES_IGNORE);
+    CHECK(MPI_Status_f2c(st, &c) != MPI_SUCCESS);
+}
