@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Open MPI's Fortran bindings (libmpi_mpifh.so.40) from tools/api/mpi_api.txt.
+"""Open MPI's Fortran bindings (libmpi_mpifh.so.40, libmpi_usempif08.so.40)
+from tools/api/mpi_api.txt.
 
   ompi_fgen.py --api tools/api/mpi_api.txt --map libmpi_ompi.map --c ompi_fbind.c
                [--c-f08 ompi_f08bind.c] [--list]
@@ -12,9 +13,11 @@ by MPI_<T>_c2f; statuses, sentinels and constants are Open MPI's
 Open MPI's libmpi_mpifh.so.40 exports as aliases (mpi_send, mpi_send_,
 mpi_send__, MPI_SEND, pmpi_send, pmpi_send__, PMPI_SEND); with --c-f08 the
 same bodies under the names of Open MPI's mpi_f08 module (mpi_send_f08_,
-pmpi_send_f08_) and its handles' == and /=. A function is bound
-when libmpi.so.40 exports it (--map) and every argument kind has a
-translation here; --list prints the others with the reason.
+pmpi_send_f08_), its handles' == and /= and MPI_SIZEOF's specifics. A
+function is bound when libmpi.so.40 exports it (--map) and every argument
+kind has a translation here; those that take procedures, MPI_Comm_idup and
+MPI_Register_datarep are written by hand (src/abi/ompi_fcallbacks.c);
+--list prints what is not generated, with the reason.
 """
 import argparse
 import re
