@@ -53,11 +53,15 @@ add_custom_command(
           --c ${RM_OMPI_DIR}/ompi_fbind.c --c-f08 ${RM_OMPI_DIR}/ompi_f08bind.c
   DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
   COMMENT "Generating Open MPI's mpif.h bindings")
+# one target runs the generator, which both libraries wait for
+add_custom_target(ompi_fgen DEPENDS ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c)
+add_dependencies(ompi_fgen ompi_gen)
 add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c
   fortran/f_strings.c)
 # f_strings.c with Open MPI's types and sentinels
 target_compile_definitions(mpi_mpifh_ompi PRIVATE F_STRINGS_HEADER="ompi_fortran.h")
 target_include_directories(mpi_mpifh_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+add_dependencies(mpi_mpifh_ompi ompi_fgen)
 target_link_libraries(mpi_mpifh_ompi PRIVATE mpi_ompi)
 target_link_options(mpi_mpifh_ompi PRIVATE -Wl,-z,defs)
 set_target_properties(mpi_mpifh_ompi PROPERTIES OUTPUT_NAME mpi_mpifh VERSION 40.30.0 SOVERSION 40
@@ -72,6 +76,7 @@ add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08
   abi/ompi_fcallbacks.c abi/ompi_fpredef.c fortran/f_strings.c)
 target_compile_definitions(mpi_usempif08_ompi PRIVATE OMPI_F08 F_STRINGS_HEADER="ompi_fortran.h")
 target_include_directories(mpi_usempif08_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+add_dependencies(mpi_usempif08_ompi ompi_fgen)
 target_link_libraries(mpi_usempif08_ompi PRIVATE mpi_ompi)
 target_link_options(mpi_usempif08_ompi PRIVATE -Wl,-z,defs)
 set_target_properties(mpi_usempif08_ompi PROPERTIES OUTPUT_NAME mpi_usempif08 VERSION 40.30.0 SOVERSION 40
