@@ -22,7 +22,7 @@ if [ -n "$csrc" ]; then
     mpicc.openmpi -O1 -Wall -Werror -c -o "$tmp/c.o" "$csrc" || { echo "FAIL: C part does not build"; exit 1; }
     objs=("$tmp/c.o")
 fi
-mpif90.openmpi -O1 -fallow-argument-mismatch -w -I"$(dirname "$src")" \
+mpif90.openmpi -O1 -fallow-argument-mismatch -w -I"$(dirname "$src")" -J "$tmp" \
     -o "$exe" "$src" "${objs[@]}" || { echo "FAIL: does not build"; exit 1; }
 readelf -d "$exe" | grep -Eq 'NEEDED.*\[libmpi_(mpifh|usempif08)\.so\.40\]' || { echo "FAIL: not linked with Open MPI's Fortran libraries"; exit 1; }
 cd "$tmp" || exit 1
