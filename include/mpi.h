@@ -168,6 +168,13 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX8           ((MPI_Datatype)0x4c000828)
 #define MPI_COMPLEX16          ((MPI_Datatype)0x4c00102a)
 #define MPI_COMPLEX32          ((MPI_Datatype)0x4c00202c)
+/* LOGICAL*n (MPI-5.0's optional datatypes): railmpi's own values (MPICH has
+ * none), n-byte Fortran LOGICALs (docs/abi.md) */
+#define MPI_LOGICAL1           ((MPI_Datatype)0x4c000147)
+#define MPI_LOGICAL2           ((MPI_Datatype)0x4c000248)
+#define MPI_LOGICAL4           ((MPI_Datatype)0x4c000449)
+#define MPI_LOGICAL8           ((MPI_Datatype)0x4c00084a)
+#define MPI_LOGICAL16          ((MPI_Datatype)0x4c00104b)
 
 /* Type classes for MPI_Type_match_size */
 #define MPI_TYPECLASS_REAL     1
@@ -536,6 +543,7 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count,
 #define MPI_ERR_VALUE_TOO_LARGE        77
 #define MPI_T_ERR_NOT_SUPPORTED        78
 #define MPI_ERR_ERRHANDLER             79
+#define MPI_ERR_ABI                    80
 #define MPI_ERR_LASTCODE               0x3fffffff
 
 /* ------------------------------------------------------------------------
@@ -1592,6 +1600,11 @@ int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
 int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 int MPI_Abi_get_info(MPI_Info *info);
+int MPI_Abi_get_fortran_info(MPI_Info *info);
+int MPI_Abi_set_fortran_info(MPI_Info info);
+int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false,
+                                 int *is_set);
+int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
@@ -2993,6 +3006,11 @@ int PMPI_Get_version(int *version, int *subversion);
 int PMPI_Get_library_version(char *version, int *resultlen);
 int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
 int PMPI_Abi_get_info(MPI_Info *info);
+int PMPI_Abi_get_fortran_info(MPI_Info *info);
+int PMPI_Abi_set_fortran_info(MPI_Info info);
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false,
+                                  int *is_set);
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 int PMPI_Get_processor_name(char *name, int *resultlen);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int PMPI_Free_mem(void *base);

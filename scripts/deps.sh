@@ -3,7 +3,7 @@
 # Idempotent: does nothing when they are all present.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libhwloc-dev libfabric-dev libfabric-bin mpich libmpich-dev openmpi-bin libopenmpi-dev
-      netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 slurm-wlm munge
+      netpipe-mpich2 iproute2 iptables ethtool gnuplot-nox procps python3 python3-mpi4py python3-numpy slurm-wlm munge
       libpmix-dev gfortran libhdf5-mpich-dev hdf5-tools
       debhelper dpkg-dev man-db groff-base lmod tcl meson ninja-build autoconf automake libtool scalapack-mpi-test valgrind)
 # lmod and environment-modules exclude each other: where Environment Modules

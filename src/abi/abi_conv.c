@@ -28,42 +28,6 @@ int *abi_handles_in(int *stack, int n, void *const *src)
     return m;
 }
 
-/* how many datatypes an alltoallw's type arrays hold: one per rank of the
- * (remote) group */
-int abi_comm_span(int comm)
-{
-    int inter = 0, n = 0;
-    if (RMI_PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return 0;
-    if ((inter ? RMI_PMPI_Comm_remote_size(comm, &n) : RMI_PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
-        return 0;
-    return n;
-}
-
-/* how many datatypes a neighbourhood alltoallw's type arrays hold: the
- * topology's destinations (out) or sources */
-int abi_neighbor_count(int comm, int out)
-{
-    int topo = MPI_UNDEFINED, in_n = 0, out_n = 0, weighted, rank;
-    if (RMI_PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
-        return 0;
-    if (topo == MPI_CART) {
-        if (RMI_PMPI_Cartdim_get(comm, &in_n) != MPI_SUCCESS)
-            return 0;
-        return 2 * in_n;
-    }
-    if (topo == MPI_GRAPH) {
-        if (RMI_PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
-            RMI_PMPI_Graph_neighbors_count(comm, rank, &in_n) != MPI_SUCCESS)
-            return 0;
-        return in_n;
-    }
-    if (topo == MPI_DIST_GRAPH &&
-        RMI_PMPI_Dist_graph_neighbors_count(comm, &in_n, &out_n, &weighted) == MPI_SUCCESS)
-        return out ? out_n : in_n;
-    return 0;
-}
-
 /* files are pointers: their ints are MPI_FILE_NULL's value or the engine's
  * file index above the predefined handles' range */
 int abi_file_toint(abi_File f)

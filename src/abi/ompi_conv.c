@@ -77,40 +77,6 @@ void abi_statuses_conv(abi_Status *a, MPI_Status *m, int n, MPI_Status *stack)
         free(m);
 }
 
-/* the datatype arrays of an alltoallw: one per rank of the (remote) group */
-int abi_comm_span(int comm)
-{
-    int inter = 0, n = 0;
-    if (RMI_PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return 0;
-    if ((inter ? RMI_PMPI_Comm_remote_size(comm, &n) : RMI_PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
-        return 0;
-    return n;
-}
-
-/* ... of a neighbourhood alltoallw: the destinations (out) or sources */
-int abi_neighbor_count(int comm, int out)
-{
-    int topo = MPI_UNDEFINED, in_n = 0, out_n = 0, weighted, rank;
-    if (RMI_PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
-        return 0;
-    switch (topo) {
-    case MPI_CART:
-        return RMI_PMPI_Cartdim_get(comm, &in_n) == MPI_SUCCESS ? 2 * in_n : 0;
-    case MPI_GRAPH:
-        if (RMI_PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS ||
-            RMI_PMPI_Graph_neighbors_count(comm, rank, &in_n) != MPI_SUCCESS)
-            return 0;
-        return in_n;
-    case MPI_DIST_GRAPH:
-        if (RMI_PMPI_Dist_graph_neighbors_count(comm, &in_n, &out_n, &weighted) != MPI_SUCCESS)
-            return 0;
-        return out ? out_n : in_n;
-    default:
-        return 0;
-    }
-}
-
 /* the integers of a subarray's or darray's contents hold the order and the
  * distributions: Open MPI's values */
 void abi_contents_out(int datatype, int *ints, int max_integers)

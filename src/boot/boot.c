@@ -217,6 +217,11 @@ rm_status_t boot_report_lost(int rank)
     return boot_ops && boot_ops->lost ? boot_ops->lost(rank) : RM_ERR_UNSUPPORTED;
 }
 
+rm_status_t boot_watch_deaths(void (*fn)(int rank))
+{
+    return boot_ops && boot_ops->watch_deaths ? boot_ops->watch_deaths(fn) : RM_ERR_UNSUPPORTED;
+}
+
 rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char *why, size_t cap)
 {
     if (boot_ops && boot_ops->spawn_cmds)

@@ -55,6 +55,11 @@ rm_status_t boot_spawn(int count, const boot_cmd_t *cmds, const char *port, char
  * on the failure board. RM_ERR_UNSUPPORTED (or another error) when the
  * launcher cannot (then the caller fails the peer's operations itself). */
 rm_status_t boot_report_lost(int rank);
+/* Process fault tolerance: `fn` is called with the world rank of each
+ * process of this job the launcher reports ended (PMIx events); NULL stops
+ * it. It runs on the launcher library's thread, so it may only note the
+ * rank. RM_ERR_UNSUPPORTED when this launcher reports none. */
+rm_status_t boot_watch_deaths(void (*fn)(int rank));
 /* A spawned job: the parent's port (RM_ERR_NOT_FOUND for any other job). */
 rm_status_t boot_parent_port(char *port, int cap);
 

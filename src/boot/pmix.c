@@ -58,10 +58,14 @@ static struct {
     void (*value_destruct)(pmix_value_t *);
     /* optional: a library without it cannot spawn */
     pmix_status_t (*spawn)(const pmix_info_t[], size_t, const pmix_app_t[], size_t, pmix_nspace_t);
+    /* optional: without it no process's end is reported */
+    pmix_status_t (*register_event)(pmix_status_t[], size_t, pmix_info_t[], size_t, pmix_notification_fn_t,
+                                    pmix_hdlr_reg_cbfunc_t, void *);
 } pmix_lib;
 
 static pmix_proc_t pmix_me; /* this rank: namespace and rank */
 static int pmix_up;         /* PMIx_Init succeeded, PMIx_Finalize not yet called */
+static void (*_Atomic pmix_death_fn)(int rank); /* boot_watch_deaths */
 
 static int pmix_load(void)
 {
@@ -84,6 +88,7 @@ static int pmix_load(void)
     *(void **)&pmix_lib.error_string = dlsym(h, "PMIx_Error_string");
     *(void **)&pmix_lib.value_destruct = dlsym(h, "PMIx_Value_destruct");
     *(void **)&pmix_lib.spawn = dlsym(h, "PMIx_Spawn");
+    *(void **)&pmix_lib.register_event = dlsym(h, "PMIx_Register_event_handler");
     pmix_lib.ok = pmix_lib.init && pmix_lib.finalize && pmix_lib.abort && pmix_lib.put && pmix_lib.commit &&
                   pmix_lib.fence && pmix_lib.get && pmix_lib.error_string && pmix_lib.value_destruct;
     /* never dlclose: the library's progress thread may outlive finalize */
@@ -267,6 +272,7 @@ static rm_status_t pmix_finalize(void)
     if (!pmix_up)
         return RM_OK;
     pmix_up = 0;
+    pmix_death_fn = NULL;
     pmix_status_t rc = pmix_lib.finalize(NULL, 0);
     if (rc != PMIX_SUCCESS) {
         rm_log_error(PMIX ": PMIx_Finalize failed: %s", pmix_lib.error_string(rc));
@@ -414,6 +420,90 @@ static rm_status_t pmix_parent_port(char *port, size_t cap)
     return RM_OK;
 }
 
+/* ---- the job's processes that end (process fault tolerance) ------------
+ * A PMIx server may notify its clients when a process of theirs ends: the
+ * standard names it PMIX_EVENT_PROC_TERMINATED (PMIX_PROC_TERMINATED in
+ * PMIx 3), PMIX_ERR_PROC_ABORTED and kin for an abnormal end, and
+ * PMIX_EVENT_NODE_DOWN for a host; the process is the event's affected
+ * proc(s), else its source. Whether a server sends them at all is its own
+ * business (docs/ulfm.md, "Launchers", says what each one here does). The
+ * handler runs on libpmix's progress thread. */
+static int pmix_watching;
+
+static const pmix_status_t pmix_death_codes[] = {
+    PMIX_EVENT_PROC_TERMINATED, PMIX_PROC_TERMINATED, PMIX_ERR_PROC_ABORTED, PMIX_ERR_PROC_ABORTING,
+    PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_ERR_PROC_KILLED_BY_CMD, PMIX_ERR_EXIT_NONZERO_TERM,
+    PMIX_ERR_PROC_SENSOR_BOUND_EXCEEDED, PMIX_EVENT_NODE_DOWN,
+};
+
+static int pmix_death_of(const pmix_proc_t *p, void (*fn)(int))
+{
+    if (!p || strncmp(p->nspace, pmix_me.nspace, PMIX_MAX_NSLEN) || !PMIX_RANK_IS_VALID(p->rank) ||
+        p->rank == pmix_me.rank)
+        return 0;
+    fn((int)p->rank);
+    return 1;
+}
+
+static void pmix_on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                          size_t ninfo, pmix_info_t *results, size_t nresults,
+                          pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id, (void)results, (void)nresults;
+    void (*fn)(int) = pmix_death_fn;
+    int named = 0, death = 0;
+    rm_log_debug(PMIX ": event %d (%s) from %s:%u", (int)status, pmix_lib.error_string(status),
+                 source ? source->nspace : "?", source ? source->rank : 0);
+    for (size_t i = 0; i < sizeof pmix_death_codes / sizeof *pmix_death_codes; i++)
+        death |= status == pmix_death_codes[i];
+    if (!death) /* the default handler's other events */
+        fn = NULL;
+    for (size_t i = 0; fn && i < ninfo; i++) {
+        if (!strncmp(info[i].key, PMIX_EVENT_AFFECTED_PROC, PMIX_MAX_KEYLEN) && info[i].value.type == PMIX_PROC) {
+            named = 1;
+            pmix_death_of(info[i].value.data.proc, fn);
+        } else if (!strncmp(info[i].key, PMIX_EVENT_AFFECTED_PROCS, PMIX_MAX_KEYLEN) &&
+                   info[i].value.type == PMIX_DATA_ARRAY && info[i].value.data.darray &&
+                   info[i].value.data.darray->type == PMIX_PROC) {
+            named = 1;
+            const pmix_proc_t *ps = info[i].value.data.darray->array;
+            for (size_t k = 0; ps && k < info[i].value.data.darray->size; k++)
+                pmix_death_of(&ps[k], fn);
+        }
+    }
+    if (fn && !named && status != PMIX_EVENT_NODE_DOWN)
+        pmix_death_of(source, fn);
+    if (cbfunc) /* let the other handlers (the library's own) have it too */
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static rm_status_t pmix_watch_deaths(void (*fn)(int rank))
+{
+    pmix_death_fn = fn;
+    if (!fn || pmix_watching)
+        return RM_OK;
+    if (!pmix_up || !pmix_lib.register_event)
+        return RM_ERR_UNSUPPORTED;
+    pmix_status_t codes[sizeof pmix_death_codes / sizeof *pmix_death_codes];
+    memcpy(codes, pmix_death_codes, sizeof codes);
+    /* without a callback the call blocks and returns the handler's id */
+    pmix_status_t rc = pmix_lib.register_event(codes, sizeof codes / sizeof *codes, NULL, 0, pmix_on_event, NULL, NULL);
+    if (rc < 0) {
+        /* Slurm's pmix plugin refuses these codes (SERVER FAILED REQUEST) but
+         * takes a default handler, which sees every event: the handler
+         * keeps only these */
+        rm_log_debug(PMIX ": the server takes no handler for process ends (%s); a default handler instead",
+                     pmix_lib.error_string(rc));
+        rc = pmix_lib.register_event(NULL, 0, NULL, 0, pmix_on_event, NULL, NULL);
+    }
+    if (rc < 0) {
+        rm_log_debug(PMIX ": the server takes no event handler: %s", pmix_lib.error_string(rc));
+        return RM_ERR_UNSUPPORTED;
+    }
+    pmix_watching = 1;
+    return RM_OK;
+}
+
 const boot_ops_t boot_pmix_ops = {
     .name = PMIX,
     /* PMIx carries any string; keys and values are NUL-ended strings */
@@ -428,4 +518,5 @@ const boot_ops_t boot_pmix_ops = {
     .finalize = pmix_finalize,
     .spawn_cmds = pmix_spawn_cmds,
     .parent_port = pmix_parent_port,
+    .watch_deaths = pmix_watch_deaths,
 };

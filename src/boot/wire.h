@@ -44,6 +44,8 @@ typedef struct boot_ops {
      * unreachable past the partition timeout (process fault tolerance: it
      * decides which side is dead; railmpi's mpiexec only) */
     rm_status_t (*lost)(int rank);
+    /* optional: report the job's processes that end (boot_watch_deaths) */
+    rm_status_t (*watch_deaths)(void (*fn)(int rank));
 } boot_ops_t;
 
 extern const boot_ops_t boot_pmix_ops, boot_pmi1_ops, boot_pmi2_ops, boot_singleton_ops;

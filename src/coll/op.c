@@ -95,6 +95,7 @@ static int op_type_class(MPI_Datatype t)
     case MPI_COMPLEX: case MPI_DOUBLE_COMPLEX: case MPI_COMPLEX8: case MPI_COMPLEX16: case MPI_COMPLEX32:
         return TC_COMPLEX;
     case MPI_C_BOOL: case MPI_CXX_BOOL: case MPI_LOGICAL:
+    case MPI_LOGICAL1: case MPI_LOGICAL2: case MPI_LOGICAL4: case MPI_LOGICAL8: case MPI_LOGICAL16:
         return TC_BOOL;
     case MPI_BYTE:
         return TC_BYTE;
@@ -223,14 +224,64 @@ static void op_bool(int op, const void *in, void *io, MPI_Count n)
     }
 }
 
-static void op_flogical(int op, const void *in, void *io, MPI_Count n)
+/* Fortran's .TRUE. and .FALSE. by LOGICAL size (1, 2, 4, 8, 16 bytes):
+ * gfortran's 1 and 0 until a Fortran binding layer gives its own
+ * (MPI_Abi_set_fortran_booleans). A LOGICAL is true when it is not the
+ * .FALSE. value; results are written as the layer's literals. */
+static struct {
+    int64_t t, f;
+    bool set;
+} op_logical[5] = {{1, 0, false}, {1, 0, false}, {1, 0, false}, {1, 0, false}, {1, 0, false}};
+
+static int op_logical_slot(int size)
 {
-    switch (op) {
-    case OP_LAND: OP_LOOP(int, a[i] && b[i]); break;
-    case OP_LOR: OP_LOOP(int, a[i] || b[i]); break;
-    case OP_LXOR: OP_LOOP(int, !a[i] != !b[i]); break;
+    switch (size) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    case 16: return 4;
     }
+    return -1;
 }
+
+int op_logical_set(int size, int64_t t, int64_t f)
+{
+    int s = op_logical_slot(size);
+    if (s < 0)
+        return -1;
+    op_logical[s].t = t;
+    op_logical[s].f = f;
+    op_logical[s].set = true;
+    return 0;
+}
+
+int op_logical_get(int size, int64_t *t, int64_t *f)
+{
+    int s = op_logical_slot(size);
+    if (s < 0)
+        return -1;
+    *t = op_logical[s].t;
+    *f = op_logical[s].f;
+    return op_logical[s].set;
+}
+
+#define OP_FLOGICAL(name, T, slot)                                                         \
+    static void name(int op, const void *in, void *io, MPI_Count n)                        \
+    {                                                                                      \
+        const T t = (T)op_logical[slot].t, f = (T)op_logical[slot].f;                      \
+        switch (op) {                                                                      \
+        case OP_LAND: OP_LOOP(T, a[i] != f && b[i] != f ? t : f); break;                   \
+        case OP_LOR: OP_LOOP(T, a[i] != f || b[i] != f ? t : f); break;                    \
+        case OP_LXOR: OP_LOOP(T, (a[i] != f) != (b[i] != f) ? t : f); break;               \
+        }                                                                                  \
+    }
+/* MPI_LOGICAL is a 4-byte LOGICAL, as MPI_LOGICAL4 */
+OP_FLOGICAL(op_flogical, int32_t, 2)
+OP_FLOGICAL(op_flogical1, int8_t, 0)
+OP_FLOGICAL(op_flogical2, int16_t, 1)
+OP_FLOGICAL(op_flogical8, int64_t, 3)
+OP_FLOGICAL(op_flogical16, __int128, 4)
 
 /* indexed by op_kernel_id */
 static const op_kernel_t op_kernels[] = {
@@ -238,7 +289,7 @@ static const op_kernel_t op_kernels[] = {
     op_int_int, op_int_unsigned, op_int_long, op_int_ulong, op_int_llong, op_int_ullong,
     op_float_float, op_float_double, op_float_ldouble, op_complex_f, op_complex_d, op_complex_ld,
     op_bool, op_flogical, op_pair_ii, op_pair_fi, op_pair_di, op_pair_li, op_pair_si, op_pair_ldi,
-    op_pair_ff, op_pair_dd,
+    op_pair_ff, op_pair_dd, op_flogical1, op_flogical2, op_flogical8, op_flogical16,
 };
 
 static int op_kernel_id(MPI_Datatype t)
@@ -267,7 +318,11 @@ static int op_kernel_id(MPI_Datatype t)
     case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX: case MPI_COMPLEX32:
         return 18;
     case MPI_C_BOOL: case MPI_CXX_BOOL: return 19;
-    case MPI_LOGICAL: return 20;
+    case MPI_LOGICAL: case MPI_LOGICAL4: return 20;
+    case MPI_LOGICAL1: return 29;
+    case MPI_LOGICAL2: return 30;
+    case MPI_LOGICAL8: return 31;
+    case MPI_LOGICAL16: return 32;
     case MPI_2INT: case MPI_2INTEGER: return 21;
     case MPI_FLOAT_INT: return 22;
     case MPI_DOUBLE_INT: return 23;

@@ -4,6 +4,7 @@
 #define RM_COLL_OP_H
 
 #include "mpi.h"
+#include <stdint.h>
 #include "dtype/dtype.h"
 
 typedef struct op {
@@ -31,5 +32,10 @@ int op_check(const op_t *op, const dtype_t *dt);
 /* inout[i] = in[i] op inout[i] for count items of dt (dt may be derived when
  * its elements are all one predefined type, e.g. contiguous/vector of it). */
 int op_apply(const op_t *op, const void *in, void *inout, MPI_Count count, const dtype_t *dt);
+/* The .TRUE./.FALSE. values of Fortran LOGICALs of size bytes (1, 2, 4, 8,
+ * 16) that LAND/LOR/LXOR on MPI_LOGICAL read and write. set: -1 for another
+ * size; get: -1 for another size, else whether they were set. */
+int op_logical_set(int size, int64_t t, int64_t f);
+int op_logical_get(int size, int64_t *t, int64_t *f);
 
 #endif

@@ -128,6 +128,11 @@ rm_status_t dtype_init(void)
     DT(MPI_COMPLEX8, float _Complex);
     DT(MPI_COMPLEX16, double _Complex);
     DT(MPI_COMPLEX32, long double _Complex);
+    DT(MPI_LOGICAL1, int8_t);
+    DT(MPI_LOGICAL2, int16_t);
+    DT(MPI_LOGICAL4, int32_t);
+    DT(MPI_LOGICAL8, int64_t);
+    DT(MPI_LOGICAL16, __int128);
     /* two-element types used by MINLOC/MAXLOC */
     dtype_set_basic(MPI_2INT, "MPI_2INT", 2 * sizeof(int), _Alignof(int), 2);
     dtype_set_basic(MPI_2INTEGER, "MPI_2INTEGER", 2 * sizeof(int), _Alignof(int), 2);

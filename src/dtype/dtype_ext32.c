@@ -50,8 +50,14 @@ static bool dtype_x32_desc(MPI_Datatype h, dtype_x32_t *d)
         return X32(X32_INT, sizeof(int), 4, 1);
     case MPI_UNSIGNED: case MPI_UINT32_T:
         return X32(X32_UINT, sizeof(unsigned), 4, 1);
-    case MPI_LOGICAL:
+    case MPI_LOGICAL: case MPI_LOGICAL4:
         return X32(X32_LOGICAL, sizeof(int), 4, 1);
+    case MPI_LOGICAL1:
+        return X32(X32_LOGICAL, 1, 1, 1);
+    case MPI_LOGICAL2:
+        return X32(X32_LOGICAL, 2, 2, 1);
+    case MPI_LOGICAL8:
+        return X32(X32_LOGICAL, 8, 8, 1);
     case MPI_LONG:
         return X32(X32_INT, sizeof(long), 4, 1);
     case MPI_UNSIGNED_LONG:

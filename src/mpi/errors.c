@@ -76,6 +76,7 @@ static const char *const mpi_err_names[] = {
     [MPI_ERR_PROC_ABORTED] = "MPI_ERR_PROC_ABORTED: a process aborted",
     [MPI_ERR_VALUE_TOO_LARGE] = "MPI_ERR_VALUE_TOO_LARGE: value too large",
     [MPI_ERR_ERRHANDLER] = "MPI_ERR_ERRHANDLER: invalid error handler",
+    [MPI_ERR_ABI] = "MPI_ERR_ABI: contradicts the ABI information the library has",
     [MPIX_ERR_PROC_FAILED] = "MPIX_ERR_PROC_FAILED: a process involved has failed",
     [MPIX_ERR_PROC_FAILED_PENDING] = "MPIX_ERR_PROC_FAILED_PENDING: a potential sender has failed",
     [MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: the communicator was revoked",

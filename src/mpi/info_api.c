@@ -440,3 +440,15 @@ void mpi_info_finalize(void)
     info_env.handle = MPI_INFO_ENV;
     info_env.readonly = 1;
 }
+
+int mpi_info_value(MPI_Info info, const char *key, const char **val)
+{
+    *val = NULL;
+    info_t *in = info == MPI_INFO_NULL ? NULL : info_get(info);
+    if (!in)
+        return MPI_ERR_INFO;
+    for (int i = 0; i < in->n; i++)
+        if (!strcmp(in->kv[i].key, key))
+            *val = in->kv[i].val;
+    return MPI_SUCCESS;
+}

@@ -148,6 +148,7 @@ void mpi_engine_stop(void)
                                                              : coll_barrier(comm_world);
     if (st < 0)
         rm_log_error("MPI_Finalize: final barrier failed: %s", rm_status_str(st));
+    proto_ft_detect_stop(); /* peers that leave from here on are not dead */
     attr_finalize(); /* objects never freed lose their attributes without callbacks */
     rma_finalize();
     comm_ports_close_all(); /* ports left open */

@@ -63,6 +63,9 @@ int mpi_comm_replace_hints(MPI_Comm comm, MPI_Info info);
 /* The hints an info gives, for a communicator made later (MPI_Comm_idup_with_info):
  * MPI_ERR_INFO for an invalid handle; MPI_INFO_NULL gives none. */
 int mpi_info_hints(MPI_Info info, comm_hint_t **hints);
+/* The value of key in info (NULL when it has none; the info's own string):
+ * MPI_ERR_INFO for MPI_INFO_NULL or an invalid handle, without raising. */
+int mpi_info_value(MPI_Info info, const char *key, const char **val);
 
 /* Error classes and codes the application added (src/mpi/errcode_api.c):
  * mpi_err_user_class gives 1 and the class for one of them, the string is

@@ -260,6 +260,14 @@ typedef struct net_ops {
     /* Optional: frames the path sent by writing them into the peer's
      * memory (the ofi transport's RDMA fast path), for the statistics. */
     uint64_t (*fast_frames)(net_path_t *p);
+    /* Optional (process fault tolerance without a launcher that reports
+     * deaths): 1 when the peer's process is known to be gone, 0 when not
+     * (alive, or not known yet). shm: the process has exited (its pid, on
+     * this host). tcp: the peer's listening socket refuses a connection,
+     * i.e. its host answers and nothing listens there any more; the
+     * attempt is asynchronous and a later call gives its answer, so a
+     * network that drops or delays packets only ever yields 0. */
+    int (*peer_gone)(net_path_t *p);
 } net_ops_t;
 
 /* The explicit list of transports compiled in. */

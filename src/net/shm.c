@@ -18,6 +18,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -77,6 +80,7 @@ struct net_path {
     void *owner;
     int peer;      /* world rank */
     int peer_pid;
+    int pidfd;     /* shm_peer_gone: the peer's process (pidfd_open); -1: ask kill(); -2: never ask */
     /* sending: my ring in the peer's inbox */
     shm_ring_ctl_t *tx_ctl;
     unsigned char *tx_cells;
@@ -103,6 +107,8 @@ struct net_iface {
     net_path_t **active; /* connected peers, polled by progress */
     int nactive;
 };
+
+static void shm_peer_watch(net_path_t *p);
 
 static inline size_t shm_frame_bytes(size_t len)
 {
@@ -257,6 +263,8 @@ static void shm_path_close(net_path_t *p)
         return;
     if (p->peer_map)
         munmap(p->peer_map, p->peer_map_len);
+    if (p->pidfd >= 0)
+        close(p->pidfd);
     net_iface_t *ifc = p->ifc;
     for (int i = 0; i < ifc->nactive; i++) {
         if (ifc->active[i] == p) {
@@ -328,6 +336,7 @@ static rm_status_t shm_connect(net_iface_t *ifc, int peer, const char *peer_addr
     p->owner = owner;
     p->peer = peer;
     p->peer_pid = h->pid;
+    shm_peer_watch(p);
     p->ifc = ifc;
     p->peer_map = map;
     p->peer_map_len = ifc->seg_len;
@@ -457,6 +466,40 @@ static size_t shm_max_payload(net_iface_t *ifc)
     return ifc->frame_max;
 }
 
+/* The peer's process has ended. Its pidfd, taken when the path was made
+ * (the peer had just created its segment), says so once it has exited,
+ * even before its parent reaps it, and never confuses it with a later
+ * process that got the same pid; without pidfd_open (Linux before 5.3)
+ * kill(pid, 0) answers, which sees the process only once it was reaped. A
+ * pid that named no process at the start (the peer in another pid
+ * namespace) is never asked (pidfd -2). */
+static void shm_peer_watch(net_path_t *p)
+{
+    p->pidfd = -2;
+    if (!RM_CFG(proc_ft) || p->peer_pid <= 0)
+        return;
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, p->peer_pid, 0);
+    if (fd >= 0) {
+        p->pidfd = fd;
+        return;
+    }
+    if (errno != ENOSYS)
+        return;
+#endif
+    if (kill(p->peer_pid, 0) == 0 || errno == EPERM)
+        p->pidfd = -1;
+}
+
+static int shm_peer_gone(net_path_t *p)
+{
+    if (p->pidfd >= 0) {
+        struct pollfd pf = {.fd = p->pidfd, .events = POLLIN};
+        return poll(&pf, 1, 0) > 0;
+    }
+    return p->pidfd == -1 && kill(p->peer_pid, 0) < 0 && errno == ESRCH;
+}
+
 const net_ops_t net_shm_ops = {
     .name = "shm",
     .caps = NET_CAP_RELIABLE | NET_CAP_LOCAL,
@@ -471,4 +514,5 @@ const net_ops_t net_shm_ops = {
     .read_remote = shm_read_remote,
     .max_payload = shm_max_payload,
     .ready = shm_ready,
+    .peer_gone = shm_peer_gone,
 };

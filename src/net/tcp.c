@@ -19,6 +19,7 @@
  * A connection error fails the path and is reported upward with its rail;
  * the rail layer decides what happens next. */
 #include "net/net.h"
+#include "net/tcp_gone.h"
 #include "net/tcp_info.h"
 #include "util/clock.h"
 #include "util/config.h"
@@ -126,6 +127,7 @@ struct net_path {
     uint64_t sent_at; /* rm_ticks */
     int held;
     struct net_path *held_next;
+    tcp_gone_t gone;        /* peer_gone: whether the peer's listener refuses */
 };
 
 struct net_iface {
@@ -317,6 +319,7 @@ static rm_status_t tcp_connect(net_iface_t *ifc, int peer, const char *peer_addr
     p->ifc = ifc;
     p->addr = sa;
     p->frank = -1;
+    p->gone = (tcp_gone_t)TCP_GONE_INIT;
     ifc->peers[peer] = p;
     *out = p;
     return RM_OK;
@@ -1131,6 +1134,7 @@ static void tcp_path_close(net_path_t *p)
     }
     if (p->ifc->peers[p->peer] == p)
         p->ifc->peers[p->peer] = NULL;
+    tcp_gone_close(&p->gone);
     free(p->txq);
     free(p);
 }
@@ -1212,6 +1216,11 @@ static rm_status_t tcp_reconnect(net_path_t *p)
     return tcp_start_connect(p, 1);
 }
 
+static int tcp_peer_gone(net_path_t *p)
+{
+    return tcp_gone_check(&p->gone, p->ifc->ip, &p->addr, (uint64_t)RM_CFG(path_timeout_ms) * RM_MS);
+}
+
 static const char *tcp_rail_name(net_iface_t *ifc)
 {
     return ifc->desc;
@@ -1244,4 +1253,5 @@ const net_ops_t net_tcp_ops = {
     .measure = tcp_measure,
     .net_acks = tcp_net_acks,
     .connect_foreign = tcp_connect_foreign,
+    .peer_gone = tcp_peer_gone,
 };

@@ -55,6 +55,7 @@ static int proto_async_wake = -1; /* eventfd: work has appeared, or stop */
 static _Atomic int proto_async_stopping;
 static int proto_async_tried; /* started, or found not wanted: not again */
 _Atomic int proto_async_work;
+int proto_async_wanted;
 static _Atomic int proto_async_net; /* a transport holds frames for its next progress pass */
 
 /* Whether passes are wanted soon: operations wait, or a transport holds frames. */
@@ -257,7 +258,7 @@ rm_status_t proto_async_start(void)
         rm_log_error("RAILMPI_ASYNC_PROGRESS='%s': expected auto, on or off", mode);
         return RM_ERR_INVALID;
     }
-    if ((!rail_net_list && !forced) || off) {
+    if ((!rail_net_list && !forced && !proto_async_wanted) || off) {
         /* no network rails, nothing to migrate: mpiexec sees the pipe
          * closed (auto may still start the thread for pending work) */
         if (proto_ctl_fd >= 0)

@@ -95,6 +95,8 @@ static inline rail_channel_t *proto_chan(int idx)
 }
 
 void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, size_t len);
+/* A PF_DEAD frame arrived (ft_detect.c). */
+void proto_ft_detect_heard(rail_channel_t *ch, const proto_hdr_t *h);
 /* A PF_REVOKE frame arrived (ft.c). */
 void proto_ft_revoke_recv(rail_channel_t *ch, const proto_hdr_t *h);
 /* PF_AGREE_Q and PF_AGREE_R frames arrived (ft.c). */

@@ -133,7 +133,7 @@ void proto_ft_proc_failed(int world)
     }
     ft_is[world] = 1;
     ft_list[proto_ft_nfailed++] = world;
-    rm_log_info("rank %d has failed (reported by the launcher)", world);
+    rm_log_info("rank %d has failed", world);
     /* the rail layer reaps the channel in the next pass and calls
      * proto_peer_failed for what waited on that peer */
     rail_channel_fail(proto_chan(world), RM_ERR_PROC_FAILED);
@@ -392,7 +392,18 @@ static int ft_peer_lost(rail_channel_t *ch)
 rm_status_t proto_ft_init(void)
 {
     int fd = (int)RM_CFG(ft_fd);
-    if (!RM_CFG(proc_ft) || fd < 0 || fcntl(fd, F_GETFD) < 0)
+    if (!RM_CFG(proc_ft))
+        return RM_OK;
+    int board = fd >= 0 && fcntl(fd, F_GETFD) >= 0;
+    if (proto_ft_detect_wanted(board)) { /* a board of our own (ft_detect.c) */
+        if (board)
+            close(fd);
+        const uint32_t *b = proto_ft_detect_init(&ft_board_len);
+        if (b)
+            proto_ft_board = b;
+        return RM_OK;
+    }
+    if (!board)
         return RM_OK;
     size_t len = sizeof(uint32_t) * ((size_t)proto_proc.world_size + 1);
     void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
@@ -417,6 +428,7 @@ void proto_ft_board_poll(void)
 
 void proto_ft_finalize(void)
 {
+    proto_ft_detect_finalize();
     if (proto_ft_board != &ft_no_board)
         munmap((void *)proto_ft_board, ft_board_len);
     proto_ft_board = &ft_no_board;

@@ -307,6 +307,9 @@ void proto_deliver(rail_channel_t *ch, const void *upper, const void *payload, s
     case PF_AGREE_R:
         proto_ft_agree_answer_recv(ch, &h, payload, len);
         return;
+    case PF_DEAD:
+        proto_ft_detect_heard(ch, &h);
+        return;
     case PF_AMDATA:
         proto_am_data_recv(ch, &h, payload, len);
         return;

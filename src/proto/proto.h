@@ -123,6 +123,9 @@ rm_status_t proto_finalize(void);
  * is up; proto_finalize stops it. */
 rm_status_t proto_async_start(void);
 void proto_async_stop(void);
+/* Set before proto_async_start: the thread starts (RAILMPI_ASYNC_PROGRESS=auto)
+ * even without network paths; its ticks are wanted (ft_detect.c). */
+extern int proto_async_wanted;
 /* Set when operator commands wait; progress then calls proto_async_commands.
  * A hint read without proto_ctl_lock (relaxed): the queue itself is read
  * under that lock. */
@@ -320,6 +323,15 @@ void proto_ft_agree_unpark(uint32_t ctx);
 /* MPI_Finalize's barrier when ranks of MPI_COMM_WORLD have died. */
 rm_status_t proto_ft_final_barrier(comm_t *world);
 void proto_ft_finalize(void);
+/* Without the launcher's board (ft_detect.c): a board of this process's
+ * own, which its peers' connections and the launcher's PMIx events fill
+ * (wanted: RAILMPI_PROC_FT_DETECT says so, given whether mpiexec's board is there);
+ * its length in *len, NULL without memory. Stop: no more looking (MPI_Finalize
+ * after its final barrier: peers that leave now are not dead). */
+int proto_ft_detect_wanted(int launcher_board);
+const uint32_t *proto_ft_detect_init(size_t *len);
+void proto_ft_detect_stop(void);
+void proto_ft_detect_finalize(void);
 /* A wait loop's pass found nothing to do: 1 when the caller should yield
  * its core now (after RAILMPI_SPIN_COUNT such passes in a row, or
  * RAILMPI_SPIN_OVERSUBSCRIBED on an oversubscribed host, or passes over

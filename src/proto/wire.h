@@ -29,6 +29,8 @@ enum proto_frame_type {
     PF_AGREE_Q,    /* is agreement `tag` on the communicator of context ctx decided
                       (proto/ft.c)? src = world rank */
     PF_AGREE_R,    /* its decision: the payload (32-bit words); tag, ctx as the question's */
+    PF_DEAD,       /* world rank id is dead, as the sender found it itself (proto/ft_detect.c);
+                      src = the sender's world rank */
 };
 
 enum proto_frame_flags {

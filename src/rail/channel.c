@@ -730,7 +730,7 @@ static void rail_channel_ctl(rail_channel_t *ch, int rail, const net_frame_hdr_t
         p->down_since = 0;
     }
     if (hdr->flags & NET_F_BYE)
-        ch->closing = 1;
+        ch->closing = ch->bye = 1;
 }
 
 /* Delivery reports. A transport without NET_CAP_MEASURED cannot tell how
@@ -1070,6 +1070,8 @@ void rail_channel_error(void *owner, int rail, rm_status_t why)
     rail_path_t *p = rail_path_of(ch, rail);
     if (why == RM_ERR_CLOSED)
         ch->closing = 1; /* as good as a goodbye that may have been lost */
+    if (p && (why == RM_ERR_CLOSED || why == RM_ERR_CONN_RESET))
+        p->peer_closed = 1;
     if (p)
         rail_path_down(ch, p, why, "connection error");
 }
@@ -1082,6 +1084,7 @@ void rail_channel_up(void *owner, int rail)
         return;
     p->state = RAIL_PATH_ARMED;
     p->probed = 0;
+    p->peer_closed = 0;
     p->last_rx = rm_now();
     rail_event(ch, p, "armed (connected again, probing)");
     rail_path_emit_ctl(ch, p, NET_F_PROBE);

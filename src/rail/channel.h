@@ -50,6 +50,8 @@ typedef struct rail_path {
     int migrated;          /* moved off by request (MPIX_Rail_migrate) */
     int probed;            /* ARMED: our probe was answered */
     int gated;             /* DOWN with its host's rail: reconnects when the host's turn comes */
+    int peer_closed;       /* its connection was ended from the peer's side (EOF, reset), not by
+                            * silence; until it is connected again (rail_channel_peer_gone) */
     /* health: progress counters sampled by the health tick */
     uint64_t rx_seen, frames_seen;
     uint64_t last_rx;      /* ns: last time the path showed life */
@@ -160,6 +162,7 @@ typedef struct rail_channel {
     struct rail_channel *net_next; /* the health tick's list of lossy channels */
     /* whole-channel state */
     int closing;           /* the peer said goodbye: its paths ending is no failure */
+    int bye;               /* the goodbye itself came (closing may also come from an EOF) */
     rm_status_t failed;    /* < 0: failed for good; sends are refused */
     int fail_reported;     /* the layer above has been told */
     int lost_reported;     /* past the partition timeout, handed to rail_set_lost's hook */
@@ -286,6 +289,19 @@ static inline uint64_t rail_path_down_ns(const rail_path_t *p, uint64_t now)
 {
     return p->downtime + (p->down_since ? now - p->down_since : 0);
 }
+
+/* Whether the peer's process is gone, as far as its connections and its
+ * transports tell (process fault tolerance without a launcher that reports
+ * deaths; health.c): over shared memory its process has exited; over the
+ * network no path is usable, at least one was ended from the peer's side,
+ * and the peer's listener on such a rail refuses a new connection. A rail
+ * failure, a flapping rail or a partition never gives 1: they end no
+ * connection from the peer's side, or its host does not answer, or
+ * something still listens. 0 as well for a peer that said goodbye.
+ * `waited`: the layer above waits on the peer (a pending receive from it or
+ * send to it); a peer never heard from is then asked too (its listener), as
+ * no connection of ours can end. */
+int rail_channel_peer_gone(rail_channel_t *ch, int waited);
 
 /* The channel's path with NET_CAP_LOCAL, for single-copy reads, or NULL. */
 rail_path_t *rail_channel_local_path(rail_channel_t *ch);

@@ -569,6 +569,13 @@ static void rail_channel_tick(rail_channel_t *ch, uint64_t now, int monitor)
     rail_channel_fail(ch, RM_ERR_UNREACHABLE);
 }
 
+static void (*rail_tick_hook)(void);
+
+void rail_set_tick_hook(void (*fn)(void))
+{
+    rail_tick_hook = fn;
+}
+
 void rail_health_tick(uint64_t now)
 {
     atomic_store_explicit(&rail_health_due, 0, memory_order_relaxed);
@@ -581,6 +588,8 @@ void rail_health_tick(uint64_t now)
                     rail_path_observe(ch, &ch->paths[i], now);
     for (rail_channel_t *ch = rail_net_list; ch; ch = ch->net_next)
         rail_channel_tick(ch, now, monitor);
+    if (rail_tick_hook)
+        rail_tick_hook();
 }
 
 int rail_migrate(int rail, int off)
@@ -608,4 +617,35 @@ int rail_migrate(int rail, int off)
         }
     }
     return n;
+}
+
+int rail_channel_peer_gone(rail_channel_t *ch, int waited)
+{
+    if (ch->failed || ch->bye || !ch->npaths)
+        return 0;
+    int closed = 0, heard = 0;
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if (p->caps & NET_CAP_LOCAL)
+            return p->ops->peer_gone && p->ops->peer_gone(p->np);
+        heard |= p->rx_frames > 0 || p->peer_closed;
+        if (p->state == RAIL_PATH_UP || p->state == RAIL_PATH_SUSPECT || p->state == RAIL_PATH_ARMED ||
+            p->state == RAIL_PATH_CONNECTING)
+            closed = -1; /* something may still connect us */
+        else if (closed >= 0)
+            closed += p->peer_closed;
+    }
+    /* a peer never heard from that we wait on: its listener alone can tell */
+    int unheard = waited && !heard;
+    if (closed <= 0 && !unheard)
+        return 0; /* a path works, or only silence: a network fault until the partition timeout says more */
+    for (int i = 0; i < ch->npaths; i++) {
+        rail_path_t *p = &ch->paths[i];
+        if ((unheard || p->peer_closed) && p->ops->peer_gone && p->ops->peer_gone(p->np)) {
+            rail_event(ch, p, "peer process gone (%s, its listener refuses)",
+                       unheard ? "never heard from" : "its connections ended from its side");
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -25,6 +25,9 @@ void rail_health_setup(int my_rank);
 
 uint64_t rail_health_interval(void);
 void rail_health_tick(uint64_t now);
+/* Called at the end of every health tick (NULL: nothing): a layer above
+ * that looks at its peers as often (proto/ft_detect.c). */
+void rail_set_tick_hook(void (*fn)(void));
 /* Heartbeat interval of an idle rail to a host (RAILMPI_HEALTH_HEARTBEAT_MS,
  * at most half the path timeout). */
 uint64_t rail_probe_interval(void);

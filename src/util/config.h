@@ -120,6 +120,14 @@ typedef enum { RM_CFG_INT, RM_CFG_SIZE, RM_CFG_BOOL, RM_CFG_STR } rm_cfg_type_t;
     X(AGREE_RADIX, agree_radix, RM_CFG_INT, "8",                                                  \
       "Fan-out of the tree MPIX_Comm_agree and MPIX_Comm_shrink run on (2 to 64; the same at "   \
       "every rank): wider is fewer steps deep, each rank sending more messages per step")        \
+    X(PROC_FT_CHECK_MS, proc_ft_check_ms, RM_CFG_INT, "10",                                       \
+      "Process fault tolerance under a launcher that reports no deaths (srun, Hydra, Open MPI's "  \
+      "mpirun): a rank waiting in MPI looks this often whether a peer's process is gone (its "    \
+      "pid on this host; its connections ended and its listener refusing on another host)")      \
+    X(PROC_FT_DETECT, proc_ft_detect, RM_CFG_STR, "auto",                                         \
+      "Process fault tolerance: who finds dead peers. auto: railmpi's mpiexec where it started "  \
+      "the job, else each rank itself (RAILMPI_PROC_FT_CHECK_MS) and the launcher's PMIx events; " \
+      "on: each rank itself, also under railmpi's mpiexec; off: only railmpi's mpiexec")        \
     X(PATH_TIMEOUT_MS, path_timeout_ms, RM_CFG_INT, "300",                                        \
       "A rail path that receives nothing (data or heartbeat) for this long is failed")           \
     X(HEALTH_HEARTBEAT_MS, health_heartbeat_ms, RM_CFG_INT, "150",                              \

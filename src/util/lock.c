@@ -4,6 +4,7 @@
 
 int rm_lock_enabled;
 uint64_t rm_lock_yields;
+void (*rm_lock_idle_hook)(void);
 pthread_mutex_t rm_big_lock;
 
 void rm_lock_setup(int enabled)
@@ -19,6 +20,8 @@ void rm_lock_setup(int enabled)
 void rm_lock_yield(void)
 {
     rm_lock_yields++;
+    if (rm_lock_idle_hook)
+        rm_lock_idle_hook();
     if (rm_lock_enabled) {
         /* a recursive lock may be held more than once: this only works
          * because blocking waits are entered from the outermost call */

@@ -29,5 +29,9 @@ static inline void rm_unlock(void)
  * oversubscribed host, other ranks) run. Counted in rm_lock_yields (MPI_T). */
 void rm_lock_yield(void);
 extern uint64_t rm_lock_yields;
+/* Called (lock held) by every rm_lock_yield, i.e. by a wait that has spun
+ * without completing; NULL: nothing. A layer above sets it to look for
+ * what no progress pass would notice (a peer process that is gone). */
+extern void (*rm_lock_idle_hook)(void);
 
 #endif

@@ -10,4 +10,10 @@ if ! "$py" -c 'import mpi4py' 2>/dev/null; then
     exit 77
 fi
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
-timeout -k 5 60 "$mpiexec" -abi openmpi -n 2 --timeout 50 "$py" "$(dirname "$0")/ompi_mpi4py.py"
+# a sanitizer build of the library: its runtime must come first in the
+# interpreter, whose own leaks are not railmpi's
+lib=$(dirname "$mpiexec")/../lib/openmpi-abi/libmpi.so.40
+san=$(ldd "$lib" 2>/dev/null | awk '/lib(asan|tsan)\.so/ {print $3; exit}')
+san_env=()
+[ -z "$san" ] || san_env=(-genv LD_PRELOAD "$san" -genv ASAN_OPTIONS "detect_leaks=0:abort_on_error=1")
+timeout -k 5 60 "$mpiexec" -abi openmpi -n 2 --timeout 50 "${san_env[@]}" "$py" "$(dirname "$0")/ompi_mpi4py.py"

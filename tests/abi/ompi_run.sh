@@ -27,4 +27,8 @@ readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi\.so\.40\]' || { echo "FAIL: not li
 cd "$tmp" || exit 1
 # Open MPI's own launcher variables must not leak into the ranks
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
-timeout -k 5 60 "$mpiexec" -abi openmpi -n "$n" --timeout 50 "$exe"
+# a sanitizer build of the library: its runtime must come first in a program
+# built without it
+lib=$(dirname "$mpiexec")/../lib/openmpi-abi/libmpi.so.40
+san=$(ldd "$lib" 2>/dev/null | awk '/lib(asan|tsan)\.so/ {print $3; exit}')
+timeout -k 5 60 "$mpiexec" -abi openmpi -n "$n" --timeout 50 ${san:+-genv LD_PRELOAD "$san"} "$exe"

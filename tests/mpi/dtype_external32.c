@@ -83,6 +83,7 @@ int main(int argc, char **argv)
         {MPI_COMPLEX8, 8}, {MPI_COMPLEX16, 16}, {MPI_COMPLEX32, 32}, {MPI_FLOAT_INT, 8},
         {MPI_DOUBLE_INT, 12}, {MPI_LONG_INT, 8}, {MPI_SHORT_INT, 6}, {MPI_LONG_DOUBLE_INT, 20},
         {MPI_2INT, 8}, {MPI_2INTEGER, 8}, {MPI_2REAL, 8}, {MPI_2DOUBLE_PRECISION, 16},
+        {MPI_LOGICAL1, 1}, {MPI_LOGICAL2, 2}, {MPI_LOGICAL4, 4}, {MPI_LOGICAL8, 8},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         MPI_Aint sz = -1;
@@ -97,6 +98,13 @@ int main(int argc, char **argv)
     /* values against byte strings */
     int iv[2] = {0x01020304, -2};
     PACK_IS(iv, 2, MPI_INT, "01020304fffffffe");
+    int64_t l8[2] = {1, 0};
+    PACK_IS(l8, 2, MPI_LOGICAL8, "00000000000000010000000000000000");
+    int16_t l2[2] = {0, 1};
+    PACK_IS(l2, 2, MPI_LOGICAL2, "00000001");
+    int8_t l1[2] = {5, 5};
+    UNPACK_FROM("0300", l1, 2, MPI_LOGICAL1);
+    CHECK(l1[0] == 1 && l1[1] == 0, "LOGICAL1 from external32: %d %d", l1[0], l1[1]);
     short sv = 0x1234;
     PACK_IS(&sv, 1, MPI_SHORT, "1234");
     long lv[2] = {-2, 0x7fffffff};

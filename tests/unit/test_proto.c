@@ -92,6 +92,7 @@ void dtype_addref(dtype_t *dt) { (void)dt; }
 void dtype_release(dtype_t *dt) { (void)dt; }
 /* no launcher to report an unreachable peer to (proto/ft.c) */
 rm_status_t boot_report_lost(int rank) { (void)rank; return RM_ERR_UNSUPPORTED; }
+rm_status_t boot_watch_deaths(void (*fn)(int rank)) { (void)fn; return RM_ERR_UNSUPPORTED; }
 /* no communicator is ever revoked here (proto/ft.c) */
 comm_t *comm_by_ctx(uint32_t ctx) { (void)ctx; return NULL; }
 

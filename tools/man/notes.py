@@ -109,7 +109,8 @@ NOTES = {
              "RAILMPI_VERBOSE=1 event lines show them."],
     "gpu": ["railmpi moves host memory only."],
     "ulfm": ["Process failures are reported only with RAILMPI_PROC_FT=1 (mpiexec -disable-auto-cleanup); "
-             "otherwise a rank's death ends the job. Set MPI_ERRORS_RETURN or a handler of your own on "
+             "otherwise a rank's death ends the job. Under srun or Open MPI's mpirun the ranks find a "
+             "dead peer themselves (docs/ulfm.md, Launchers). Set MPI_ERRORS_RETURN or a handler of your own on "
              "the communicators you use. A network fault is never a process failure: the rails ride it "
              "out (see MPI_Send(3)). See railmpi's docs/ulfm.md."],
     "convert": ["The call takes no lock and may be made from any thread."],
