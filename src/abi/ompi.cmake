@@ -15,17 +15,19 @@ add_custom_command(
           --table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_constants.txt
           --objects-table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_objects.txt
           --functions ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt
+          --fortran-table ${PROJECT_SOURCE_DIR}/tools/abi/ompi_fortran.txt
           --c ${RM_OMPI_DIR}/ompi_bind.c --tables ${RM_OMPI_DIR}/abi_tables.h
           --objects ${RM_OMPI_DIR}/ompi_objects.c
           --rename ${RM_OMPI_DIR}/abi_rename.h --unrename ${RM_OMPI_DIR}/abi_unrename.h
           --map ${RM_OMPI_DIR}/libmpi_ompi.map
   DEPENDS ${RM_OGEN} ${RM_AGEN} ${PROJECT_SOURCE_DIR}/tools/abi/abi_kinds.py
           ${PROJECT_SOURCE_DIR}/tools/abi/ompi_constants.txt ${PROJECT_SOURCE_DIR}/tools/abi/ompi_objects.txt
-          ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt ${RM_FAPI} ${PROJECT_SOURCE_DIR}/include/mpi.h
+          ${PROJECT_SOURCE_DIR}/tools/abi/ompi_functions.txt ${PROJECT_SOURCE_DIR}/tools/abi/ompi_fortran.txt ${RM_FAPI} ${PROJECT_SOURCE_DIR}/include/mpi.h
   COMMENT "Generating Open MPI's ABI bindings")
 add_custom_target(ompi_gen DEPENDS ${RM_OGEN_OUT})
 
-add_library(mpi_ompi SHARED abi/ompi_conv.c abi/abi_engine.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
+add_library(mpi_ompi SHARED abi/ompi_conv.c abi/abi_engine.c abi/ompi_fhandle.c abi/ompi_fpredef.c
+  abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
   ${RM_OMPI_DIR}/ompi_objects.c)
 add_dependencies(mpi_ompi ompi_gen abi_bind_rmi)
 # the generated abi_tables.h and abi_rename.h are Open MPI's here, not the standard ABI's
@@ -40,6 +42,48 @@ set_target_properties(mpi_ompi PROPERTIES OUTPUT_NAME mpi VERSION 40.30.4 SOVERS
   LINK_DEPENDS "${RM_OMPI_DIR}/libmpi_ompi.map;${RM_ABI_BIND_LIB}")
 # no libmpi.so link: nothing is meant to link against this library
 install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+
+# libmpi_mpifh.so.40: the bindings of Open MPI's mpif.h (its Fortran handles,
+# statuses and sentinels) over the C ABI above, written by
+# tools/fortran/ompi_fgen.py from the same description as railmpi's own
+# Fortran bindings; functions libmpi.so.40 exports only.
+set(RM_OFGEN ${PROJECT_SOURCE_DIR}/tools/fortran/ompi_fgen.py)
+add_custom_command(
+  OUTPUT ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c
+  COMMAND Python3::Interpreter ${RM_OFGEN} --api ${RM_FAPI} --map ${RM_OMPI_DIR}/libmpi_ompi.map
+          --c ${RM_OMPI_DIR}/ompi_fbind.c --c-f08 ${RM_OMPI_DIR}/ompi_f08bind.c
+  DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
+  COMMENT "Generating Open MPI's mpif.h bindings")
+# one target runs the generator, which both libraries wait for
+add_custom_target(ompi_fgen DEPENDS ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c)
+add_dependencies(ompi_fgen ompi_gen)
+add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c
+  fortran/f_strings.c)
+# f_strings.c with Open MPI's types and sentinels
+target_compile_definitions(mpi_mpifh_ompi PRIVATE F_STRINGS_HEADER="ompi_fortran.h")
+target_include_directories(mpi_mpifh_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+add_dependencies(mpi_mpifh_ompi ompi_fgen)
+target_link_libraries(mpi_mpifh_ompi PRIVATE mpi_ompi)
+target_link_options(mpi_mpifh_ompi PRIVATE -Wl,-z,defs)
+set_target_properties(mpi_mpifh_ompi PROPERTIES OUTPUT_NAME mpi_mpifh VERSION 40.30.0 SOVERSION 40
+  C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
+install(TARGETS mpi_mpifh_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+
+# libmpi_usempif08.so.40: the entry points of Open MPI's mpi_f08 module for
+# gfortran (mpi_send_f08_, ...; the same bodies) and its handles' == and /=
+# and the procedures of ompi_fcallbacks.c and ompi_fpredef.c under the module's names
+add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08bind.c
+  abi/ompi_fcallbacks.c abi/ompi_fpredef.c fortran/f_strings.c)
+target_compile_definitions(mpi_usempif08_ompi PRIVATE OMPI_F08 F_STRINGS_HEADER="ompi_fortran.h")
+target_include_directories(mpi_usempif08_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+add_dependencies(mpi_usempif08_ompi ompi_fgen)
+target_link_libraries(mpi_usempif08_ompi PRIVATE mpi_ompi)
+target_link_options(mpi_usempif08_ompi PRIVATE -Wl,-z,defs)
+set_target_properties(mpi_usempif08_ompi PROPERTIES OUTPUT_NAME mpi_usempif08 VERSION 40.30.0 SOVERSION 40
+  C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
+install(TARGETS mpi_usempif08_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 
 # railmpi's libmpi_cxx.so.40 (docs/abi.md, "C++ programs"): Open MPI's C++
 # bindings over libmpi.so.40 above, compiled against the class declarations of

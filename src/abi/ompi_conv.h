@@ -48,10 +48,26 @@ typedef struct {
  * engine does not define either */
 #define ABI_UNKNOWN_BIT 0x40000000
 
-/* the first word of every predefined object */
+/* the first words of every predefined object: the engine's handle, Open
+ * MPI's Fortran integer (-1: none) */
 struct ompi_obj_head {
     int h;
+    int f;
 };
+
+/* Open MPI's Fortran integers (MPI_<T>_c2f, _f2c; src/abi/ompi_fhandle.c):
+ * the predefined objects' come from Open MPI's mpif.h (MPI_COMM_WORLD 0,
+ * MPI_INTEGER 7, ...), each class's created objects are numbered above them */
+enum { OMPI_F_COMM, OMPI_F_DATATYPE, OMPI_F_GROUP, OMPI_F_OP, OMPI_F_ERRHANDLER, OMPI_F_REQUEST,
+       OMPI_F_MESSAGE, OMPI_F_INFO, OMPI_F_WIN, OMPI_F_FILE, OMPI_F_NCLASS };
+struct ompi_f_pre {
+    void *const *obj; /* by Fortran integer; NULL: none */
+    int n;
+    void *null;       /* the class's null object */
+};
+extern const struct ompi_f_pre ompi_f_pre[OMPI_F_NCLASS];
+int ompi_f_out(int cls, const void *h);
+void *ompi_f_in(int cls, int f);
 
 static inline int h_in(const void *p)
 {

@@ -1,7 +1,11 @@
 /* Fortran strings and string arrays as C strings: blank padded, fixed
  * length, no NUL; an argument list ends at its first all-blank entry. No MPI
  * calls here (tests/unit/test_fortran_strings.c links this file alone). */
+#ifdef F_STRINGS_HEADER /* Open MPI's ABI (src/abi/ompi_fortran.h) */
+#include F_STRINGS_HEADER
+#else
 #include "fortran.h"
+#endif
 
 #include <string.h>
 
@@ -69,7 +73,7 @@ static char **f_argv_read(const char *f, size_t len, size_t stride)
 int f_argv_in(const char *f, size_t len, char ***out)
 {
     *out = MPI_ARGV_NULL;
-    if (f == mpiprivc_.argv_null || f == &f08_argv_null || len == 0) return MPI_SUCCESS;
+    if (F_IS_ARGV_NULL(f) || len == 0) return MPI_SUCCESS;
     *out = f_argv_read(f, len, 1);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
@@ -84,7 +88,7 @@ void f_argvs_free(char ***argvs, int count)
 int f_argvs_in(const char *f, int count, size_t len, char ****out)
 {
     *out = MPI_ARGVS_NULL;
-    if (f == mpiprivc_.argvs_null || f == &f08_argvs_null || count <= 0 || len == 0) return MPI_SUCCESS;
+    if (F_IS_ARGVS_NULL(f) || count <= 0 || len == 0) return MPI_SUCCESS;
     char ***argvs = calloc((size_t)count, sizeof *argvs);
     if (!argvs) return MPI_ERR_NO_MEM;
     for (int i = 0; i < count; i++) {

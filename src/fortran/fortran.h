@@ -41,6 +41,10 @@ extern MPI_Fint f08_weights_empty __asm__("__mpi_f08_link_constants_MOD_mpi_weig
 extern char f08_argv_null __asm__("__mpi_f08_link_constants_MOD_mpi_argv_null");
 extern char f08_argvs_null __asm__("__mpi_f08_link_constants_MOD_mpi_argvs_null");
 
+/* MPI_ARGV_NULL and MPI_ARGVS_NULL of mpif.h and both modules (f_strings.c) */
+#define F_IS_ARGV_NULL(f) ((f) == mpiprivc_.argv_null || (f) == &f08_argv_null)
+#define F_IS_ARGVS_NULL(f) ((f) == mpiprivc_.argvs_null || (f) == &f08_argvs_null)
+
 static inline void *F_BUF(void *p)
 {
     if (p == (void *)&mpipriv1_.bottom || p == (void *)&f08_bottom) return MPI_BOTTOM;

@@ -257,6 +257,14 @@ class Gen:
     def c2f_names(self):
         return [f['name'] for f in self.funcs if f['ret'] == 'nofortran' and f['name'] in self.protos]
 
+    def c2f_function(self, name, T):
+        """MPI_<T>_c2f or _f2c: the engine's Fortran integers"""
+        cin = 'f_in' if T == 'File' else 'h_in'
+        cout = 'f_out' if T == 'File' else 'h_out_' + T
+        if name.endswith('_c2f'):
+            return 'MPI_Fint PMPI_%s(abi_%s h)\n{\n    return RMI_P%s(%s(h));\n}' % (name[4:], T, name, cin)
+        return 'abi_%s PMPI_%s(MPI_Fint f)\n{\n    return %s(RMI_P%s(f));\n}' % (T, name[4:], cout, name)
+
     def exported(self):
         names = sorted(list(HAND) + self.c2f_names() + [f['name'] for f in self.covered]
                        + [n for n, _, _ in toint_protos()])
@@ -275,12 +283,7 @@ class Gen:
         for name in self.c2f_names():
             T = name.split('_')[1]
             T = 'Datatype' if T == 'Type' else T
-            cin = 'f_in' if T == 'File' else 'h_in'
-            cout = 'f_out' if T == 'File' else 'h_out_' + T
-            if name.endswith('_c2f'):
-                o.append('MPI_Fint PMPI_%s(abi_%s h)\n{\n    return RMI_P%s(%s(h));\n}' % (name[4:], T, name, cin))
-            else:
-                o.append('abi_%s PMPI_%s(MPI_Fint f)\n{\n    return %s(RMI_P%s(f));\n}' % (T, name[4:], cout, name))
+            o.append(self.c2f_function(name, T))
             o.append('#pragma weak %s = PMPI_%s\n' % (name, name[4:]))
         # handles other than files are below 2^32 (the engine's zero-extended,
         # or the ABI's constants): the int is the handle's value

@@ -36,6 +36,22 @@ NULL_OBJ = {'Comm': 'ompi_mpi_comm_null', 'Datatype': 'ompi_mpi_datatype_null',
 # data Open MPI's header refers to beside the predefined objects: the
 # engine's (src/mpi/init.c)
 EXTRA_DATA = ['MPI_F_STATUS_IGNORE', 'MPI_F_STATUSES_IGNORE']
+# the objects Open MPI's mpif.h and modules name in common blocks for its
+# sentinels (src/abi/ompi_fhandle.c); a program's own copy takes their place
+FORTRAN_SENTINELS = ['mpi_fortran_%s_' % n for n in ('bottom', 'in_place', 'argv_null', 'argvs_null',
+                                                    'errcodes_ignore', 'status_ignore',
+                                                    'statuses_ignore', 'unweighted', 'weights_empty')]
+# the predefined attribute procedures of Open MPI's mpif.h, Fortran procedures
+# under its manglings (src/abi/ompi_fpredef.c)
+FORTRAN_PREDEF = [n % m for p in ('comm_', 'type_', 'win_', '')
+                  for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')
+                  for m in ('mpi_' + p + f,) for n in ('%s', '%s_', '%s__')] + [
+    ('MPI_' + p + f).upper() for p in ('comm_', 'type_', 'win_', '')
+    for f in ('null_copy_fn', 'dup_fn', 'null_delete_fn')] + [
+    'mpi_conversion_fn_null', 'mpi_conversion_fn_null_', 'mpi_conversion_fn_null__', 'MPI_CONVERSION_FN_NULL']
+# the classes of Fortran integers (MPI_<T>_c2f/_f2c), in src/abi/ompi_conv.h's order
+F_CLASSES = ['Comm', 'Datatype', 'Group', 'Op', 'Errhandler', 'Request', 'Message', 'Info', 'Win',
+             'File']
 # strings the engine writes up to its own (MPICH's) limit, which is longer
 # than the buffer Open MPI's limit lets a program give: written into the
 # engine's size first, then cut to Open MPI's (function: limit, length argument)
@@ -63,6 +79,17 @@ PREDEF_FN = ['OMPI_C_MPI_%s%s' % (o, f) for o in ('', 'COMM_', 'TYPE_', 'WIN_')
 CXX_FN = ['ompi_op_set_cxx_callback']
 
 
+def read_fortran(path):
+    """MPI name -> Open MPI's Fortran integer (tools/abi/ompi_fortran.txt)"""
+    out = {}
+    for line in open(path):
+        if line.startswith('#') or not line.strip():
+            continue
+        name, v = line.split()
+        out[name] = int(v)
+    return out
+
+
 def read_objects(path):
     objs = []
     for line in open(path):
@@ -77,8 +104,8 @@ class OmpiGen(Gen):
     conv_header = 'ompi_conv.h'
     toint = []   # MPI_<Type>_toint/_fromint are the standard ABI's only
 
-    def __init__(self, funcs, protos, mvals, mnames, rows, objs, ompi_funcs):
-        self.objs, self.ompi_funcs = objs, ompi_funcs
+    def __init__(self, funcs, protos, mvals, mnames, rows, objs, ompi_funcs, fints):
+        self.objs, self.ompi_funcs, self.fints = objs, ompi_funcs, fints
         super().__init__(funcs, protos, mvals, mnames, rows)
 
     def why_not(self, f):
@@ -104,7 +131,21 @@ class OmpiGen(Gen):
         names = sorted(set([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
                            + [f['name'] for f in self.covered]))
         syms = sorted(set(s for _, _, s, _ in self.objs))
-        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + CXX_FN
+        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + CXX_FN + FORTRAN_SENTINELS + FORTRAN_PREDEF + ['railmpi_ompi_f_pending']
+
+    def c2f_function(self, name, T):
+        """Open MPI's Fortran integers: a table for the predefined objects, an
+        index for the others (src/abi/ompi_fhandle.c)"""
+        cls = 'OMPI_F_' + T.upper()
+        if name.endswith('_c2f'):
+            return 'MPI_Fint PMPI_%s(abi_%s h)\n{\n    return ompi_f_out(%s, h);\n}' % (name[4:], T, cls)
+        return 'abi_%s PMPI_%s(MPI_Fint f)\n{\n    return (abi_%s)ompi_f_in(%s, f);\n}' % (T, name[4:], T, cls)
+
+    def fortran_int(self, name, sym):
+        """an object's Fortran integer, -1 when Open MPI's mpif.h names none"""
+        if name == '-':
+            name = 'MPI_' + sym[len('ompi_mpi_'):].upper()
+        return self.fints.get(name, -1)
 
     def arg(self, fn, aname, kind, p, argmap, decl, pre, call, post):
         base = kind.split('/')[0]
@@ -185,8 +226,8 @@ class OmpiGen(Gen):
     def object_decls(self):
         o = []
         for size in self.sizes():
-            o.append('struct ompi_obj_%d {\n    int h;\n    unsigned char pad[%d];\n} '
-                     '__attribute__((aligned(8)));' % (size, size - 4))
+            o.append('struct ompi_obj_%d {\n    int h;\n    int f;\n    unsigned char pad[%d];\n} '
+                     '__attribute__((aligned(8)));' % (size, size - 8))
         seen = set()
         for cls, name, sym, size in self.objs:
             if sym not in seen:
@@ -206,12 +247,29 @@ class OmpiGen(Gen):
                 order.append((cls, sym, size))
                 names[sym] = []
             names[sym].append(name)
+        fint = {}
         for cls, sym, size in order:
+            f = max(self.fortran_int(n, sym) for n in names[sym])
+            if f >= 0:
+                fint.setdefault(cls, {})[f] = sym
             if cls == 'File':
-                o.append('struct ompi_obj_%d %s;' % (size, sym))
+                o.append('struct ompi_obj_%d %s = {.f = %d};' % (size, sym, f))
                 continue
             have = [n for n in names[sym] if n in self.mnames] or names[sym]
-            o.append('struct ompi_obj_%d %s = {.h = %s};' % (size, sym, self.engine_value(cls, have[0])))
+            o.append('struct ompi_obj_%d %s = {.h = %s, .f = %d};'
+                     % (size, sym, self.engine_value(cls, have[0]), f))
+        # Fortran integer -> object, per class (MPI_<T>_f2c)
+        o.append('')
+        for cls in F_CLASSES:
+            t = fint.get(cls, {})
+            o.append('static void *const f_pre_%s[%d] = {' % (cls, max(t) + 1))
+            o += ['    [%d] = &%s,' % (f, sym) for f, sym in sorted(t.items())]
+            o.append('};')
+        o.append('const struct ompi_f_pre ompi_f_pre[OMPI_F_NCLASS] = {')
+        o += ['    [OMPI_F_%s] = {f_pre_%s, %d, &%s},' % (c.upper(), c, max(fint[c]) + 1,
+                                                      NULL_OBJ.get(c, 'ompi_mpi_file_null'))
+              for c in F_CLASSES]
+        o.append('};')
         return '\n'.join(o) + '\n'
 
     # --------------------------------------------------------------- tables
@@ -333,6 +391,7 @@ def main():
     ap.add_argument('--table', required=True)
     ap.add_argument('--objects-table', required=True)
     ap.add_argument('--functions', required=True)
+    ap.add_argument('--fortran-table', required=True)
     ap.add_argument('--c')
     ap.add_argument('--tables')
     ap.add_argument('--objects')
@@ -347,7 +406,7 @@ def main():
     rows = read_table(o.table)
     objs = read_objects(o.objects_table)
     ompi_funcs = set(l.strip() for l in open(o.functions) if l.strip() and not l.startswith('#'))
-    g = OmpiGen(funcs, protos, mvals, mnames, rows, objs, ompi_funcs)
+    g = OmpiGen(funcs, protos, mvals, mnames, rows, objs, ompi_funcs, read_fortran(o.fortran_table))
     if o.c:
         open(o.c, 'w').write(g.bindings())
     if o.tables:

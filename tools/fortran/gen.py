@@ -188,21 +188,8 @@ def c_body(f):
         elif k == "ranges":
             call.append("(int (*)[3])" + n)
         elif k.startswith("h."):
-            cls, _, mode = k[2:].partition("_")
-            cty = HANDLE_C[cls]
-            if cls == "file":
-                if not mode:
-                    call.append("PMPI_File_f2c(*%s)" % n)
-                elif mode in ("out", "inout"):
-                    pre.append("MPI_File c_%s = %s;" % (a.name, "PMPI_File_f2c(*%s)" % n if mode == "inout" else "MPI_FILE_NULL"))
-                    call.append("&c_" + a.name)
-                    post.append("*%s = PMPI_File_c2f(c_%s);" % (n, a.name))
-                else:
-                    sys.exit("gen.py: file handle arrays are not supported (%s)" % f.name)
-            elif not mode:
-                call.append("(%s)*%s" % (cty, n))
-            else:
-                call.append("(%s *)%s" % (cty, n))
+            # looked up at run time: Open MPI's bindings (ompi_fgen.py) replace it
+            c_handle(f, a, pre, call, post, fails)
         elif k in ("choice_in", "choice_out", "choice_inout"):
             call.append("F_BUF(%s)" % n)
         elif k in ("addr_in", "baseptr_out"):
@@ -295,6 +282,27 @@ def c_body(f):
         else:
             sys.exit("gen.py: kind %s of %s.%s has no C translation" % (k, f.name, a.name))
     return pre, call, post, fails
+
+
+def c_handle(f, a, pre, call, post, fails):
+    """A handle argument: MPICH's Fortran integers are its C handles, but for
+    files (pointers in C)."""
+    n = "f_" + a.name
+    cls, _, mode = a.kind[2:].partition("_")
+    cty = HANDLE_C[cls]
+    if cls == "file":
+        if not mode:
+            call.append("PMPI_File_f2c(*%s)" % n)
+        elif mode in ("out", "inout"):
+            pre.append("MPI_File c_%s = %s;" % (a.name, "PMPI_File_f2c(*%s)" % n if mode == "inout" else "MPI_FILE_NULL"))
+            call.append("&c_" + a.name)
+            post.append("*%s = PMPI_File_c2f(c_%s);" % (n, a.name))
+        else:
+            sys.exit("gen.py: file handle arrays are not supported (%s)" % f.name)
+    elif not mode:
+        call.append("(%s)*%s" % (cty, n))
+    else:
+        call.append("(%s *)%s" % (cty, n))
 
 
 def manglings(name):
