@@ -27,4 +27,8 @@ mpif90.openmpi -O1 -fallow-argument-mismatch -w -I"$(dirname "$src")" -J "$tmp" 
 readelf -d "$exe" | grep -Eq 'NEEDED.*\[libmpi_(mpifh|usempif08)\.so\.40\]' || { echo "FAIL: not linked with Open MPI's Fortran libraries"; exit 1; }
 cd "$tmp" || exit 1
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
-timeout -k 5 60 "$mpiexec" -abi openmpi -n 2 --timeout 50 "$exe"
+# a sanitizer build of the library: its runtime must come first in a program
+# built without it
+lib=$(dirname "$mpiexec")/../lib/openmpi-abi/libmpi.so.40
+san=$(ldd "$lib" 2>/dev/null | awk '/lib(asan|tsan)\.so/ {print $3; exit}')
+timeout -k 5 60 "$mpiexec" -abi openmpi -n 2 --timeout 50 ${san:+-genv LD_PRELOAD "$san"} "$exe"

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace {
 
@@ -95,11 +96,36 @@ void file_eh_intercept(MPI_File *file, int *code, ...)
         fn(f, code);
 }
 
-// the keyval's functions, passed to the C intercepts as the extra state
-// (never freed: MPI_*_free_keyval does not tell the bindings)
+// The keyvals' functions, passed to the C intercepts as the extra state.
+// MPI_*_free_keyval (inline in the header) does not tell the bindings, so the
+// records live until MPI_Finalize, which deletes MPI_COMM_SELF's attributes
+// first (MPI-4.1 11.2.4): one such attribute frees them all.
+struct keyval_record {
+    void *data;
+    void (*destroy)(void *);
+};
+std::mutex keyval_records_mu;
+std::vector<keyval_record> keyval_records;
+
+int keyval_records_free(MPI_Comm, int, void *, void *)
+{
+    std::lock_guard<std::mutex> g(keyval_records_mu);
+    for (auto &r : keyval_records)
+        r.destroy(r.data);
+    keyval_records.clear();
+    return MPI_SUCCESS;
+}
+
 template <class T> T *keyval_data(const T &d)
 {
-    return new T(d);
+    std::lock_guard<std::mutex> g(keyval_records_mu);
+    static int watch = MPI_KEYVAL_INVALID;
+    if (watch == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, keyval_records_free, &watch, nullptr) == MPI_SUCCESS)
+        (void)MPI_Comm_set_attr(MPI_COMM_SELF, watch, nullptr);
+    T *r = new T(d);
+    keyval_records.push_back({r, [](void *p) { delete static_cast<T *>(p); }});
+    return r;
 }
 
 } // namespace
