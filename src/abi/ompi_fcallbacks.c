@@ -4,8 +4,9 @@
  * its Fortran integers, by reference. So C trampolines stand between:
  *  - attribute copy and delete procedures: the keyval's extra_state is a
  *    record holding the Fortran procedures and the program's extra_state
- *    (kept: a keyval lives as long as an attribute of it, which C does not
- *    report; 40 bytes a keyval);
+ *    (kept until MPI_Finalize, which frees them through an attribute of
+ *    MPI_COMM_SELF: a keyval lives as long as an attribute of it, which C
+ *    does not report; 40 bytes a keyval);
  *  - generalized requests: the same, the record freed with the request;
  *  - user reductions and error handlers, which have no extra_state: a fixed
  *    set of trampolines per kind, one per distinct Fortran procedure (the
@@ -41,6 +42,9 @@ int PMPI_Comm_create_keyval(c_copy_fn *, c_delete_fn *, int *, void *);
 int PMPI_Type_create_keyval(c_copy_fn *, c_delete_fn *, int *, void *);
 int PMPI_Win_create_keyval(c_copy_fn *, c_delete_fn *, int *, void *);
 int PMPI_Keyval_create(c_copy_fn *, c_delete_fn *, int *, void *);
+int PMPI_Comm_set_attr(MPI_Comm, int, void *);
+extern struct ompi_communicator_t ompi_mpi_comm_self; /* MPI_COMM_SELF */
+c_copy_fn MPI_COMM_NULL_COPY_FN; /* Open MPI's C copy function that copies nothing */
 int PMPI_Op_create(c_user_fn *, int, MPI_Op *);
 int PMPI_Comm_create_errhandler(c_errh_fn *, MPI_Errhandler *);
 int PMPI_Win_create_errhandler(c_errh_fn *, MPI_Errhandler *);
@@ -62,7 +66,34 @@ struct f_keyval {
     f_delete_t *del;
     int kind;
     MPI_Aint extra; /* the program's extra_state (INTEGER for MPI_KEYVAL_CREATE) */
+    struct f_keyval *next; /* every record, freed at MPI_Finalize */
 };
+static pthread_mutex_t f_keyvals_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct f_keyval *f_keyvals;
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first (MPI-4.1 11.2.4) */
+static int f_keyvals_free(void *comm, int keyval, void *val, void *extra)
+{
+    (void)comm, (void)keyval, (void)val, (void)extra;
+    pthread_mutex_lock(&f_keyvals_mu);
+    while (f_keyvals) {
+        struct f_keyval *k = f_keyvals;
+        f_keyvals = k->next;
+        free(k);
+    }
+    pthread_mutex_unlock(&f_keyvals_mu);
+    return MPI_SUCCESS;
+}
+
+/* under f_keyvals_mu: the first record sets the attribute that frees them */
+static void f_keyvals_watch(void)
+{
+    static int watched;
+    int kv;
+    if (!watched && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, f_keyvals_free, &kv, NULL) == MPI_SUCCESS &&
+        PMPI_Comm_set_attr(&ompi_mpi_comm_self, kv, NULL) == MPI_SUCCESS)
+        watched = 1;
+}
 
 static MPI_Fint obj_c2f(int kind, void *h)
 {
@@ -122,10 +153,16 @@ static void create_keyval(int kind, void (*copy)(void), void (*del)(void), MPI_F
         : kind == K_WIN ? PMPI_Win_create_keyval : PMPI_Keyval_create;
     int kv = 0;
     int rc = create(copy_tramp, delete_tramp, &kv, k);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         *keyval = kv;
-    else
+        pthread_mutex_lock(&f_keyvals_mu);
+        f_keyvals_watch();
+        k->next = f_keyvals;
+        f_keyvals = k;
+        pthread_mutex_unlock(&f_keyvals_mu);
+    } else {
         free(k);
+    }
     if (ierr) /* optional in mpi_f08 */
         *ierr = rc;
 }
