@@ -16,8 +16,8 @@
 #   PDSEPRSUBTST, which reports "IL, IU, VL or VU altered" when they do not
 #   compare equal to themselves, i.e. when the stack left a NaN there (under
 #   railmpi, the MPI_IN_PLACE sentinel (void *)-1 of an earlier call; under
-#   Debian's MPICH run in valgrind, too). xssyevr runs, and each of its
-#   failures must be that message alone.
+#   Debian's MPICH run in valgrind, too). xssyevr runs; its failed rows must
+#   have residuals under the threshold and that message must be all it says.
 # - SEP.dat's TEST 7 (N=27, matrix type 10, a 3x1 grid): its |Q'Q - I|
 #   test depends on the order in which reductions add: MPICH gives 0.65
 #   with its own order and 9.7 to 110 (threshold 50) with the order railmpi
@@ -76,9 +76,19 @@ done
 # xssyevr: every failure is the testers' own uninitialised comparison
 run 4 "$dir/xssyevr" || fail "xssyevr at 4 ranks: exit $?"
 grep -q "END OF TESTS" xssyevr.out || fail "xssyevr did not finish: $(tail -3 xssyevr.out)"
-rows=$(grep -cE "FAILED *\$" xssyevr.out)
-why=$(grep -B1 -E "FAILED *\$" xssyevr.out | grep -vE "FAILED *\$|^--\$" | sort -u)
-[ "$rows" = 0 ] || [ "$why" = "IL, IU, VL or VU altered by PSSYEVR" ] ||
+# The comparison fails on whichever ranks found a NaN there, and only rank 0
+# prints the message: a FAILED row may stand without it (from 33 to 132 of
+# 137 rows, run to run). So: every row's residuals (CHK, QTQ) are under
+# SEP.dat's thresholds (80; the rows print the computed values) and the
+# tester says nothing but that message.
+bad=$(grep -E "FAILED *\$" xssyevr.out |
+    awk '$9 + 0 >= 80 || $10 + 0 >= 80 || $9 !~ /^[0-9]*\.?[0-9]*(E[-+][0-9]+)?$/ || $10 !~ /^[0-9]*\.?[0-9]*(E[-+][0-9]+)?$/')
+[ -z "$bad" ] || fail "xssyevr: residuals over the threshold: $bad"
+# what the tester printed between the table's head and its summary, rows and
+# test titles aside
+why=$(sed -n '/^ *N  *NB  *P  *Q /,/^Finished /p' xssyevr.out |
+    grep -vE "^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[YN] |^ *N  *NB |^ *-[- ]*\$|^'|^ *\$|^Finished |^Note: " | sort -u)
+[ -z "$why" ] || [ "$why" = "IL, IU, VL or VU altered by PSSYEVR" ] ||
     fail "xssyevr: a failure other than the testers' VL/VU comparison: $why"
 grep -qE "^ *[1-9][0-9]* tests completed and passed" xssyevr.out || fail "xssyevr passed no test"
 
