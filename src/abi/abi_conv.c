@@ -5,21 +5,8 @@
 
 const int abi_pre_in_table[ABI_PREDEFINED_LIMIT] = ABI_PRE_IN_INIT;
 
-/* room for n converted elements: the caller's stack array when it is large
- * enough; NULL (which the engine rejects) when memory runs out */
-int *abi_handles_room(int *stack, int n)
-{
-    return n <= ABI_STACK ? stack : malloc(sizeof(int) * (size_t)n);
-}
-
-int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
-{
-    int *m = src ? abi_handles_room(stack, n) : NULL;
-    for (int i = 0; m && i < n; i++)
-        m[i] = conv(src[i]);
-    return m;
-}
-
+/* src's handles converted into abi_handles_room's room; NULL (which the
+ * engine rejects) for NULL or when memory runs out */
 int *abi_handles_in(int *stack, int n, void *const *src)
 {
     int *m = src ? abi_handles_room(stack, n) : NULL;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include "abi_shared.h"
 #include "abi_rename.h"
 #include "mpi.h"
 #include "abi_unrename.h"
@@ -36,8 +37,6 @@ typedef struct {
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && sizeof(void *) == 8,
                "the standard ABI's bindings assume a little-endian 64-bit target");
 
-/* arrays of handles up to this length are converted on the stack */
-#define ABI_STACK 64
 /* what an ABI constant that the engine has no counterpart for becomes: a
  * value every check rejects */
 #define ABI_BAD_CONSTANT (-999999)
@@ -86,14 +85,10 @@ static inline int *abi_weights(const int *p)
     return v == 10 ? MPI_UNWEIGHTED : v == 11 ? MPI_WEIGHTS_EMPTY : (int *)(uintptr_t)p;
 }
 
-int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int));
 int *abi_handles_in(int *stack, int n, void *const *src);
-int *abi_handles_room(int *stack, int n);
-int abi_comm_span(int comm);
 void abi_contents_out(int datatype, int *ints, int max_integers);
 int abi_file_toint(abi_File f);
 abi_File abi_file_fromint(int i);
-int abi_neighbor_count(int comm, int out);
 void abi_attr_out(int keyval, void *attribute_val);
 
 #endif

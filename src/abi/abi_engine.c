@@ -1,12 +1,29 @@
-/* What both ABI layers (libmpi_abi.so, libmpi.so.40) ask the engine to size
- * the datatype arrays of MPI_Alltoallw and MPI_Neighbor_alltoallw, whose
- * length the call does not give: compiled into each library against its own
- * renaming of the engine's bindings (RMI_PMPI_X). Handles are the engine's. */
+/* What both ABI layers (libmpi_abi.so, libmpi.so.40) share (abi_shared.h):
+ * the arrays of engine handles a call converts into, and what they ask the
+ * engine to size the datatype arrays of MPI_Alltoallw and
+ * MPI_Neighbor_alltoallw, whose length the call does not give. Compiled into
+ * each library against its own renaming of the engine's bindings
+ * (RMI_PMPI_X). Handles are the engine's. */
+#include "abi_shared.h"
 #include "abi_rename.h"
 #include "mpi.h"
 #include "abi_unrename.h"
 
-/* one per rank of the (remote) group */
+#include <stdlib.h>
+
+int *abi_handles_room(int *stack, int n)
+{
+    return n <= ABI_STACK ? stack : malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+}
+
+int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
+{
+    int *m = src ? abi_handles_room(stack, n) : NULL;
+    for (int i = 0; m && i < n; i++)
+        m[i] = conv(src[i]);
+    return m;
+}
+
 int abi_comm_span(int comm)
 {
     int inter = 0, n = 0;
@@ -17,7 +34,6 @@ int abi_comm_span(int comm)
     return n;
 }
 
-/* the topology's destinations (out) or sources */
 int abi_neighbor_count(int comm, int out)
 {
     int topo = MPI_UNDEFINED, in_n = 0, out_n = 0, weighted, rank;

@@ -7,19 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int *abi_handles_room(int *stack, int n)
-{
-    return n <= ABI_STACK ? stack : malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-}
-
-int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int))
-{
-    int *m = src ? abi_handles_room(stack, n) : NULL;
-    for (int i = 0; m && i < n; i++)
-        m[i] = conv(src[i]);
-    return m;
-}
-
 int *abi_handles_in(int *stack, int n, void *const *src)
 {
     int *m = src ? abi_handles_room(stack, n) : NULL;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "abi_shared.h"
 #include "abi_rename.h"
 #include "mpi.h"
 #include "abi_unrename.h"
@@ -41,7 +42,6 @@ typedef struct {
     size_t _ucount;
 } abi_Status;
 
-#define ABI_STACK 64
 #define ABI_BAD_CONSTANT (-999999)
 #define ABI_ERROR_UNSET (-999998)
 /* what a mode or assertion bit Open MPI does not define becomes: one the
@@ -103,12 +103,8 @@ static inline int *abi_weights(const int *p)
     return v == 2 ? MPI_UNWEIGHTED : v == 3 ? MPI_WEIGHTS_EMPTY : (int *)(uintptr_t)p;
 }
 
-int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int));
 int *abi_handles_in(int *stack, int n, void *const *src);
-int *abi_handles_room(int *stack, int n);
-int abi_comm_span(int comm);
 void abi_contents_out(int datatype, int *ints, int max_integers);
-int abi_neighbor_count(int comm, int out);
 void abi_str_out(char *to, const char *from, int max, int *len);
 void abi_version_out(char *to, const char *from, int max, int *len);
 MPI_Status *abi_statuses_room(MPI_Status *stack, const abi_Status *a, int n);
