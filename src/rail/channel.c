@@ -385,8 +385,9 @@ static void rail_kept_on(rail_channel_t *ch, rail_frame_t *f, int k)
     p->kept += f->hdr.len;
     if (p->reports) {
         unsigned i = p->sent_next++ % RAIL_SENT_RING;
+        f->sent_at = rm_now();
         p->sent_ring[i].seq = f->hdr.seq;
-        p->sent_ring[i].at = rm_now();
+        p->sent_ring[i].at = f->sent_at;
     }
 }
 

@@ -125,6 +125,7 @@ typedef struct rail_frame {
     int path;              /* unacked: the path it went out on, -1 = to be sent again */
     int pooled;            /* its size class in the frame pool (channel.c) */
     int reported;          /* unacked: the peer reported it delivered (path->kept_dlv) */
+    uint64_t sent_at;      /* unacked: ns, when it went out on a path measured by reports */
     rail_sent_fn sent;
     void *arg;
     unsigned char copy[];  /* the payload's copy, when the frame keeps one */

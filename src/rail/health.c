@@ -447,16 +447,36 @@ static int rail_path_quiet(rail_channel_t *ch, rail_path_t *p, uint64_t now)
  * in less than half that time: slow, not dead (a long delay, a rail
  * throttled to a trickle). Its undelivered frames are sent again on the
  * others (the peer drops whichever copy comes second), so the job waits
- * neither for the slow rail nor for its failure. */
+ * neither for the slow rail nor for its failure. The oldest frame a path
+ * took that the peer has not reported bounds its delay from below whatever
+ * its figures say: a path that delivers nothing renews neither its rate
+ * nor its round trip (only a report renews them), and a backlog queued
+ * behind a slow connection's window would otherwise look like a few
+ * milliseconds of work for seconds. */
 static void rail_channel_slow_paths(rail_channel_t *ch)
 {
     double half = (double)RM_CFG(path_timeout_ms) * 1e-3 / 2;
+    double age[RAIL_MAX_PATHS] = {0};
+    int todo = 0;
+    for (int i = 0; i < ch->npaths; i++)
+        todo += ch->paths[i].reports && ch->paths[i].kept > ch->paths[i].kept_dlv;
+    if (!todo)
+        return;
+    uint64_t now = rm_now();
+    for (const rail_frame_t *f = ch->unacked.head; f && todo; f = f->next) {
+        if (f->path < 0 || f->reported || age[f->path] > 0 || !ch->paths[f->path].reports)
+            continue;
+        age[f->path] = now > f->sent_at ? (double)(now - f->sent_at) * 1e-9 : 1e-9;
+        todo--;
+    }
     for (int i = 0; i < ch->npaths; i++) {
         rail_path_t *p = &ch->paths[i];
         size_t backlog = p->kept - p->kept_dlv;
         if (!p->reports || p->state != RAIL_PATH_UP || p->bw <= 0 || !backlog)
             continue;
         double drain = p->rtt / 2 + (double)backlog / p->bw, best = 0;
+        if (drain < age[i])
+            drain = age[i];
         if (drain <= half)
             continue;
         for (int j = 0; j < ch->npaths; j++) {
@@ -464,6 +484,8 @@ static void rail_channel_slow_paths(rail_channel_t *ch)
             if (j == i || q->state != RAIL_PATH_UP || q->bw <= 0)
                 continue;
             double t = q->rtt / 2 + (double)(q->kept - q->kept_dlv + backlog) / q->bw;
+            if (t < age[j])
+                t = age[j];
             if (best <= 0 || t < best)
                 best = t;
         }

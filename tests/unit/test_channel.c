@@ -833,6 +833,72 @@ static void test_delivery_reports(void)
     rail_set_deliver(on_deliver);
 }
 
+/* A path that delivers nothing at all renews neither its rate nor its round
+ * trip (only reports do): its last figures, fast, would hide a backlog
+ * queued for seconds behind a slow connection's window. The age of its
+ * oldest frame the peer has not reported tells: past half a path timeout,
+ * where another path delivers at once, the frames go again there. */
+static void test_stuck_path(void)
+{
+    rail_channel_t ch, rx;
+    rail_set_deliver(on_deliver_any);
+    adaptive_pair(&ch, &fake_ops);
+    rail_channel_init(&rx, 1);
+    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[1], 1);
+    uint64_t t = 5000 * RM_SEC;
+    rail_health_tick(t);
+    int on[2];
+    stripe(&ch, 40, on);
+    if (on[0] != 20 || on[1] != 20)
+        FAIL("stuck path: %d / %d chunks, expected 20 / 20", on[0], on[1]);
+    for (int i = 0; i < nwire[0]; i++)
+        deliver_on(&rx, 0, &wire[0][i]);
+    nwire[0] = nwire[1] = 0;
+    rail_channel_report_out(&rx);
+    int k = nwire[0] ? 0 : 1;
+    rail_channel_recv(&ch, k, &wire[k][0].hdr, wire[k][0].upper, wire[k][0].payload);
+    /* both paths look fast; rail 1's frames went out just now */
+    for (int i = 0; i < 2; i++)
+        ch.paths[i].bw = 1e9, ch.paths[i].rtt = 1e-4;
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    nwire[0] = nwire[1] = 0;
+    rail_health_tick(t + RM_SEC / 100);
+    rail_flush_all(0);
+    int moved = 0;
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < nwire[r]; i++)
+            moved += wire[r][i].hdr.seq != 0;
+    if (ch.paths[1].kept != 20000 || moved)
+        FAIL("stuck path: frames out for microseconds on a fast path stay there (backlog %zu, %d sent again)",
+             ch.paths[1].kept, moved);
+    /* a second later nothing of rail 1's came through, its figures unchanged */
+    int old = 0;
+    for (rail_frame_t *f = ch.unacked.head; f; f = f->next)
+        if (f->path == 1)
+            f->sent_at -= RM_SEC, old++;
+    if (old != 20)
+        FAIL("stuck path: rail 1 keeps its 20 chunks (%d)", old);
+    for (int i = 0; i < 2; i++)
+        ch.paths[i].bw = 1e9, ch.paths[i].rtt = 1e-4;
+    uint64_t seq1 = ch.send_seq;
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    nwire[0] = nwire[1] = 0;
+    rail_health_tick(t + RM_SEC / 50);
+    rail_flush_all(0);
+    int again = 0;
+    for (int i = 0; i < nwire[0]; i++)
+        again += wire[0][i].hdr.seq && wire[0][i].hdr.seq <= seq1;
+    if (ch.paths[1].kept || again != 20 || !(ch.paths[1].slow_hi > ch.paths[1].dlv_hi))
+        FAIL("stuck path: its 20 chunks, a second undelivered, go again on rail 0 (%d; backlog left %zu)", again,
+             ch.paths[1].kept);
+    net_frame_hdr_t ack = {.ack = ch.send_seq};
+    rail_channel_recv(&ch, 0, &ack, NULL, NULL);
+    rail_channel_destroy(&ch);
+    rail_channel_destroy(&rx);
+    rail_set_deliver(on_deliver);
+}
+
 /* Zero-copy receive and a second copy of the same chunk (resent after an
  * ack stall) over a transport that cannot withdraw a place: while one path
  * writes the chunk in place, the copy is neither placed nor handed up; the
@@ -1271,6 +1337,7 @@ int main(void)
     test_failover_policy();
     test_measured_adaptive();
     test_delivery_reports();
+    test_stuck_path();
     test_renewed_addr();
     test_zcopy_second_copy();
     test_zcopy_withdrawn();
