@@ -71,11 +71,18 @@ void *ompi_f_in(int cls, int f);
 
 static inline int h_in(const void *p)
 {
-    uintptr_t v = (uintptr_t)p;
-    if (v >> 31 == 1)
-        return (int)(uint32_t)v;
-    /* NULL is no handle: the engine's 0 is invalid in every class */
-    return p ? ((const struct ompi_obj_head *)p)->h : 0;
+    /* the address's pages with bit 19 (address bit 31) flipped: an object
+     * (past the first page, outside [2^31, 2^32)) is above 2^19, an engine
+     * handle below. One compare and a load for the objects most calls
+     * pass, wherever the program keeps its copies of them (a program linked
+     * at a fixed address, or run under valgrind, below 2 GiB); constants
+     * that fit an instruction */
+    uintptr_t t = ((uintptr_t)p >> 12) ^ ((uintptr_t)1 << 19);
+    if (__builtin_expect(t > ((uintptr_t)1 << 19), 1))
+        return ((const struct ompi_obj_head *)p)->h;
+    /* an engine handle, or NULL (or the first page): no handle, and the
+     * engine's 0 is invalid in every class */
+    return (uintptr_t)p >> 31 ? (int)(uint32_t)(uintptr_t)p : 0;
 }
 
 /* the engine's files are pointers; Open MPI's MPI_FILE_NULL is an object */

@@ -1,4 +1,5 @@
-/* The standard ABI's fast paths and the cases they hand to the general
+/* The fast paths of the standard ABI's and Open MPI's layers (this program
+ * is built for each: abi.std_fastpath, abi.ompi_fastpath) and the cases they hand to the general
  * path: requests the engine writes in the caller's slot (MPI_Isend/Irecv),
  * completed to MPI_REQUEST_NULL or left as they are (persistent requests),
  * MPI_REQUEST_NULL handed to MPI_Wait, statuses written in place (with and
@@ -73,6 +74,31 @@ int main(int argc, char **argv)
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG, "MPI_PROC_NULL status %d %d",
           st.MPI_SOURCE, st.MPI_TAG);
 
+    /* a receive of a rank and tag fills the status (MPI_ERROR left alone),
+     * also when a twin of the call takes it (Open MPI's layer) */
+    int three[3] = {1, 2, 3}, got[3] = {0};
+    if (std_rank == 0) {
+        OK(MPI_Send(three, 3, MPI_INT, peer, 12, MPI_COMM_WORLD));
+    } else {
+        memset(&st, 0x5a, sizeof st);
+        st.MPI_ERROR = 4321;
+        OK(MPI_Recv(got, 3, MPI_INT, peer, 12, MPI_COMM_WORLD, &st));
+        OK(MPI_Get_count(&st, MPI_INT, &n));
+        int cancelled = -1;
+        OK(MPI_Test_cancelled(&st, &cancelled));
+        CHECK(got[2] == 3 && st.MPI_SOURCE == 0 && st.MPI_TAG == 12 && n == 3 && st.MPI_ERROR == 4321 &&
+                  cancelled == 0,
+              "MPI_Recv status %d %d count %d error %d cancelled %d", st.MPI_SOURCE, st.MPI_TAG, n,
+              st.MPI_ERROR, cancelled);
+    }
+    /* a cancelled receive: its status says so */
+    OK(MPI_Irecv(&w, 1, MPI_INT, peer, 77, MPI_COMM_WORLD, &rq));
+    OK(MPI_Cancel(&rq));
+    OK(MPI_Wait(&rq, &st));
+    int cancelled = 0;
+    OK(MPI_Test_cancelled(&st, &cancelled));
+    CHECK(cancelled == 1 && rq == MPI_REQUEST_NULL, "a cancelled receive's status says %d", cancelled);
+
     /* a persistent request stays as it was through MPI_Start and MPI_Wait */
     if (std_rank == 0)
         OK(MPI_Send_init(&v, 1, MPI_INT, peer, 11, MPI_COMM_WORLD, &rq));
@@ -107,6 +133,9 @@ int main(int argc, char **argv)
     CHECK(cls == MPI_ERR_TAG, "MPI_Send with tag -5: class %d, not MPI_ERR_TAG", cls);
     rc = MPI_Irecv(&w, 1, MPI_INT, peer, 0, MPI_COMM_WORLD, NULL);
     CHECK(rc != MPI_SUCCESS, "MPI_Irecv without a request succeeded");
+    rc = MPI_Isend(&v, 1, MPI_INT, peer, 0, MPI_COMM_WORLD, NULL);
+    OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_ARG || cls == MPI_ERR_REQUEST, "MPI_Isend without a request: class %d", cls);
     rc = MPI_Allreduce(&v, &w, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD);
     OK(MPI_Error_class(rc, &cls));
     CHECK(cls == MPI_ERR_TYPE, "MPI_Allreduce with MPI_DATATYPE_NULL: class %d", cls);

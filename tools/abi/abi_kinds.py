@@ -424,6 +424,19 @@ class Gen:
         if fast:
             # the common case inline, everything else in a cold twin
             guards, fpre, fcall, fpost = fast
+            st = [c for c in fcall if c.endswith('MPI_STATUS_IGNORE')]
+            if st and self.fast_split_status:
+                # the call with a status in a twin of its own: the one with
+                # MPI_STATUS_IGNORE keeps a frame without room for one
+                p = st[0].split(' ')[0]
+                sdecl, room, done = self.fast_status(p)
+                o.append('static int __attribute__((noinline)) abi_status_%s(%s)\n{' % (name[4:], sig))
+                o += ['    ' + x for x in fpre + sdecl]
+                o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(room if c == st[0] else c for c in fcall)))
+                o.append('    %s' % done)
+                o += ['    ' + x for x in fpost if x != 'if (%s) abi_status_done(%s);' % (p, p)]
+                o.append('    if (__builtin_expect(rc != MPI_SUCCESS, 0))\n        return abi_err_out(rc);')
+                o.append('    return rc;\n}')
             o.append('static int __attribute__((noinline, cold)) abi_slow_%s(%s)\n{' % (name[4:], sig))
             o += ['    ' + x for x in decl + pre]
             o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(call)))
@@ -433,19 +446,27 @@ class Gen:
             o.append('    if (__builtin_expect(%s, 0))' % ' || '.join(guards))
             o.append('        return abi_slow_%s(%s);' % (name[4:], ', '.join(pnames)))
             o += ['    ' + x for x in fpre]
-            st = [c for c in fcall if c.endswith('MPI_STATUS_IGNORE')]
-            if st:
+            if st and self.fast_split_status:
+                p = st[0].split(' ')[0]
+                o.append('    if (%s != NULL)' % p)
+                o.append('        return abi_status_%s(%s);' % (name[4:], ', '.join(pnames)))
+                o.append('    int rc = RMI_P%s(%s);' % (name, ', '.join(
+                    'MPI_STATUS_IGNORE' if c == st[0] else c for c in fcall)))
+                fpost = [x for x in fpost if x != 'if (%s) abi_status_done(%s);' % (p, p)]
+            elif st:
                 # a call with MPI_STATUS_IGNORE and one with a status: each
                 # pays only for its own
                 p = st[0].split(' ')[0]
+                sdecl, room, done = self.fast_status(p)
                 o.append('    int rc;')
                 o.append('    if (%s == NULL) {' % p)
                 o.append('        rc = RMI_P%s(%s);' % (name, ', '.join(
                     'MPI_STATUS_IGNORE' if c == st[0] else c for c in fcall)))
                 o.append('    } else {')
+                o += ['        ' + x for x in sdecl]
                 o.append('        rc = RMI_P%s(%s);' % (name, ', '.join(
-                    'abi_status_room(%s)' % p if c == st[0] else c for c in fcall)))
-                o.append('        abi_status_done(%s);' % p)
+                    room if c == st[0] else c for c in fcall)))
+                o.append('        %s' % done)
                 o.append('    }')
                 fpost = [x for x in fpost if x != 'if (%s) abi_status_done(%s);' % (p, p)]
             else:
@@ -464,6 +485,28 @@ class Gen:
             o.append('    return RMI_P%s(%s);\n}' % (name, ', '.join(call)))
         o.append('#pragma weak %s = PMPI_%s\n' % (name, name[4:]))
         return '\n'.join(o)
+
+    # The fast paths' pieces that depend on the ABI's handles and status
+    # (tools/abi/ompi_gen.py gives Open MPI's).
+    fast_table = True  # predefined handles by the table abi_pre_in_table
+    fast_split_status = False  # a call with a status in a twin of its own
+
+    def fast_request_out(self, fn, p):
+        """guard, pre, call, post of a request the call creates (no guard or
+        pre: None)"""
+        return ('%s == NULL' % p, '((int *)(void *)%s)[1] = 0;' % p, '(int *)(void *)%s' % p,
+                'if (__builtin_expect(*(int *)(void *)%s == MPI_REQUEST_NULL, 0)) '
+                '*%s = h_out_Request(MPI_REQUEST_NULL);' % (p, p))
+
+    def fast_request_inout(self, p):
+        """guard, call, post of a request the call may complete"""
+        return ('%s == NULL || (uintptr_t)*%s < ABI_PREDEFINED_LIMIT' % (p, p), '(int *)(void *)%s' % p,
+                'if (*(int *)(void *)%s == MPI_REQUEST_NULL) *%s = h_out_Request(MPI_REQUEST_NULL);' % (p, p))
+
+    def fast_status(self, p):
+        """declarations, the engine's status argument, and the statement that
+        completes the caller's status, for a status that is not ignored"""
+        return [], 'abi_status_room(%s)' % p, 'abi_status_done(%s);' % p
 
     def fast_path(self, f, pnames):
         """The common case of a function whose arguments are ranks, tags,
@@ -486,17 +529,17 @@ class Gen:
                 call.append('(void *)(uintptr_t)%s' % p)
             elif base == 'h.request_out':
                 # the engine writes the low half of the caller's slot
-                guards.append('%s == NULL' % p)
-                pre.append('((int *)(void *)%s)[1] = 0;' % p)
-                call.append('(int *)(void *)%s' % p)
-                post.append('if (__builtin_expect(*(int *)(void *)%s == MPI_REQUEST_NULL, 0)) '
-                            '*%s = h_out_Request(MPI_REQUEST_NULL);' % (p, p))
+                g, pr, c, po = self.fast_request_out(f['name'], p)
+                guards += [g] if g else []
+                pre += [pr] if pr else []
+                call.append(c)
+                post.append(po)
             elif base == 'h.request_inout':
                 # a created request's slot holds the engine's handle, zero-extended
-                guards.append('%s == NULL || (uintptr_t)*%s < ABI_PREDEFINED_LIMIT' % (p, p))
-                call.append('(int *)(void *)%s' % p)
-                post.append('if (*(int *)(void *)%s == MPI_REQUEST_NULL) *%s = h_out_Request(MPI_REQUEST_NULL);'
-                            % (p, p))
+                g, c, po = self.fast_request_inout(p)
+                guards.append(g)
+                call.append(c)
+                post.append(po)
             elif base == 'status_out':
                 call.append('%s ? abi_status_room(%s) : MPI_STATUS_IGNORE' % (p, p))
                 post.append('if (%s) abi_status_done(%s);' % (p, p))
@@ -509,7 +552,7 @@ class Gen:
                     handles += 1
                     c[0] = 'h_in_t(abi_t, %s)' % p
                 call.append(c[0])
-        if handles > 1:
+        if handles > 1 and self.fast_table:
             # the predefined handles' table's address once, not per handle
             pre.insert(0, 'const int *abi_t = abi_pre_in_table;')
             pre.insert(1, '__asm__("" : "+r"(abi_t));')

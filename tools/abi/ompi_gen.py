@@ -74,6 +74,9 @@ OMPI_HAND = ['MPI_Errhandler_create', 'MPI_Status_c2f', 'MPI_Status_f2c', 'MPI_C
 # (src/abi/ompi_conv.c)
 PREDEF_FN = ['OMPI_C_MPI_%s%s' % (o, f) for o in ('', 'COMM_', 'TYPE_', 'WIN_')
              for f in ('NULL_COPY_FN', 'NULL_DELETE_FN', 'DUP_FN')]
+# what each of these gives on success is a request it created (a handle of
+# the engine's direct or indirect kind), never MPI_REQUEST_NULL
+CREATE_REQUEST = {'MPI_Isend', 'MPI_Ibsend', 'MPI_Issend', 'MPI_Irsend', 'MPI_Irecv'}
 # what the inline code of Open MPI's C++ header calls in libmpi.so.40
 # (src/abi/ompi_callbacks.c)
 CXX_FN = ['ompi_op_set_cxx_callback']
@@ -187,10 +190,39 @@ class OmpiGen(Gen):
             return
         super().arg(fn, aname, kind, p, argmap, decl, pre, call, post)
 
-    def fast_path(self, f, pnames):
-        # the standard ABI's fast paths rely on its handles' and statuses'
-        # layout: every function here takes the general path
-        return None
+    # The fast paths (tools/abi/abi_kinds.py, Gen.fast_path) with Open MPI's
+    # handles: a created request is the engine's handle zero-extended, so the
+    # engine writes it into the low half of the caller's slot; a predefined
+    # one (&ompi_request_null) or any the engine's kind does not mark as
+    # created takes the general path. Open MPI's status is laid out
+    # otherwise than the engine's: the engine fills one on the stack.
+    fast_table = False
+    fast_split_status = True
+
+    def fast_request_out(self, fn, p):
+        # The engine writes its handle into the low half of the caller's slot
+        # and nothing when it fails (a NULL slot is its error); on success
+        # the high half is zeroed. What these functions give on success is
+        # a request they created (src/mpi/p2p_api.c), which the engine's kind
+        # marks; any other function's is checked.
+        if fn in CREATE_REQUEST:
+            done = ''
+        else:
+            done = (' if (__builtin_expect(!((unsigned)*(int *)(void *)%s >> 31), 0)) '
+                    '*%s = h_out_Request(*(int *)(void *)%s);' % (p, p, p))
+        return (None, None, '(int *)(void *)%s' % p,
+                'if (__builtin_expect(rc == MPI_SUCCESS, 1)) { ((int *)(void *)%s)[1] = 0;%s }' % (p, done))
+
+    def fast_request_inout(self, p):
+        # a completed request is MPI_REQUEST_NULL, most often: no lookup
+        return ('%s == NULL || (uintptr_t)*%s >> 31 != 1' % (p, p), '(int *)(void *)%s' % p,
+                'if (*(int *)(void *)%s == MPI_REQUEST_NULL) *%s = (abi_Request)(void *)&ompi_request_null; '
+                'else if (__builtin_expect(!((unsigned)*(int *)(void *)%s >> 31), 0)) '
+                '*%s = h_out_Request(*(int *)(void *)%s);' % (p, p, p, p, p))
+
+    def fast_status(self, p):
+        return (['MPI_Status %s_m;' % p, '%s_m.MPI_ERROR = ABI_ERROR_UNSET;' % p], '&%s_m' % p,
+                'abi_status_done(%s, &%s_m);' % (p, p))
 
     def handle_arg(self, fn, h, p, argmap, decl, pre, call, post):
         cls, _, mode = h.partition('_')
@@ -368,6 +400,31 @@ static inline void abi_status_out(abi_Status *a, const MPI_Status *m)
     a->MPI_TAG = tag_out(tag);
     if (err != ABI_ERROR_UNSET)
         a->MPI_ERROR = err_out(err);
+    a->_cancelled = (int)(hi & 1);
+    a->_ucount = (size_t)(((uint64_t)(hi >> 1) << 32) | lo);
+}
+/* abi_status_out for the fast paths: a status of a rank and a tag (no
+ * constant to convert) and no error inline, anything else in a cold call */
+static void __attribute__((noinline, cold, unused)) abi_status_done_slow(abi_Status *a, const MPI_Status *m)
+{
+    abi_status_out(a, m);
+}
+static inline void abi_status_done(abi_Status *a, const MPI_Status *m)
+{
+    int src = m->MPI_SOURCE, tag = m->MPI_TAG;
+    if (__builtin_expect((src | tag) < 0 || m->MPI_ERROR != ABI_ERROR_UNSET, 0)) {
+        abi_status_done_slow(a, m);
+        return;
+    }
+    uint32_t lo = (uint32_t)m->count_lo, hi = (uint32_t)m->count_hi_and_cancelled;
+    a->MPI_SOURCE = src;
+    a->MPI_TAG = tag;
+    if (__builtin_expect(hi == 0, 1)) {
+        /* under 4 GiB, not cancelled */
+        a->_cancelled = 0;
+        a->_ucount = lo;
+        return;
+    }
     a->_cancelled = (int)(hi & 1);
     a->_ucount = (size_t)(((uint64_t)(hi >> 1) << 32) | lo);
 }
