@@ -49,13 +49,15 @@ install(TARGETS mpi_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 # Fortran bindings; functions libmpi.so.40 exports only.
 set(RM_OFGEN ${PROJECT_SOURCE_DIR}/tools/fortran/ompi_fgen.py)
 add_custom_command(
-  OUTPUT ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c
+  OUTPUT ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c ${RM_OMPI_DIR}/ompi_tkr.c
   COMMAND Python3::Interpreter ${RM_OFGEN} --api ${RM_FAPI} --map ${RM_OMPI_DIR}/libmpi_ompi.map
           --c ${RM_OMPI_DIR}/ompi_fbind.c --c-f08 ${RM_OMPI_DIR}/ompi_f08bind.c
+          --c-tkr ${RM_OMPI_DIR}/ompi_tkr.c
   DEPENDS ${RM_OFGEN} ${PROJECT_SOURCE_DIR}/tools/fortran/gen.py ${RM_FAPI} ${RM_OMPI_DIR}/libmpi_ompi.map
   COMMENT "Generating Open MPI's mpif.h bindings")
 # one target runs the generator, which both libraries wait for
-add_custom_target(ompi_fgen DEPENDS ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c)
+add_custom_target(ompi_fgen DEPENDS ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/ompi_f08bind.c
+  ${RM_OMPI_DIR}/ompi_tkr.c)
 add_dependencies(ompi_fgen ompi_gen)
 add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c
   fortran/f_strings.c)
@@ -84,6 +86,18 @@ set_target_properties(mpi_usempif08_ompi PROPERTIES OUTPUT_NAME mpi_usempif08 VE
   C_VISIBILITY_PRESET hidden
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
 install(TARGETS mpi_usempif08_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
+
+# libmpi_usempi_ignore_tkr.so.40: the library of Open MPI's `use mpi` module for
+# gfortran, which a program linked without --as-needed names: MPI_SIZEOF's
+# specifics and the sentinels' common blocks, as Open MPI's (it needs nothing)
+add_library(mpi_usempi_ignore_tkr_ompi SHARED ${RM_OMPI_DIR}/ompi_tkr.c)
+target_include_directories(mpi_usempi_ignore_tkr_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
+add_dependencies(mpi_usempi_ignore_tkr_ompi ompi_fgen)
+target_link_options(mpi_usempi_ignore_tkr_ompi PRIVATE -Wl,-z,defs)
+set_target_properties(mpi_usempi_ignore_tkr_ompi PROPERTIES OUTPUT_NAME mpi_usempi_ignore_tkr
+  VERSION 40.30.0 SOVERSION 40 C_VISIBILITY_PRESET hidden
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/openmpi-abi)
+install(TARGETS mpi_usempi_ignore_tkr_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP)
 
 # railmpi's libmpi_cxx.so.40 (docs/abi.md, "C++ programs"): Open MPI's C++
 # bindings over libmpi.so.40 above, compiled against the class declarations of

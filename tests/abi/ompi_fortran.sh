@@ -4,7 +4,9 @@
 # (libmpi_usempif08.so.40)) runs on
 # railmpi unchanged under `mpiexec -abi openmpi` (docs/abi.md).
 #   ompi_fortran.sh SOURCE MPIEXEC [C_SOURCE]
-# C_SOURCE (built with mpicc.openmpi) is linked in. (mpif.h has no interfaces:
+# C_SOURCE (built with mpicc.openmpi) is linked in. With TKR=1 in the
+# environment the program is linked with libmpi_usempi_ignore_tkr.so.40 as a
+# link without --as-needed would, and railmpi's must be the copy it loads. (mpif.h has no interfaces:
 # choice buffers of several types and ranks are allowed, without warnings.) Exits 77 (skipped) where
 # Open MPI's mpif90 or mpicc is not installed.
 set -u
@@ -22,8 +24,21 @@ if [ -n "$csrc" ]; then
     mpicc.openmpi -O1 -Wall -Werror -c -o "$tmp/c.o" "$csrc" || { echo "FAIL: C part does not build"; exit 1; }
     objs=("$tmp/c.o")
 fi
+tkr=()
+[ "${TKR:-0}" = 1 ] && tkr=(-Wl,--push-state,--no-as-needed -lmpi_usempi_ignore_tkr -Wl,--pop-state)
 mpif90.openmpi -O1 -fallow-argument-mismatch -w -I"$(dirname "$src")" -J "$tmp" \
-    -o "$exe" "$src" "${objs[@]}" || { echo "FAIL: does not build"; exit 1; }
+    -o "$exe" "$src" "${objs[@]}" "${tkr[@]}" || { echo "FAIL: does not build"; exit 1; }
+if [ "${TKR:-0}" = 1 ]; then
+    readelf -d "$exe" | grep -q 'NEEDED.*\[libmpi_usempi_ignore_tkr\.so\.40\]' ||
+        { echo "FAIL: not linked with libmpi_usempi_ignore_tkr.so.40"; exit 1; }
+    # what `mpiexec -abi openmpi` puts first in the library path
+    abidir=$(cd "$(dirname "$mpiexec")/../lib/openmpi-abi" && pwd)
+    found=$(LD_LIBRARY_PATH=$abidir ldd "$exe" | awk '/libmpi_usempi_ignore_tkr\.so\.40/ {print $3}')
+    case $found in
+        "$abidir"/*) ;;
+        *) echo "FAIL: libmpi_usempi_ignore_tkr.so.40 comes from ${found:-nowhere}, not $abidir"; exit 1 ;;
+    esac
+fi
 readelf -d "$exe" | grep -Eq 'NEEDED.*\[libmpi_(mpifh|usempif08)\.so\.40\]' || { echo "FAIL: not linked with Open MPI's Fortran libraries"; exit 1; }
 cd "$tmp" || exit 1
 unset OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_RANK
