@@ -60,7 +60,7 @@ add_custom_target(ompi_fgen DEPENDS ${RM_OMPI_DIR}/ompi_fbind.c ${RM_OMPI_DIR}/o
   ${RM_OMPI_DIR}/ompi_tkr.c)
 add_dependencies(ompi_fgen ompi_gen)
 add_library(mpi_mpifh_ompi SHARED abi/ompi_fortran.c abi/ompi_fcallbacks.c ${RM_OMPI_DIR}/ompi_fbind.c
-  fortran/f_strings.c)
+  abi/ompi_fextra.c fortran/f_strings.c)
 # f_strings.c with Open MPI's types and sentinels
 target_compile_definitions(mpi_mpifh_ompi PRIVATE F_STRINGS_HEADER="ompi_fortran.h")
 target_include_directories(mpi_mpifh_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
@@ -76,7 +76,7 @@ install(TARGETS mpi_mpifh_ompi LIBRARY DESTINATION lib/openmpi-abi NAMELINK_SKIP
 # gfortran (mpi_send_f08_, ...; the same bodies) and its handles' == and /=
 # and the procedures of ompi_fcallbacks.c and ompi_fpredef.c under the module's names
 add_library(mpi_usempif08_ompi SHARED abi/ompi_fortran.c ${RM_OMPI_DIR}/ompi_f08bind.c
-  abi/ompi_fcallbacks.c abi/ompi_fpredef.c fortran/f_strings.c)
+  abi/ompi_fcallbacks.c abi/ompi_fpredef.c abi/ompi_fextra.c fortran/f_strings.c)
 target_compile_definitions(mpi_usempif08_ompi PRIVATE OMPI_F08 F_STRINGS_HEADER="ompi_fortran.h")
 target_include_directories(mpi_usempif08_ompi PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/abi)
 add_dependencies(mpi_usempif08_ompi ompi_fgen)

@@ -12,7 +12,7 @@ program ompi_f08
   type(MPI_Comm) :: dup
   type(MPI_Op) :: op
   integer :: key
-  integer(kind=MPI_ADDRESS_KIND) :: val
+  integer(kind=MPI_ADDRESS_KIND) :: val, key_addr
   logical :: flag
   double precision :: d(2)
   complex(kind=8) :: z(2, 2)
@@ -107,6 +107,13 @@ program ompi_f08
   if (cnt /= 1) call fail('sizeof character')
   call MPI_Sizeof(flag, cnt)
   if (cnt /= 4) call fail('sizeof logical')
+
+  ! address arithmetic (C macros in Open MPI's mpi.h) and MPI_F_SYNC_REG
+  call MPI_Get_address(ibuf(1), val)
+  if (MPI_Aint_diff(MPI_Aint_add(val, 12_MPI_ADDRESS_KIND), val) /= 12) call fail('MPI_Aint_add/diff')
+  call MPI_Get_address(ibuf(4), key_addr)
+  if (MPI_Aint_diff(key_addr, val) /= 12) call fail('MPI_Aint_diff of two elements')
+  call MPI_F_sync_reg(ibuf)
 
   call MPI_Barrier(MPI_COMM_WORLD)
   call MPI_Finalize()

@@ -122,6 +122,11 @@ F08_NONE = {"MPI_Address", "MPI_Attr_delete", "MPI_Attr_get", "MPI_Attr_put", "M
             "MPI_Type_hvector", "MPI_Type_lb", "MPI_Type_struct", "MPI_Type_ub", "MPI_Wtick", "MPI_Wtime"}
 
 
+# functions whose base address Open MPI's `mpi` module also takes as a
+# TYPE(C_PTR), through a procedure of its own (mpi_alloc_mem_cptr_, ...)
+CPTR = {"MPI_Alloc_mem", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_shared_query"}
+
+
 # MPI_SIZEOF of Open MPI's modules: one specific per type and shape
 # (mpi_sizeof_real64_scalar_, mpi_sizeof_int32_r3_, ...), exported by its
 # mpi_f08 library, where programs of both modules find them; element sizes
@@ -207,6 +212,12 @@ def gen_c(funcs, exported, f08=False):
             aliases = [low + "_f08_", "p" + low + "_f08_"]
         else:
             aliases = gen.manglings(f.name) + ["p" + x for x in gen.manglings(f.name)[1:3]] + ["P" + f.name.upper()]
+            if f.name in CPTR:
+                # the `mpi` module's specifics for a TYPE(C_PTR) base
+                # address, passed as the integer one is (8 bytes, by
+                # reference)
+                c = f.name + "_cptr"
+                aliases += gen.manglings(c) + ["p" + x for x in gen.manglings(c)[:3]] + ["P" + c.upper()]
         for alias in aliases:
             out.append("RM_FALIAS(%s, %s)" % (sym, alias))
         out.append("")
