@@ -174,7 +174,12 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, abi_Status *c_status)
 /* Open MPI's own split types (OMPI_COMM_TYPE_CORE, ...) name hardware
  * levels: the engine's hardware-guided split by that level
  * (docs/topology.md), with mpi_hw_resource_type added to a copy of the
- * program's info. OMPI_COMM_TYPE_CU and _CLUSTER have no level: errors. */
+ * program's info. OMPI_COMM_TYPE_CU (a computational unit: a group of hosts
+ * Open MPI's launcher may name) and OMPI_COMM_TYPE_CLUSTER (the hosts of
+ * the job) are above the host: every process of the communicator is in one
+ * of each, as under Open MPI's own launcher, which names no smaller unit. */
+#define OMPI_COMM_TYPE_CU 10
+#define OMPI_COMM_TYPE_CLUSTER 11
 static const char *const ompi_split_levels[] = {
     [1] = "PU",       [2] = "Core",     [3] = "L1Cache",           [4] = "L2Cache",
     [5] = "L3Cache",  [6] = "Package",  [7] = "NUMANode",          [8] = "mpi_shared_memory",
@@ -188,7 +193,13 @@ int PMPI_Comm_split_type(abi_Comm comm, int split_type, int key, abi_Info info, 
                                                              sizeof ompi_split_levels[0])
                             ? ompi_split_levels[split_type]
                             : NULL;
-    if (!level) {
+    int inter = 0;
+    if ((split_type == OMPI_COMM_TYPE_CU || split_type == OMPI_COMM_TYPE_CLUSTER) &&
+        RMI_PMPI_Comm_test_inter(h_in(comm), &inter) == MPI_SUCCESS && !inter && newcomm) {
+        /* one communicator of them all, ranked by key (the info has no key
+         * for these types) */
+        rc = RMI_PMPI_Comm_split(h_in(comm), 0, key, &m);
+    } else if (!level) {
         rc = RMI_PMPI_Comm_split_type(h_in(comm), split_type_in(split_type), key, hinfo,
                                       newcomm ? &m : NULL);
     } else {
@@ -207,3 +218,40 @@ int PMPI_Comm_split_type(abi_Comm comm, int split_type, int key, abi_Info info, 
     return err_out(rc);
 }
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+
+/* Open MPI's extension for CUDA-aware programs: railmpi moves no device
+ * memory */
+int MPIX_Query_cuda_support(void)
+{
+    return 0;
+}
+
+/* Fortran procedures Open MPI's libmpi.so.40 itself holds (the modules of
+ * some compilers bind MPI_WTIME, MPI_WTICK, MPI_AINT_ADD and MPI_AINT_DIFF
+ * to them; gfortran's do not), under each Fortran spelling */
+double RMI_PMPI_Wtick(void);
+static double f90_wtime(void)
+{
+    return RMI_PMPI_Wtime();
+}
+static double f90_wtick(void)
+{
+    return RMI_PMPI_Wtick();
+}
+static MPI_Aint f90_aint_add(const MPI_Aint *base, const MPI_Aint *disp)
+{
+    return (MPI_Aint)((uintptr_t)*base + (uintptr_t)*disp);
+}
+static MPI_Aint f90_aint_diff(const MPI_Aint *addr1, const MPI_Aint *addr2)
+{
+    return (MPI_Aint)((uintptr_t)*addr1 - (uintptr_t)*addr2);
+}
+#define F90_NAMES(f, low, up)                                                        \
+    extern __typeof__(f) up __attribute__((alias(#f)));                             \
+    extern __typeof__(f) low __attribute__((alias(#f)));                            \
+    extern __typeof__(f) low##_ __attribute__((alias(#f)));                         \
+    extern __typeof__(f) low##__ __attribute__((alias(#f)));
+F90_NAMES(f90_wtime, mpi_wtime_f90, MPI_WTIME_F90)
+F90_NAMES(f90_wtick, mpi_wtick_f90, MPI_WTICK_F90)
+F90_NAMES(f90_aint_add, mpi_aint_add_f90, MPI_AINT_ADD_F90)
+F90_NAMES(f90_aint_diff, mpi_aint_diff_f90, MPI_AINT_DIFF_F90)

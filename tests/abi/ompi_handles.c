@@ -167,9 +167,9 @@ int main(int argc, char **argv)
     OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, k_fail));
     OK(MPI_Comm_free_keyval(&k_fail));
 
-    /* MPI_COMM_TYPE_SHARED splits; so do Open MPI's hardware types but for
-     * OMPI_COMM_TYPE_CLUSTER (a process bound to no single core is in no
-     * core's communicator) */
+    /* MPI_COMM_TYPE_SHARED splits; so do Open MPI's hardware types (a
+     * process bound to no single core is in no core's communicator) and its
+     * OMPI_COMM_TYPE_CU and OMPI_COMM_TYPE_CLUSTER, which hold every process */
     int csize = 0;
     OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &dup));
     CHECK(dup != MPI_COMM_NULL, "shared split");
@@ -185,8 +185,18 @@ int main(int argc, char **argv)
         CHECK(csize == 1, "core split size %d", csize);
         OK(MPI_Comm_free(&dup));
     }
-    rc = MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CLUSTER, 0, MPI_INFO_NULL, &dup);
-    CHECK(rc != MPI_SUCCESS, "OMPI_COMM_TYPE_CLUSTER split");
+    int wrank = -1, crank = -1, cmp = -1;
+    OK(MPI_Comm_rank(MPI_COMM_WORLD, &wrank));
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CLUSTER, 0, MPI_INFO_NULL, &dup));
+    OK(MPI_Comm_compare(dup, MPI_COMM_WORLD, &cmp));
+    CHECK(cmp == MPI_CONGRUENT, "cluster split: %d, not congruent with MPI_COMM_WORLD", cmp);
+    OK(MPI_Comm_free(&dup));
+    /* ranked by key: reversed */
+    OK(MPI_Comm_split_type(MPI_COMM_WORLD, OMPI_COMM_TYPE_CU, -wrank, MPI_INFO_NULL, &dup));
+    OK(MPI_Comm_size(dup, &csize));
+    OK(MPI_Comm_rank(dup, &crank));
+    CHECK(csize == 2 && crank == 1 - wrank, "CU split: size %d, rank %d of world rank %d", csize, crank, wrank);
+    OK(MPI_Comm_free(&dup));
     OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &dup));
     CHECK(dup == MPI_COMM_NULL, "MPI_UNDEFINED split");
 

@@ -80,6 +80,11 @@ CREATE_REQUEST = {'MPI_Isend', 'MPI_Ibsend', 'MPI_Issend', 'MPI_Irsend', 'MPI_Ir
 # what the inline code of Open MPI's C++ header calls in libmpi.so.40
 # (src/abi/ompi_callbacks.c)
 CXX_FN = ['ompi_op_set_cxx_callback']
+# Open MPI's extensions beside its persistent collectives, and the Fortran
+# procedures its libmpi.so.40 holds (src/abi/ompi_conv.c)
+EXT_FN = ['MPIX_Query_cuda_support'] + [n for f in ('wtime', 'wtick', 'aint_add', 'aint_diff')
+                                        for n in ('MPI_%s_F90' % f.upper(), 'mpi_%s_f90' % f,
+                                                  'mpi_%s_f90_' % f, 'mpi_%s_f90__' % f)]
 
 
 def read_fortran(path):
@@ -113,7 +118,7 @@ class OmpiGen(Gen):
 
     def why_not(self, f):
         kinds = [k.split('/')[0] for _, k in f['args']]
-        if f['name'] not in self.ompi_funcs:
+        if f['name'] not in self.ompi_funcs and self.mpix_name(f['name']) not in self.ompi_funcs:
             return 'not in Open MPI 4.1'
         if f['name'] in HAND or f['name'] in OMPI_HAND:
             return 'written by hand'
@@ -127,14 +132,35 @@ class OmpiGen(Gen):
             return 'MPI_T or Fortran conversion'
         return None
 
+    @staticmethod
+    def mpix_name(name):
+        """Open MPI 4.1's name of an MPI-4.0 function it has as an extension
+        (its persistent collectives: MPIX_Allreduce_init, ...), else None"""
+        return 'MPIX_' + name[4:] if name.endswith('_init') and name.startswith('MPI_') else None
+
+    def exported_name(self, name):
+        return name if name in self.ompi_funcs else self.mpix_name(name)
+
+    def wrapper(self, f):
+        # a function Open MPI 4.1 has under its MPIX_ name only is exported so
+        # (MPIX_Allreduce_init, PMPIX_Allreduce_init: its mpi-ext.h); the
+        # engine's binding keeps its name
+        text = super().wrapper(f)
+        name = f['name']
+        if name in self.ompi_funcs:
+            return text
+        x = self.mpix_name(name)
+        text = re.sub(r'\bPMPI_%s\b' % name[4:], 'P' + x, text)
+        return text.replace('#pragma weak %s = ' % name, '#pragma weak %s = ' % x)
+
     def c2f_names(self):
         return [n for n in super().c2f_names() if n in self.ompi_funcs]
 
     def exported(self):
         names = sorted(set([n for n in HAND if n in self.ompi_funcs] + OMPI_HAND + self.c2f_names()
-                           + [f['name'] for f in self.covered]))
+                           + [self.exported_name(f['name']) for f in self.covered]))
         syms = sorted(set(s for _, _, s, _ in self.objs))
-        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + CXX_FN + FORTRAN_SENTINELS + FORTRAN_PREDEF + ['railmpi_ompi_f_pending']
+        return names + ['P' + n for n in names] + syms + EXTRA_DATA + PREDEF_FN + CXX_FN + EXT_FN + FORTRAN_SENTINELS + FORTRAN_PREDEF + ['railmpi_ompi_f_pending']
 
     def c2f_function(self, name, T):
         """Open MPI's Fortran integers: a table for the predefined objects, an
