@@ -55,3 +55,19 @@ int abi_neighbor_count(int comm, int out)
         return 0;
     }
 }
+
+int abi_procs_total(int count, const int *maxprocs)
+{
+    int total = 0;
+    for (int i = 0; maxprocs && i < count; i++)
+        total += maxprocs[i] > 0 ? maxprocs[i] : 0;
+    return total;
+}
+
+int abi_spawn_filled(int comm, int root, int rc)
+{
+    int cls = MPI_ERR_OTHER, rank = -1;
+    if (RMI_PMPI_Error_class(rc, &cls) == MPI_SUCCESS && cls == MPI_ERR_SPAWN)
+        return 1;
+    return RMI_PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS && rank == root;
+}

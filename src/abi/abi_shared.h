@@ -15,5 +15,12 @@ int *abi_ints_in(int *stack, int n, const int *src, int (*conv)(int));
  * and MPI_Neighbor_alltoallw (the topology's destinations, out, or sources) */
 int abi_comm_span(int comm);
 int abi_neighbor_count(int comm, int out);
+/* the processes MPI_Comm_spawn_multiple asks for, as this process knows
+ * them (significant at the root), as the engine counts them */
+int abi_procs_total(int count, const int *maxprocs);
+/* whether a failed spawn (engine code rc) wrote its error codes here as many
+ * as this process's maxprocs says: at the root, or where the spawn itself
+ * failed (MPI_ERR_SPAWN) */
+int abi_spawn_filled(int comm, int root, int rc);
 
 #endif

@@ -111,6 +111,17 @@ int main(int argc, char **argv)
     OK(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
     OK(MPI_Errhandler_free(&mine));
 
+    /* a spawn that fails: its class and every process's error code are the
+     * ABI's MPI_ERR_SPAWN (errors return on MPI_COMM_WORLD, above) */
+    int codes[3] = {-7, -7, -7};
+    MPI_Comm child = MPI_COMM_WORLD;
+    rc = MPI_Comm_spawn("./railmpi-no-such-program", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+                        &child, codes);
+    expect(rc, MPI_ERR_SPAWN, "class of a failed spawn");
+    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN && codes[2] == -7,
+          "a failed spawn's codes %d %d %d, not MPI_ERR_SPAWN (%d)", codes[0], codes[1], codes[2], MPI_ERR_SPAWN);
+    CHECK(child == MPI_COMM_NULL, "a failed spawn's intercommunicator");
+
 #ifdef MPI_ABI_VERSION
     MPI_Info info;
     OK(MPI_Abi_get_info(&info));

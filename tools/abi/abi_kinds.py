@@ -600,6 +600,20 @@ class Gen:
             call.append(p)
             post.append('if (rc == MPI_SUCCESS && %s) for (int i = 0; i < %s; i++) %s[i] = %s_out(%s[i]);'
                         % (p, argmap[n], p, d, p))
+        elif base == 'errcodes_out':
+            # a failed spawn's codes (one per process asked for, as this
+            # process knows the number, like the engine): the ABI's classes;
+            # a successful one's are MPI_SUCCESS in every ABI. Only where the
+            # engine wrote them (abi_spawn_filled): a call refused before
+            # has maxprocs significant at the root only
+            call.append(p)
+            if 'maxprocs' in argmap:
+                n = argmap['maxprocs']
+            else:
+                n = 'abi_procs_total(%s, %s)' % (argmap['count'], argmap['array_of_maxprocs'])
+            post.append('if (rc != MPI_SUCCESS && %s && abi_spawn_filled(h_in(%s), rank_in(%s), rc)) '
+                        'for (int i = 0, n = %s; i < n; i++) %s[i] = err_out(%s[i]);'
+                        % (p, argmap['comm'], argmap['root'], n, p, p))
         elif base.startswith('choice'):
             call.append('abi_buf(%s)' % p)
         elif base in ('weights_in', 'weights_out'):
@@ -668,7 +682,9 @@ class Gen:
         elif mode == 'out':
             decl.append('%s %s_m = 0;' % (mtype, p))
             call.append('%s ? &%s_m : NULL' % (p, p))
-            post.append('if (%s && rc == MPI_SUCCESS) *%s = %s(%s_m);' % (p, p, conv_out, p))
+            # a failed call may still give a handle (MPI_COMM_NULL from a
+            # failed MPI_Comm_spawn or MPI_Comm_dup): it is converted too
+            post.append('if (%s && (rc == MPI_SUCCESS || %s_m)) *%s = %s(%s_m);' % (p, p, p, conv_out, p))
         elif mode == 'inout':
             decl.append('%s %s_m = %s ? %s(*%s) : 0, %s_0 = %s_m;' % (mtype, p, p, conv_in, p, p, p))
             call.append('%s ? &%s_m : NULL' % (p, p))
