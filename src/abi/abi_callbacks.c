@@ -346,3 +346,51 @@ int PMPI_Register_datarep(const char *datarep, abi_conversion_function *read_con
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
+
+/* MPI_Register_datarep_c: conversion functions that take an MPI_Count */
+typedef int(abi_conversion_function_c)(void *userbuf, abi_Datatype datatype, MPI_Count count, void *filebuf,
+                                       MPI_Offset position, void *extra_state);
+typedef struct {
+    abi_conversion_function_c *read, *write;
+    abi_extent_function *extent;
+    void *extra;
+} datarep_c_t;
+
+static int datarep_read_c(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
+                          MPI_Offset position, void *state)
+{
+    datarep_c_t *d = state;
+    return conv_result(d->read(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+}
+
+static int datarep_write_c(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
+                           MPI_Offset position, void *state)
+{
+    datarep_c_t *d = state;
+    return conv_result(d->write(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+}
+
+static int datarep_extent_c(MPI_Datatype dt, MPI_Aint *extent, void *state)
+{
+    datarep_c_t *d = state;
+    return conv_result(d->extent(h_out_Datatype(dt), extent, d->extra));
+}
+
+int PMPI_Register_datarep_c(const char *datarep, abi_conversion_function_c *read_conversion_fn,
+                            abi_conversion_function_c *write_conversion_fn,
+                            abi_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    datarep_c_t *d = malloc(sizeof *d);
+    if (!d)
+        return abi_err_out(MPI_ERR_NO_MEM);
+    *d = (datarep_c_t){read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state};
+    int rc = RMI_PMPI_Register_datarep_c(datarep, read_conversion_fn ? datarep_read_c : NULL,
+                                         write_conversion_fn ? datarep_write_c : NULL,
+                                         dtype_file_extent_fn ? datarep_extent_c : NULL, d);
+    if (rc != MPI_SUCCESS) {
+        free(d);
+        return abi_err_out(rc);
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c

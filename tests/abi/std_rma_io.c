@@ -90,6 +90,63 @@ static void datarep(void)
     OK(MPI_File_close(&fh));
 }
 
+#if MPI_VERSION >= 4
+/* the same with MPI_Register_datarep_c: counts are MPI_Count */
+static int flipc_calls;
+
+static int flipc_extent(MPI_Datatype dt, MPI_Aint *extent, void *extra)
+{
+    CHECK(extra == &flipc_calls, "extent (c): extra_state");
+    CHECK(dt == MPI_INT, "extent (c): not MPI_INT");
+    *extent = sizeof(int);
+    return MPI_SUCCESS;
+}
+
+static int flipc_write(void *user, MPI_Datatype dt, MPI_Count count, void *file, MPI_Offset pos, void *extra)
+{
+    CHECK(extra == &flipc_calls, "write conversion (c): extra_state");
+    CHECK(dt == MPI_INT, "write conversion (c): not MPI_INT");
+    flipc_calls++;
+    for (MPI_Count i = 0; i < count; i++)
+        ((int *)file)[i] = ~((int *)user)[pos + i];
+    return MPI_SUCCESS;
+}
+
+static int flipc_read(void *user, MPI_Datatype dt, MPI_Count count, void *file, MPI_Offset pos, void *extra)
+{
+    (void)extra;
+    CHECK(dt == MPI_INT, "read conversion (c): not MPI_INT");
+    flipc_calls++;
+    for (MPI_Count i = 0; i < count; i++)
+        ((int *)user)[pos + i] = ~((int *)file)[i];
+    return MPI_SUCCESS;
+}
+
+static void datarep_c(void)
+{
+    char name[64];
+    snprintf(name, sizeof name, "std_rma_io.%d.flipc", std_rank);
+    OK(MPI_Register_datarep_c("flipc", flipc_read, flipc_write, flipc_extent, &flipc_calls));
+    int rc = MPI_Register_datarep_c("flipc", flipc_read, flipc_write, flipc_extent, &flipc_calls), cls = -1;
+    OK(MPI_Error_class(rc, &cls));
+    CHECK(cls == MPI_ERR_DUP_DATAREP, "a second \"flipc\": class %d, not MPI_ERR_DUP_DATAREP", cls);
+    MPI_File fh;
+    OK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                     MPI_INFO_NULL, &fh));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flipc", MPI_INFO_NULL));
+    int data[4] = {5, 6, 7, 8}, raw[4], back[4];
+    OK(MPI_File_write_at(fh, 0, data, 4, MPI_INT, MPI_STATUS_IGNORE));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    OK(MPI_File_read_at(fh, 0, raw, 4, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(raw[0] == ~5 && raw[3] == ~8, "stored (c) %d %d", raw[0], raw[3]);
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flipc", MPI_INFO_NULL));
+    OK(MPI_File_read_at(fh, 0, back, 4, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(back[0] == 5 && back[3] == 8 && flipc_calls >= 2, "read back (c) %d %d (%d calls)", back[0], back[3],
+          flipc_calls);
+    OK(MPI_File_close(&fh));
+}
+#endif
+
 static void io(void)
 {
     MPI_File fh;
@@ -134,6 +191,9 @@ int main(int argc, char **argv)
     rma();
     io();
     datarep();
+#if MPI_VERSION >= 4
+    datarep_c();
+#endif
     OK(MPI_Barrier(MPI_COMM_WORLD));
     if (std_rank == 0)
         printf("OK\n");

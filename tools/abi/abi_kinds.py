@@ -30,6 +30,10 @@ HAND['MPI_Register_datarep'] = (
     'int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, '
     'MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, '
     'void *extra_state)')
+HAND['MPI_Register_datarep_c'] = (
+    'int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, '
+    'MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, '
+    'void *extra_state)')
 HAND['MPI_Keyval_create'] = ('int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, '
                              'int *keyval, void *extra_state)')
 for _obj in ('Comm', 'Win', 'File', 'Session'):
