@@ -3,6 +3,7 @@
 ! (docs/abi.md). 2 ranks.
 program ompi_f08
   use mpi_f08
+  use mpi_f08_ext
   implicit none
   integer :: ierr, rank, np, other, i, cnt, iclass, res
   integer :: ibuf(10), jbuf(10), mat(4, 3), col(3)
@@ -114,6 +115,20 @@ program ompi_f08
   call MPI_Get_address(ibuf(4), key_addr)
   if (MPI_Aint_diff(key_addr, val) /= 12) call fail('MPI_Aint_diff of two elements')
   call MPI_F_sync_reg(ibuf)
+
+  ! Open MPI's persistent collectives (its mpi_f08_ext module)
+  call MPIX_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, req(1))
+  call MPIX_Bcast_init(col, 3, MPI_INTEGER, 0, MPI_COMM_WORLD, MPI_INFO_NULL, req(2), ierr)
+  if (ierr /= MPI_SUCCESS) call fail('MPIX_Bcast_init')
+  do i = 1, 2
+     col = -1
+     if (rank == 0) col = [i, 2 * i, 3 * i]
+     call MPI_Startall(2, req)
+     call MPI_Waitall(2, req, MPI_STATUSES_IGNORE)
+     if (any(col /= [i, 2 * i, 3 * i])) call fail('persistent bcast')
+  end do
+  call MPI_Request_free(req(1))
+  call MPI_Request_free(req(2))
 
   call MPI_Barrier(MPI_COMM_WORLD)
   call MPI_Finalize()

@@ -2,8 +2,8 @@
 ! libmpi_mpifh.so.40 that have no C function behind them (MPI_AINT_ADD,
 ! MPI_AINT_DIFF, MPI_F_SYNC_REG) and the module's TYPE(C_PTR) specifics
 ! (MPI_ALLOC_MEM, MPI_WIN_ALLOCATE, MPI_WIN_ALLOCATE_SHARED,
-! MPI_WIN_SHARED_QUERY give a C pointer), on railmpi's library
-! (docs/abi.md). 2 ranks.
+! MPI_WIN_SHARED_QUERY give a C pointer), Open MPI's MPIX_ALLREDUCE_INIT, on
+! railmpi's library (docs/abi.md). 2 ranks.
 program ompi_fextra
   use mpi
   use, intrinsic :: iso_c_binding
@@ -13,7 +13,7 @@ program ompi_fextra
   integer(kind=MPI_ADDRESS_KIND) :: base, addr, sz
   type(c_ptr) :: p, q
   integer, pointer :: mem(:), win_mem(:), peer_mem(:)
-  integer :: win, swin
+  integer :: win, swin, preq, base_sum
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -67,6 +67,17 @@ program ompi_fextra
        call fail('the peer''s shared memory')
   call MPI_Win_fence(0, swin, ierr)
   call MPI_Win_free(swin, ierr)
+
+  ! Open MPI's persistent collectives (its extension: MPIX_*_INIT)
+  do i = 1, 3
+     if (i == 1) call MPIX_Allreduce_init(rank + 1, base_sum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, &
+          MPI_INFO_NULL, preq, ierr)
+     if (ierr /= MPI_SUCCESS) call fail('MPIX_ALLREDUCE_INIT')
+     call MPI_Start(preq, ierr)
+     call MPI_Wait(preq, MPI_STATUS_IGNORE, ierr)
+     if (base_sum /= 3 .or. preq == MPI_REQUEST_NULL) call fail('persistent allreduce')
+  end do
+  call MPI_Request_free(preq, ierr)
 
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'OK'

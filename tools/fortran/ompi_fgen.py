@@ -20,6 +20,7 @@ MPI_Register_datarep are written by hand (src/abi/ompi_fcallbacks.c);
 --list prints what is not generated, with the reason.
 """
 import argparse
+import copy
 import re
 import sys
 
@@ -103,6 +104,19 @@ def why_not(f, exported):
         if mode.startswith("arr") and (cls not in ARR_CLASS or arr_len(f, a) is None):
             return "handle array %s of unknown length" % a.name
     return None
+
+
+def mpix(f, exported):
+    """An MPI-4.0 function libmpi.so.40 has under Open MPI's extension name
+    only (its persistent collectives, MPIX_Allreduce_init): bound under that
+    name too (mpix_allreduce_init_, MPIX_ALLREDUCE_INIT, mpix_allreduce_init_f08_,
+    ... as Open MPI's libraries), calling PMPIX_Allreduce_init."""
+    x = "MPIX_" + f.name[4:]
+    if f.name in exported or x not in exported or not f.name.endswith("_init"):
+        return f
+    g = copy.copy(f)
+    g.name = x
+    return g
 
 
 def prototype(f):
@@ -233,8 +247,8 @@ def main():
     ap.add_argument("--c-tkr")
     ap.add_argument("--list", action="store_true")
     o = ap.parse_args()
-    funcs = gen.parse_api(o.api)
     exported = set(re.findall(r"^\s+(MPIX?_\w+);", open(o.map).read(), re.M))
+    funcs = [mpix(f, exported) for f in gen.parse_api(o.api)]
     if o.c:
         open(o.c, "w").write(gen_c(funcs, exported))
     if o.c_f08:
