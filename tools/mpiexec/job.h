@@ -114,6 +114,19 @@ int job_abi_set(job_t *j, const char *abi);
 void job_fail(job_t *j, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* To every live local rank's control pipe; returns how many took it. */
 int job_command_local(job_t *j, const char *cmd);
+/* The processes mpiexec starts: the guardian that kills them if mpiexec is
+ * killed (told each process group), and a child's own setup (its output to
+ * the pipes, dying with mpiexec); a random job secret. */
+void guardian_start(job_t *j);
+void guardian_tell(job_t *j, int v);
+void child_setup(pid_t parent, int out, int err, int keep_stdin);
+void secret(char *out, size_t len);
+
+/* top.c: a multi-host job's top side */
+int job_start_remote(job_t *j);
+void remote_accept(job_t *j);
+void remote_input(job_t *j, int h);
+void remote_kv_add(job_t *j, const char *key, const char *val);
 
 /* proxy.c */
 int proxy_connect(job_t *j);
