@@ -62,7 +62,7 @@ enum net_caps {
     NET_CAP_CONNLESS = 1u << 5,
     /* `measure` reports the network's own round trip and delivery rate (a
      * kernel's view of the connection); without it, the rail layer measures
-     * a lossy path itself, by delivery reports (rail/channel.c) */
+     * a lossy path itself, by delivery reports (rail/report.c) */
     NET_CAP_MEASURED = 1u << 6,
 };
 

@@ -79,7 +79,7 @@ typedef struct rail_path {
     double rtt;            /* seconds */
     int proven;            /* bw was measured while the path was busy, not only as a floor */
     /* Delivery reports, for a path whose transport measures no round trip
-     * (no NET_CAP_MEASURED; rail/channel.c): the receiver tells which frames
+     * (no NET_CAP_MEASURED; rail/report.c): the receiver tells which frames
      * each path brought, the sender measures the path from that. */
     int reports;           /* this path is measured by reports (set when it is added) */
     uint64_t rx_hi;        /* receiver: highest sequence number that came by this path */
@@ -341,12 +341,21 @@ typedef struct rail_report {
 } rail_report_t;
 
 /* The health tick's delivery report to the peer (paths measured by reports
- * that brought frames since the last one). */
+ * that brought frames since the last one); a report from it (report.c). */
 void rail_channel_report_out(rail_channel_t *ch);
+void rail_channel_report_in(rail_channel_t *ch, const void *payload, size_t len);
+/* channel.c's, for report.c: the path of a rail; the path an unsequenced
+ * frame of `len` bytes goes on (-1: none); sending one there */
+rail_path_t *rail_path_of(rail_channel_t *ch, int rail);
+int rail_channel_pick_for(rail_channel_t *ch, uint16_t flags, size_t len);
+rm_status_t rail_path_emit(rail_channel_t *ch, rail_path_t *p, net_frame_hdr_t *hdr, const void *upper,
+                           const void *payload);
 /* A renewed endpoint's address over another path (NET_F_ADDR), for each
  * path whose transport says the peer may not know it and that is not up:
  * once per health tick, at most every 100 ms per path. */
 void rail_channel_addr_out(rail_channel_t *ch);
+/* Such an address from the peer, for its path's transport (report.c). */
+void rail_channel_addr_in(rail_channel_t *ch, const void *payload, size_t len);
 /* The path and peer events a tool can follow (MPI_T events, src/mpit/event.c):
  * what happened, and why. */
 typedef enum {

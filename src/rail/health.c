@@ -86,7 +86,7 @@ void rail_path_measure(rail_path_t *p, uint64_t now)
         rail_path_rate(p, m.rate, m.rate_limited);
         return;
     }
-    /* Measured by delivery reports (rail/channel.c). Round trip: the least
+    /* Measured by delivery reports (rail/report.c). Round trip: the least
      * sampled in the last two windows of RAIL_RTT_WINDOW ticks (a queue
      * only adds to a sample; a path that turned slow shows it within two
      * windows). */
