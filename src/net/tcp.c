@@ -44,105 +44,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define TCP_MAGIC 0x726d7470u /* "rmtp" */
-#define TCP_VERSION 2
-#define TCP_MAX_RAILS 16
-/* The receive buffer starts small and grows (doubling, up to TCP_RXBUF) only
- * on a connection whose reads fill it: an idle peer costs TCP_RXBUF_MIN. */
-#define TCP_RXBUF (256 * 1024)
-#define TCP_RXBUF_MIN (16 * 1024)
-#define TCP_MAX_FRAME ((uint32_t)1 << 30)
-/* A payload at least this large that is not yet whole in the receive buffer
- * is read by itself (placed or staged), not through the buffer. */
-#define TCP_DIRECT_MIN (64 * 1024)
-/* Small frames in a row that end header-first reading (see tcp_rx_want). */
-#define TCP_LEAN_SMALL 4
-
-enum { TCP_HS_OK = 0, TCP_HS_DUPLICATE = 1, TCP_HS_BAD_SECRET = 2, TCP_HS_UNKNOWN_PEER = 3 };
-enum { TCP_HELLO_RECOVER = 1 }; /* replaces a connection the sender gave up on */
-
-typedef struct tcp_hello {
-    uint32_t magic, version;
-    int32_t rank, rail;
-    char secret[56];
-    uint32_t flags, rsvd;
-} tcp_hello_t;
-
-typedef struct tcp_hello_ack {
-    uint32_t magic;
-    int32_t status;
-} tcp_hello_ack_t;
-
-enum tcp_conn_state { TC_CONNECTING, TC_HELLO_SENT, TC_HELLO_WAIT, TC_UP, TC_DEAD };
-
-enum { TCP_EV_LISTEN = 1, TCP_EV_CONN = 2 };
-
-typedef struct tcp_conn {
-    int ev_kind; /* TCP_EV_CONN, first member: epoll data points here */
-    int fd;
-    int state;
-    int initiator;
-    int recover;            /* initiator: our hello carries TCP_HELLO_RECOVER */
-    int orderly;            /* closing at the end of the job: FIN, not reset */
-    struct net_path *path;  /* NULL for an accepted connection before its hello */
-    struct net_iface *ifc;
-    char peer_desc[64];
-    /* handshake */
-    unsigned char hs[sizeof(tcp_hello_t)];
-    size_t hs_got;
-    /* receive */
-    unsigned char *rx;      /* rx_cap bytes: TCP_RXBUF_MIN .. TCP_RXBUF */
-    size_t rx_cap;
-    size_t rx_start, rx_end;
-    net_frame_hdr_t hdr;    /* frame being received past the buffer */
-    unsigned char upper[NET_UPPER_MAX];
-    unsigned char *dst;     /* where its payload goes: placed, or `stage` */
-    unsigned char *stage;   /* owned staging buffer for large payloads */
-    size_t stage_cap, dst_got;
-    int in_payload;
-    int dropping;           /* its place was withdrawn (tcp_unplace): read into rx, hand nothing up */
-    int rx_lean;            /* read only up to the next upper header (after a large payload) */
-    int rx_small;           /* small frames parsed since lean reading began */
-    int watched, watch_out; /* in the epoll set; with EPOLLOUT */
-    tcp_rate_t rate;        /* the kernel's counters at the last rate sample */
-    struct tcp_conn *next;
-} tcp_conn_t;
-
-struct net_path {
-    void *owner;
-    int peer;
-    struct net_iface *ifc;
-    struct sockaddr_in addr;
-    tcp_conn_t *conn;       /* the connection in use or being set up */
-    /* bytes accepted from the rail layer but not yet taken by the socket;
-     * always whole frames until the connection is UP */
-    unsigned char *txq;
-    size_t txq_off, txq_len, txq_cap;
-    int failed;             /* the connection broke; only reconnect() makes a new one */
-    int frank;              /* a process of another job: its rank there, else -1 */
-    char fsecret[56];       /* and its job's secret */
-    uint64_t rx_bytes;      /* liveness for the rail layer's heartbeats */
-    /* bursts of small frames (tcp_send): when the last direct send returned,
-     * and whether txq holds frames kept back on purpose (on tcp_held) */
-    uint64_t sent_at; /* rm_ticks */
-    int held;
-    struct net_path *held_next;
-    tcp_gone_t gone;        /* peer_gone: whether the peer's listener refuses */
-};
-
-struct net_iface {
-    int ev_kind; /* TCP_EV_LISTEN */
-    net_env_t env;
-    int rail;
-    char ifname[IF_NAMESIZE];
-    char desc[IF_NAMESIZE + 24]; /* "rail0 198.18.10.0/24" */
-    struct in_addr ip;
-    int prefix;
-    int lfd;
-    net_path_t **peers;     /* by process index (world rank, then other jobs') */
-    int npeers;
-    tcp_conn_t *conns;
-};
+#include "net/tcp_impl.h"
 
 static int tcp_epfd = -1;
 static int tcp_nifaces;
@@ -405,7 +307,7 @@ static void tcp_conn_watch(tcp_conn_t *c, int want_out)
 }
 
 /* Close a connection; it is unlinked and freed at the end of progress. */
-static void tcp_conn_close(tcp_conn_t *c)
+void tcp_conn_close(tcp_conn_t *c)
 {
     if (c->state == TC_DEAD)
         return;
@@ -428,7 +330,7 @@ static void tcp_conn_close(tcp_conn_t *c)
         c->path->conn = NULL;
 }
 
-static void tcp_path_fail(net_path_t *p, rm_status_t why, const char *what)
+void tcp_path_fail(net_path_t *p, rm_status_t why, const char *what)
 {
     if (p->conn)
         tcp_conn_close(p->conn);
@@ -536,7 +438,7 @@ static void tcp_refuse(tcp_conn_t *c, int status, const char *why)
 }
 
 /* Acceptor: a complete hello arrived. */
-static void tcp_on_hello(tcp_conn_t *c)
+void tcp_on_hello(tcp_conn_t *c)
 {
     tcp_hello_t h;
     memcpy(&h, c->hs, sizeof h);
@@ -582,7 +484,7 @@ static void tcp_on_hello(tcp_conn_t *c)
 }
 
 /* Connector: the answer to our hello arrived. */
-static void tcp_on_hello_ack(tcp_conn_t *c)
+void tcp_on_hello_ack(tcp_conn_t *c)
 {
     tcp_hello_ack_t a;
     memcpy(&a, c->hs, sizeof a);
@@ -784,209 +686,6 @@ keep:
     else if (!p->held && p->conn && p->conn->state == TC_UP)
         tcp_conn_watch(p->conn, 1);
     return RM_OK;
-}
-
-/* ---- receiving --------------------------------------------------------- */
-
-static void tcp_deliver(tcp_conn_t *c, const net_frame_hdr_t *h, const void *upper, const void *payload)
-{
-    net_path_t *p = c->path;
-    p->ifc->env.up.recv(p->owner, p->ifc->rail, h, upper, payload);
-}
-
-/* Make the receive buffer hold at least `need` bytes (at most TCP_RXBUF). */
-static int tcp_rx_grow(tcp_conn_t *c, size_t need)
-{
-    size_t cap = c->rx_cap;
-    while (cap < need && cap < TCP_RXBUF)
-        cap *= 2;
-    if (cap > TCP_RXBUF)
-        cap = TCP_RXBUF;
-    if (cap == c->rx_cap)
-        return 0;
-    if (c->rx_start) { /* compact first: what is consumed need not move */
-        memmove(c->rx, c->rx + c->rx_start, c->rx_end - c->rx_start);
-        c->rx_end -= c->rx_start;
-        c->rx_start = 0;
-    }
-    unsigned char *b = realloc(c->rx, cap);
-    if (!b)
-        return -1;
-    c->rx = b;
-    c->rx_cap = cap;
-    return 0;
-}
-
-/* Parse whole frames out of the buffer; start a direct read for a large one. */
-static int tcp_parse(tcp_conn_t *c)
-{
-    int n = 0;
-    while (c->state == TC_UP && !c->in_payload) {
-        size_t avail = c->rx_end - c->rx_start;
-        if (avail < sizeof(net_frame_hdr_t))
-            break;
-        net_frame_hdr_t h;
-        memcpy(&h, c->rx + c->rx_start, sizeof h);
-        if (h.hlen > NET_UPPER_MAX || h.len > TCP_MAX_FRAME) {
-            tcp_path_fail(c->path, RM_ERR_IO, "malformed frame");
-            return n;
-        }
-        size_t head = sizeof h + h.hlen;
-        if (avail >= head + h.len) {
-            unsigned char *base = c->rx + c->rx_start;
-            c->rx_start += head + h.len;
-            if (c->rx_lean && ++c->rx_small >= TCP_LEAN_SMALL)
-                c->rx_lean = 0; /* small traffic again: read in bulk */
-            tcp_deliver(c, &h, base + sizeof h, base + head);
-            n++;
-            continue;
-        }
-        if (avail < head || (h.len < TCP_DIRECT_MIN && head + h.len <= TCP_RXBUF)) {
-            if (avail >= head && head + h.len > c->rx_cap && tcp_rx_grow(c, head + h.len) < 0) {
-                tcp_path_fail(c->path, RM_ERR_NOMEM, "no memory for a frame");
-                return n;
-            }
-            break; /* wait for more into the buffer */
-        }
-        /* a large payload: read the rest of it by itself, where the layer
-         * above wants it or else into the staging buffer */
-        c->hdr = h;
-        memcpy(c->upper, c->rx + c->rx_start + sizeof h, h.hlen);
-        net_path_t *p = c->path;
-        c->dst = p->ifc->env.up.place ? p->ifc->env.up.place(p->owner, p->ifc->rail, &h, c->upper) : NULL;
-        if (!c->dst && c->stage_cap < h.len) {
-            free(c->stage);
-            c->stage = malloc(h.len);
-            c->stage_cap = c->stage ? h.len : 0;
-            if (!c->stage) {
-                tcp_path_fail(c->path, RM_ERR_NOMEM, "no memory for a frame");
-                return n;
-            }
-        }
-        if (!c->dst)
-            c->dst = c->stage;
-        size_t have = avail - head;
-        memcpy(c->dst, c->rx + c->rx_start + head, have);
-        c->dst_got = have;
-        c->rx_start = c->rx_end = 0;
-        c->in_payload = 1;
-    }
-    if (c->rx_start == c->rx_end)
-        c->rx_start = c->rx_end = 0;
-    return n;
-}
-
-/* How much to read into the buffer. In bulk, as a rule; but after a large
- * payload, only up to the end of the next frame's upper header: if that frame
- * is large too, its payload then goes straight to its destination instead of
- * being swept into the buffer and copied out again. A few small frames in a
- * row end this (tcp_parse), since it costs a read per frame. */
-static size_t tcp_rx_want(const tcp_conn_t *c)
-{
-    size_t room = c->rx_cap - c->rx_end, avail = c->rx_end - c->rx_start, want = room;
-    if (c->rx_lean) {
-        if (avail < sizeof(net_frame_hdr_t)) {
-            /* the upper header's length is not known yet: assume the largest */
-            want = sizeof(net_frame_hdr_t) + NET_UPPER_MAX - avail;
-        } else {
-            net_frame_hdr_t h;
-            memcpy(&h, c->rx + c->rx_start, sizeof h);
-            if (avail < sizeof h + h.hlen)
-                want = sizeof h + h.hlen - avail;
-        }
-    }
-    return want < room ? want : room;
-}
-
-static int tcp_read(tcp_conn_t *c)
-{
-    int events = 0;
-    for (;;) {
-        ssize_t n;
-        if (c->in_payload) {
-            size_t want = c->hdr.len - c->dst_got;
-            unsigned char *to = c->dst + c->dst_got;
-            if (c->dropping) { /* the receive buffer is empty while a payload is read by itself */
-                to = c->rx;
-                want = want < c->rx_cap ? want : c->rx_cap;
-            }
-            n = recv(c->fd, to, want, 0);
-            if (n > 0) {
-                c->path->rx_bytes += (uint64_t)n;
-                c->dst_got += (size_t)n;
-                if (c->dst_got == c->hdr.len) {
-                    c->in_payload = 0;
-                    c->rx_lean = 1; /* large frames tend to follow each other */
-                    c->rx_small = 0;
-                    if (c->dropping)
-                        c->dropping = 0;
-                    else
-                        tcp_deliver(c, &c->hdr, c->upper, c->dst);
-                    events++;
-                }
-                if ((size_t)n < want)
-                    return events; /* drained (see below) */
-                continue;
-            }
-        } else {
-            if (c->rx_start && c->rx_end == c->rx_cap) {
-                memmove(c->rx, c->rx + c->rx_start, c->rx_end - c->rx_start);
-                c->rx_end -= c->rx_start;
-                c->rx_start = 0;
-            }
-            size_t want = tcp_rx_want(c);
-            n = recv(c->fd, c->rx + c->rx_end, want, 0);
-            if (n > 0) {
-                c->path->rx_bytes += (uint64_t)n;
-                c->rx_end += (size_t)n;
-                /* a read that filled the buffer: the peer sends more than it holds */
-                if (c->rx_end == c->rx_cap && c->rx_cap < TCP_RXBUF && tcp_rx_grow(c, c->rx_cap * 2) < 0) {
-                    tcp_path_fail(c->path, RM_ERR_NOMEM, "no memory for the receive buffer");
-                    return events;
-                }
-                events += tcp_parse(c);
-                /* A short read took all the socket had: asking again would
-                 * only cost a syscall returning EAGAIN per message; epoll is
-                 * level-triggered and reports what arrives later. */
-                if (c->state != TC_UP || (size_t)n < want)
-                    return events;
-                continue;
-            }
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return events;
-        /* an orderly end (FIN) comes only from a peer finishing: one that
-         * gives up on a connection resets it */
-        tcp_path_fail(c->path, n == 0 ? RM_ERR_CLOSED : RM_ERR_CONN_RESET,
-                      n == 0 ? "closed by peer" : strerror(errno));
-        return events;
-    }
-}
-
-static void tcp_read_handshake(tcp_conn_t *c, size_t want)
-{
-    while (c->hs_got < want) {
-        ssize_t n = recv(c->fd, c->hs + c->hs_got, want - c->hs_got, 0);
-        if (n > 0) {
-            c->hs_got += (size_t)n;
-            continue;
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return;
-        if (c->state == TC_HELLO_SENT && c->path)
-            tcp_path_fail(c->path, RM_ERR_CONN_RESET, "closed during handshake");
-        else
-            tcp_conn_close(c);
-        return;
-    }
-    if (c->state == TC_HELLO_WAIT)
-        tcp_on_hello(c);
-    else
-        tcp_on_hello_ack(c);
 }
 
 static void tcp_accept(net_iface_t *ifc)
