@@ -27,7 +27,7 @@ add_custom_command(
 add_custom_target(ompi_gen DEPENDS ${RM_OGEN_OUT})
 
 add_library(mpi_ompi SHARED abi/ompi_conv.c abi/abi_engine.c abi/ompi_fhandle.c abi/ompi_fpredef.c
-  abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
+  abi/ompi_affinity.c abi/ompi_callbacks.c abi/ompi_mpit.c ${RM_OMPI_DIR}/ompi_bind.c
   ${RM_OMPI_DIR}/ompi_objects.c)
 add_dependencies(mpi_ompi ompi_gen abi_bind_rmi)
 # the generated abi_tables.h and abi_rename.h are Open MPI's here, not the standard ABI's

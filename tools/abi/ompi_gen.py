@@ -80,9 +80,9 @@ CREATE_REQUEST = {'MPI_Isend', 'MPI_Ibsend', 'MPI_Issend', 'MPI_Irsend', 'MPI_Ir
 # what the inline code of Open MPI's C++ header calls in libmpi.so.40
 # (src/abi/ompi_callbacks.c)
 CXX_FN = ['ompi_op_set_cxx_callback']
-# Open MPI's extensions beside its persistent collectives, and the Fortran
-# procedures its libmpi.so.40 holds (src/abi/ompi_conv.c)
-EXT_FN = ['MPIX_Query_cuda_support'] + [n for f in ('wtime', 'wtick', 'aint_add', 'aint_diff')
+# Open MPI's extensions beside its persistent collectives (src/abi/ompi_conv.c,
+# src/abi/ompi_affinity.c), and the Fortran procedures its libmpi.so.40 holds
+EXT_FN = ['MPIX_Query_cuda_support', 'OMPI_Affinity_str'] + [n for f in ('wtime', 'wtick', 'aint_add', 'aint_diff')
                                         for n in ('MPI_%s_F90' % f.upper(), 'mpi_%s_f90' % f,
                                                   'mpi_%s_f90_' % f, 'mpi_%s_f90__' % f)]
 
