@@ -293,12 +293,19 @@ int PMPI_Grequest_start(abi_query_function *query_fn, abi_free_function *free_fn
 
 /* data representations: the conversion and extent functions see the ABI's
  * datatype handles; a representation lives as long as the process, and so
- * does what holds the program's functions */
+ * does what holds the program's functions. MPI_Register_datarep_c's take an
+ * MPI_Count: the engine calls each kind through its own trampolines. */
 typedef int(abi_conversion_function)(void *userbuf, abi_Datatype datatype, int count, void *filebuf,
                                      MPI_Offset position, void *extra_state);
+typedef int(abi_conversion_function_c)(void *userbuf, abi_Datatype datatype, MPI_Count count, void *filebuf,
+                                       MPI_Offset position, void *extra_state);
 typedef int(abi_extent_function)(abi_Datatype datatype, MPI_Aint *extent, void *extra_state);
+typedef union {
+    abi_conversion_function *i;
+    abi_conversion_function_c *c;
+} datarep_fn_t;
 typedef struct {
-    abi_conversion_function *read, *write;
+    datarep_fn_t read, write;
     abi_extent_function *extent;
     void *extra;
 } datarep_t;
@@ -312,14 +319,28 @@ static int datarep_read(void *userbuf, MPI_Datatype dt, int count, void *filebuf
                         MPI_Offset position, void *state)
 {
     datarep_t *d = state;
-    return conv_result(d->read(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+    return conv_result(d->read.i(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
 }
 
 static int datarep_write(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
                          MPI_Offset position, void *state)
 {
     datarep_t *d = state;
-    return conv_result(d->write(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+    return conv_result(d->write.i(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+}
+
+static int datarep_read_c(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
+                          MPI_Offset position, void *state)
+{
+    datarep_t *d = state;
+    return conv_result(d->read.c(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
+}
+
+static int datarep_write_c(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
+                           MPI_Offset position, void *state)
+{
+    datarep_t *d = state;
+    return conv_result(d->write.c(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
 }
 
 static int datarep_extent(MPI_Datatype dt, MPI_Aint *extent, void *state)
@@ -328,69 +349,41 @@ static int datarep_extent(MPI_Datatype dt, MPI_Aint *extent, void *state)
     return conv_result(d->extent(h_out_Datatype(dt), extent, d->extra));
 }
 
-int PMPI_Register_datarep(const char *datarep, abi_conversion_function *read_conversion_fn,
-                          abi_conversion_function *write_conversion_fn,
-                          abi_extent_function *dtype_file_extent_fn, void *extra_state)
+/* the record of a representation's functions, registered with the engine
+ * (big: MPI_Register_datarep_c's) */
+static int datarep_register(const char *datarep, int big, datarep_fn_t read, datarep_fn_t write,
+                            abi_extent_function *extent, void *extra_state)
 {
     datarep_t *d = malloc(sizeof *d);
     if (!d)
         return abi_err_out(MPI_ERR_NO_MEM);
-    *d = (datarep_t){read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state};
-    int rc = RMI_PMPI_Register_datarep(datarep, read_conversion_fn ? datarep_read : NULL,
-                                       write_conversion_fn ? datarep_write : NULL,
-                                       dtype_file_extent_fn ? datarep_extent : NULL, d);
+    *d = (datarep_t){read, write, extent, extra_state};
+    int rc = big ? RMI_PMPI_Register_datarep_c(datarep, read.c ? datarep_read_c : NULL,
+                                               write.c ? datarep_write_c : NULL,
+                                               extent ? datarep_extent : NULL, d)
+                 : RMI_PMPI_Register_datarep(datarep, read.i ? datarep_read : NULL, write.i ? datarep_write : NULL,
+                                             extent ? datarep_extent : NULL, d);
     if (rc != MPI_SUCCESS) {
         free(d);
         return abi_err_out(rc);
     }
     return MPI_SUCCESS;
 }
+
+int PMPI_Register_datarep(const char *datarep, abi_conversion_function *read_conversion_fn,
+                          abi_conversion_function *write_conversion_fn,
+                          abi_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return datarep_register(datarep, 0, (datarep_fn_t){.i = read_conversion_fn},
+                            (datarep_fn_t){.i = write_conversion_fn}, dtype_file_extent_fn, extra_state);
+}
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
-
-/* MPI_Register_datarep_c: conversion functions that take an MPI_Count */
-typedef int(abi_conversion_function_c)(void *userbuf, abi_Datatype datatype, MPI_Count count, void *filebuf,
-                                       MPI_Offset position, void *extra_state);
-typedef struct {
-    abi_conversion_function_c *read, *write;
-    abi_extent_function *extent;
-    void *extra;
-} datarep_c_t;
-
-static int datarep_read_c(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
-                          MPI_Offset position, void *state)
-{
-    datarep_c_t *d = state;
-    return conv_result(d->read(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
-}
-
-static int datarep_write_c(void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
-                           MPI_Offset position, void *state)
-{
-    datarep_c_t *d = state;
-    return conv_result(d->write(userbuf, h_out_Datatype(dt), count, filebuf, position, d->extra));
-}
-
-static int datarep_extent_c(MPI_Datatype dt, MPI_Aint *extent, void *state)
-{
-    datarep_c_t *d = state;
-    return conv_result(d->extent(h_out_Datatype(dt), extent, d->extra));
-}
 
 int PMPI_Register_datarep_c(const char *datarep, abi_conversion_function_c *read_conversion_fn,
                             abi_conversion_function_c *write_conversion_fn,
                             abi_extent_function *dtype_file_extent_fn, void *extra_state)
 {
-    datarep_c_t *d = malloc(sizeof *d);
-    if (!d)
-        return abi_err_out(MPI_ERR_NO_MEM);
-    *d = (datarep_c_t){read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state};
-    int rc = RMI_PMPI_Register_datarep_c(datarep, read_conversion_fn ? datarep_read_c : NULL,
-                                         write_conversion_fn ? datarep_write_c : NULL,
-                                         dtype_file_extent_fn ? datarep_extent_c : NULL, d);
-    if (rc != MPI_SUCCESS) {
-        free(d);
-        return abi_err_out(rc);
-    }
-    return MPI_SUCCESS;
+    return datarep_register(datarep, 1, (datarep_fn_t){.c = read_conversion_fn},
+                            (datarep_fn_t){.c = write_conversion_fn}, dtype_file_extent_fn, extra_state);
 }
 #pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c

@@ -49,13 +49,19 @@ static int flip_extent(MPI_Datatype dt, MPI_Aint *extent, void *extra)
     return MPI_SUCCESS;
 }
 
+/* the representation's conversion, either way: n ints complemented */
+static void flip_ints(int *to, const int *from, MPI_Offset n)
+{
+    for (MPI_Offset i = 0; i < n; i++)
+        to[i] = ~from[i];
+}
+
 static int flip_write(void *user, MPI_Datatype dt, int count, void *file, MPI_Offset pos, void *extra)
 {
     (void)extra;
     CHECK(dt == MPI_INT, "write conversion: not MPI_INT");
     flip_calls++;
-    for (int i = 0; i < count; i++)
-        ((int *)file)[i] = ~((int *)user)[pos + i];
+    flip_ints(file, (int *)user + pos, count);
     return MPI_SUCCESS;
 }
 
@@ -64,30 +70,36 @@ static int flip_read(void *user, MPI_Datatype dt, int count, void *file, MPI_Off
     (void)extra;
     CHECK(dt == MPI_INT, "read conversion: not MPI_INT");
     flip_calls++;
-    for (int i = 0; i < count; i++)
-        ((int *)user)[pos + i] = ~((int *)file)[i];
+    flip_ints((int *)user + pos, file, count);
     return MPI_SUCCESS;
 }
 
-static void datarep(void)
+/* three ints written through representation `rep` are stored complemented
+ * and read back as they were, the conversions called */
+static void flip_roundtrip(const char *rep, const int *calls)
 {
     char name[64];
-    snprintf(name, sizeof name, "std_rma_io.%d.flip", std_rank);
-    OK(MPI_Register_datarep("flip", flip_read, flip_write, flip_extent, &flip_calls));
+    snprintf(name, sizeof name, "std_rma_io.%d.%s", std_rank, rep);
     MPI_File fh;
     OK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
                      MPI_INFO_NULL, &fh));
-    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flip", MPI_INFO_NULL));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, rep, MPI_INFO_NULL));
     int data[3] = {1, 2, 3}, raw[3], back[3];
     OK(MPI_File_write_at(fh, 0, data, 3, MPI_INT, MPI_STATUS_IGNORE));
     OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     OK(MPI_File_read_at(fh, 0, raw, 3, MPI_INT, MPI_STATUS_IGNORE));
-    CHECK(raw[0] == ~1 && raw[2] == ~3, "stored %d %d", raw[0], raw[2]);
-    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flip", MPI_INFO_NULL));
+    CHECK(raw[0] == ~1 && raw[2] == ~3, "%s: stored %d %d", rep, raw[0], raw[2]);
+    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, rep, MPI_INFO_NULL));
     OK(MPI_File_read_at(fh, 0, back, 3, MPI_INT, MPI_STATUS_IGNORE));
-    CHECK(back[0] == 1 && back[2] == 3 && flip_calls >= 2, "read back %d %d (%d calls)", back[0], back[2],
-          flip_calls);
+    CHECK(back[0] == 1 && back[2] == 3 && *calls >= 2, "%s: read back %d %d (%d calls)", rep, back[0], back[2],
+          *calls);
     OK(MPI_File_close(&fh));
+}
+
+static void datarep(void)
+{
+    OK(MPI_Register_datarep("flip", flip_read, flip_write, flip_extent, &flip_calls));
+    flip_roundtrip("flip", &flip_calls);
 }
 
 #if MPI_VERSION >= 4
@@ -97,53 +109,32 @@ static int flipc_calls;
 static int flipc_extent(MPI_Datatype dt, MPI_Aint *extent, void *extra)
 {
     CHECK(extra == &flipc_calls, "extent (c): extra_state");
-    CHECK(dt == MPI_INT, "extent (c): not MPI_INT");
-    *extent = sizeof(int);
-    return MPI_SUCCESS;
+    return flip_extent(dt, extent, &flip_calls);
 }
 
 static int flipc_write(void *user, MPI_Datatype dt, MPI_Count count, void *file, MPI_Offset pos, void *extra)
 {
-    CHECK(extra == &flipc_calls, "write conversion (c): extra_state");
-    CHECK(dt == MPI_INT, "write conversion (c): not MPI_INT");
+    CHECK(extra == &flipc_calls && dt == MPI_INT, "write conversion (c): extra_state or datatype");
     flipc_calls++;
-    for (MPI_Count i = 0; i < count; i++)
-        ((int *)file)[i] = ~((int *)user)[pos + i];
+    flip_ints(file, (int *)user + pos, count);
     return MPI_SUCCESS;
 }
 
 static int flipc_read(void *user, MPI_Datatype dt, MPI_Count count, void *file, MPI_Offset pos, void *extra)
 {
-    (void)extra;
-    CHECK(dt == MPI_INT, "read conversion (c): not MPI_INT");
+    CHECK(extra == &flipc_calls && dt == MPI_INT, "read conversion (c): extra_state or datatype");
     flipc_calls++;
-    for (MPI_Count i = 0; i < count; i++)
-        ((int *)user)[pos + i] = ~((int *)file)[i];
+    flip_ints((int *)user + pos, file, count);
     return MPI_SUCCESS;
 }
 
 static void datarep_c(void)
 {
-    char name[64];
-    snprintf(name, sizeof name, "std_rma_io.%d.flipc", std_rank);
     OK(MPI_Register_datarep_c("flipc", flipc_read, flipc_write, flipc_extent, &flipc_calls));
     int rc = MPI_Register_datarep_c("flipc", flipc_read, flipc_write, flipc_extent, &flipc_calls), cls = -1;
     OK(MPI_Error_class(rc, &cls));
     CHECK(cls == MPI_ERR_DUP_DATAREP, "a second \"flipc\": class %d, not MPI_ERR_DUP_DATAREP", cls);
-    MPI_File fh;
-    OK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                     MPI_INFO_NULL, &fh));
-    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flipc", MPI_INFO_NULL));
-    int data[4] = {5, 6, 7, 8}, raw[4], back[4];
-    OK(MPI_File_write_at(fh, 0, data, 4, MPI_INT, MPI_STATUS_IGNORE));
-    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
-    OK(MPI_File_read_at(fh, 0, raw, 4, MPI_INT, MPI_STATUS_IGNORE));
-    CHECK(raw[0] == ~5 && raw[3] == ~8, "stored (c) %d %d", raw[0], raw[3]);
-    OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "flipc", MPI_INFO_NULL));
-    OK(MPI_File_read_at(fh, 0, back, 4, MPI_INT, MPI_STATUS_IGNORE));
-    CHECK(back[0] == 5 && back[3] == 8 && flipc_calls >= 2, "read back (c) %d %d (%d calls)", back[0], back[3],
-          flipc_calls);
-    OK(MPI_File_close(&fh));
+    flip_roundtrip("flipc", &flipc_calls);
 }
 #endif
 

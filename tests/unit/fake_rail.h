@@ -168,4 +168,15 @@ static RM_UNUSED void adaptive_pair(rail_channel_t *ch, const net_ops_t *ops)
     rail_channel_add_path(ch, ops, NULL, &fake_paths[1], 1);
 }
 
+/* A test program's start: the configuration, the upcalls above, the
+ * adaptive policy */
+static RM_UNUSED void fake_rail_setup(void)
+{
+    if (rm_config_load() != RM_OK)
+        FAIL("config");
+    rail_set_deliver(on_deliver);
+    rail_set_failed(on_failed);
+    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+}
+
 #endif

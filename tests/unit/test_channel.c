@@ -904,11 +904,7 @@ static void test_renewed_addr(void)
 
 int main(void)
 {
-    if (rm_config_load() != RM_OK)
-        FAIL("config");
-    rail_set_deliver(on_deliver);
-    rail_set_failed(on_failed);
-    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    fake_rail_setup();
     test_sequencing();
     test_idle_acks();
     test_health();

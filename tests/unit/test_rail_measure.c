@@ -105,14 +105,35 @@ static void on_deliver_any(rail_channel_t *ch, const void *upper, const void *pa
     (void)ch, (void)upper, (void)payload, (void)len;
 }
 
+/* A health tick at `now` (both paths heard from) and the flush after it:
+ * how many frames up to `seq` went out again on rail 0 */
+static int tick_resent(uint64_t now, uint64_t seq)
+{
+    fake_paths[0].rx++, fake_paths[1].rx++;
+    nwire[0] = nwire[1] = 0;
+    rail_health_tick(now);
+    rail_flush_all(0);
+    int again = 0;
+    for (int i = 0; i < nwire[0]; i++)
+        again += wire[0][i].hdr.seq && wire[0][i].hdr.seq <= seq;
+    return again;
+}
+
+/* A sender over two fake paths measured by reports (adaptive) and the
+ * receiver at the other end, which hands everything to on_deliver_any */
+static void reporting_pair(rail_channel_t *ch, rail_channel_t *rx)
+{
+    rail_set_deliver(on_deliver_any);
+    adaptive_pair(ch, &fake_ops);
+    rail_channel_init(rx, 1);
+    rail_channel_add_path(rx, &fake_ops, NULL, &fake_paths[0], 0);
+    rail_channel_add_path(rx, &fake_ops, NULL, &fake_paths[1], 1);
+}
+
 static void test_delivery_reports(void)
 {
     rail_channel_t ch, rx;
-    rail_set_deliver(on_deliver_any);
-    adaptive_pair(&ch, &fake_ops);
-    rail_channel_init(&rx, 1);
-    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[0], 0);
-    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[1], 1);
+    reporting_pair(&ch, &rx);
     if (!ch.paths[0].reports || !rx.paths[1].reports)
         FAIL("reports: a lossy path without NET_CAP_MEASURED is measured by reports");
     uint64_t t = 4000 * RM_SEC;
@@ -180,14 +201,7 @@ static void test_delivery_reports(void)
     k = nwire[0] ? 0 : 1;
     rail_channel_recv(&ch, k, &wire[k][0].hdr, wire[k][0].upper, wire[k][0].payload);
     ch.paths[1].bw = 1e4;
-    uint64_t seq1 = ch.send_seq - 20; /* rail 1's 20 chunks are among the first 40 */
-    fake_paths[0].rx++, fake_paths[1].rx++;
-    nwire[0] = nwire[1] = 0;
-    rail_health_tick(t + RM_SEC / 50);
-    rail_flush_all(0);
-    int again = 0;
-    for (int i = 0; i < nwire[0]; i++)
-        again += wire[0][i].hdr.seq && wire[0][i].hdr.seq <= seq1;
+    int again = tick_resent(t + RM_SEC / 50, ch.send_seq - 20); /* rail 1's 20 are among the first 40 */
     if (ch.paths[1].kept || again != 20 || !(ch.paths[1].slow_hi > ch.paths[1].dlv_hi) || ch.paths[1].resent != 0 ||
         ch.paths[0].resent != 20)
         FAIL("reports: the slow rail's 20 chunks go again on rail 0 (%d; backlog left %zu, resent %llu)",
@@ -220,11 +234,7 @@ static void test_delivery_reports(void)
 static void test_stuck_path(void)
 {
     rail_channel_t ch, rx;
-    rail_set_deliver(on_deliver_any);
-    adaptive_pair(&ch, &fake_ops);
-    rail_channel_init(&rx, 1);
-    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[0], 0);
-    rail_channel_add_path(&rx, &fake_ops, NULL, &fake_paths[1], 1);
+    reporting_pair(&ch, &rx);
     uint64_t t = 5000 * RM_SEC;
     rail_health_tick(t);
     int on[2];
@@ -260,14 +270,7 @@ static void test_stuck_path(void)
         FAIL("stuck path: rail 1 keeps its 20 chunks (%d)", old);
     for (int i = 0; i < 2; i++)
         ch.paths[i].bw = 1e9, ch.paths[i].rtt = 1e-4;
-    uint64_t seq1 = ch.send_seq;
-    fake_paths[0].rx++, fake_paths[1].rx++;
-    nwire[0] = nwire[1] = 0;
-    rail_health_tick(t + RM_SEC / 50);
-    rail_flush_all(0);
-    int again = 0;
-    for (int i = 0; i < nwire[0]; i++)
-        again += wire[0][i].hdr.seq && wire[0][i].hdr.seq <= seq1;
+    int again = tick_resent(t + RM_SEC / 50, ch.send_seq);
     if (ch.paths[1].kept || again != 20 || !(ch.paths[1].slow_hi > ch.paths[1].dlv_hi))
         FAIL("stuck path: its 20 chunks, a second undelivered, go again on rail 0 (%d; backlog left %zu)", again,
              ch.paths[1].kept);
@@ -280,11 +283,7 @@ static void test_stuck_path(void)
 
 int main(void)
 {
-    if (rm_config_load() != RM_OK)
-        FAIL("config");
-    rail_set_deliver(on_deliver);
-    rail_set_failed(on_failed);
-    rail_configure(RAIL_POLICY_ADAPTIVE, 0, NULL, 0, 1);
+    fake_rail_setup();
     test_measured_adaptive();
     test_delivery_reports();
     test_stuck_path();
