@@ -228,7 +228,9 @@ int MPIX_Query_cuda_support(void)
 
 /* Fortran procedures Open MPI's libmpi.so.40 itself holds (the modules of
  * some compilers bind MPI_WTIME, MPI_WTICK, MPI_AINT_ADD and MPI_AINT_DIFF
- * to them; gfortran's do not), under each Fortran spelling */
+ * to them; gfortran's do not, and libmpi_mpifh.so.40's and
+ * libmpi_usempif08.so.40's MPI_AINT_ADD/DIFF call them: ompi_fextra.c),
+ * under each Fortran spelling */
 double RMI_PMPI_Wtick(void);
 static double f90_wtime(void)
 {
