@@ -244,27 +244,33 @@ int comm_copy_intercept(MPI_Comm oldcomm, int keyval, void *extra_state, void *i
                                                  MPI_COMM_NULL);
 }
 
+// do_create_keyval: a C function or a C++ one for each of copy and delete
+// (Create_keyval's overloads); NULL for both is the null function. The
+// three classes differ only in their C calls and function types.
+template <class D, class CF, class DF>
+int create_keyval(int (*create)(CF *, DF *, int *, void *), CF *null_copy, DF *null_delete, CF *copy_intercept,
+                  DF *delete_intercept, const D &in, int &keyval)
+{
+    if (!in.cxx_copy_fn && !in.cxx_delete_fn)
+        return create(in.c_copy_fn ? in.c_copy_fn : null_copy, in.c_delete_fn ? in.c_delete_fn : null_delete,
+                      &keyval, in.extra_state);
+    return create(in.c_copy_fn || in.cxx_copy_fn ? copy_intercept : null_copy,
+                  in.c_delete_fn || in.cxx_delete_fn ? delete_intercept : null_delete, &keyval,
+                  keyval_data(in));
+}
+
 } // namespace
 
-// do_create_keyval: a C function or a C++ one for each of copy and delete
-// (Create_keyval's overloads); NULL for both is the null function
 int MPI::Comm::do_create_keyval(MPI_Comm_copy_attr_function *c_copy_fn,
                                 MPI_Comm_delete_attr_function *c_delete_fn,
                                 Copy_attr_function *cxx_copy_fn,
                                 Delete_attr_function *cxx_delete_fn, void *extra_state,
                                 int &keyval)
 {
-    if (!cxx_copy_fn && !cxx_delete_fn)
-        return MPI_Comm_create_keyval(c_copy_fn ? c_copy_fn : MPI_COMM_NULL_COPY_FN,
-                                      c_delete_fn ? c_delete_fn : MPI_COMM_NULL_DELETE_FN,
-                                      &keyval, extra_state);
-    auto *d = keyval_data(
-        keyval_intercept_data_t{c_copy_fn, c_delete_fn, cxx_copy_fn, cxx_delete_fn, extra_state});
-    return MPI_Comm_create_keyval(
-        c_copy_fn || cxx_copy_fn ? comm_copy_intercept : MPI_COMM_NULL_COPY_FN,
-        c_delete_fn || cxx_delete_fn ? ompi_mpi_cxx_comm_delete_attr_intercept
-                                     : MPI_COMM_NULL_DELETE_FN,
-        &keyval, d);
+    return create_keyval(MPI_Comm_create_keyval, MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
+                         comm_copy_intercept, ompi_mpi_cxx_comm_delete_attr_intercept,
+                         keyval_intercept_data_t{c_copy_fn, c_delete_fn, cxx_copy_fn, cxx_delete_fn, extra_state},
+                         keyval);
 }
 
 int MPI::Datatype::do_create_keyval(MPI_Type_copy_attr_function *c_copy_fn,
@@ -273,17 +279,10 @@ int MPI::Datatype::do_create_keyval(MPI_Type_copy_attr_function *c_copy_fn,
                                     Delete_attr_function *cxx_delete_fn, void *extra_state,
                                     int &keyval)
 {
-    if (!cxx_copy_fn && !cxx_delete_fn)
-        return MPI_Type_create_keyval(c_copy_fn ? c_copy_fn : MPI_TYPE_NULL_COPY_FN,
-                                      c_delete_fn ? c_delete_fn : MPI_TYPE_NULL_DELETE_FN,
-                                      &keyval, extra_state);
-    auto *d = keyval_data(
-        keyval_intercept_data_t{c_copy_fn, c_delete_fn, cxx_copy_fn, cxx_delete_fn, extra_state});
-    return MPI_Type_create_keyval(
-        c_copy_fn || cxx_copy_fn ? ompi_mpi_cxx_type_copy_attr_intercept : MPI_TYPE_NULL_COPY_FN,
-        c_delete_fn || cxx_delete_fn ? ompi_mpi_cxx_type_delete_attr_intercept
-                                     : MPI_TYPE_NULL_DELETE_FN,
-        &keyval, d);
+    return create_keyval(MPI_Type_create_keyval, MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
+                         ompi_mpi_cxx_type_copy_attr_intercept, ompi_mpi_cxx_type_delete_attr_intercept,
+                         keyval_intercept_data_t{c_copy_fn, c_delete_fn, cxx_copy_fn, cxx_delete_fn, extra_state},
+                         keyval);
 }
 
 int MPI::Win::do_create_keyval(MPI_Win_copy_attr_function *c_copy_fn,
@@ -291,17 +290,10 @@ int MPI::Win::do_create_keyval(MPI_Win_copy_attr_function *c_copy_fn,
                                Copy_attr_function *cxx_copy_fn, Delete_attr_function *cxx_delete_fn,
                                void *extra_state, int &keyval)
 {
-    if (!cxx_copy_fn && !cxx_delete_fn)
-        return MPI_Win_create_keyval(c_copy_fn ? c_copy_fn : MPI_WIN_NULL_COPY_FN,
-                                     c_delete_fn ? c_delete_fn : MPI_WIN_NULL_DELETE_FN, &keyval,
-                                     extra_state);
-    auto *d = keyval_data(
-        keyval_intercept_data_t{c_copy_fn, c_delete_fn, cxx_copy_fn, cxx_delete_fn, extra_state});
-    return MPI_Win_create_keyval(
-        c_copy_fn || cxx_copy_fn ? ompi_mpi_cxx_win_copy_attr_intercept : MPI_WIN_NULL_COPY_FN,
-        c_delete_fn || cxx_delete_fn ? ompi_mpi_cxx_win_delete_attr_intercept
-                                     : MPI_WIN_NULL_DELETE_FN,
-        &keyval, d);
+    return create_keyval(MPI_Win_create_keyval, MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN,
+                         ompi_mpi_cxx_win_copy_attr_intercept, ompi_mpi_cxx_win_delete_attr_intercept,
+                         keyval_intercept_data_t{c_copy_fn, c_delete_fn, cxx_copy_fn, cxx_delete_fn, extra_state},
+                         keyval);
 }
 
 // generalized requests (Grequest::Start, inline in the header, makes the
